@@ -1,0 +1,24 @@
+"""Refusals of the table manager: a code plus parameters; the edge turns them into words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+CODES = frozenset(
+    {
+        "no_table", "table_exists", "table_full", "already_seated", "not_seated", "seat_taken",
+        "not_started", "already_started", "not_allowed", "not_your_turn", "stale", "finished",
+        "illegal", "bad_action", "unknown_game", "bad_option",
+    }
+)
+
+
+class TableError(Exception):
+    """A refused request. Nothing was changed. ``code`` is one of :data:`CODES`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown TableError code {code!r}")
+        super().__init__(code if not params else f"{code} {params}")
+        self.code = code
+        self.params = params

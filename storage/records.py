@@ -1,0 +1,143 @@
+"""The records that storage keeps; plain frozen dataclasses, no chat platform types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Table status values.
+LOBBY, PLAYING, FINISHED, CANCELLED, STOPPED = "lobby", "playing", "finished", "cancelled", "stopped"
+LIVE_STATUSES = (LOBBY, PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRecord:
+    """A group, channel or thread that hosts tables, with its settings.
+
+    ``chat_id`` is platform-neutral: ``"tg:-100123"``, ``"tg:-100123/7"`` (forum topic),
+    ``"dc:9876"`` (channel or thread), ``"cli:local"``.
+    """
+
+    chat_id: str
+    lang: str | None = None  # None: not chosen; fall back to the platform hint, then "ar"
+    turn_seconds: int = 60
+    digits: str = "western"  # "western" | "arabic" (Arabic-Indic digits)
+    default_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> options
+    ai_level: str = "normal"  # "easy" | "normal" | "strong"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A person, by platform-neutral id (``"tg:123"``, ``"dc:456"``, ``"cli:you"``)."""
+
+    player_id: str
+    name: str
+    lang: str | None = None
+    dm_ok: bool | None = None  # None: unknown; False: the last private message failed (403/50007)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat. AI seats have ``player_id`` ``"ai:<level>:<n>"``.
+
+    ``owner`` is the person who sat there and left or went away while an AI plays for them
+    (``away``): they may come back; anyone may claim a seat whose owner left (``owner`` None).
+    """
+
+    player_id: str | None = None
+    name: str = ""
+    is_ai: bool = False
+    owner: str | None = None
+    away: bool = False
+    auto_streak: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One table: lobby, live match, or finished.
+
+    ``version`` is the number of actions applied (the length of the action log); buttons carry
+    it so that a stale or doubled press is refused. ``deadline`` is the epoch-seconds time at
+    which the seat to act times out (None: no timer running).
+    """
+
+    table_id: int
+    chat_id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    dealer: int | None
+    creator: str
+    status: str
+    seats: tuple[Seat, Seat, Seat, Seat]
+    version: int = 0
+    created_at: float = 0.0
+    deadline: float | None = None
+    warned: bool = False
+    lobby_deadline: float | None = None
+    message_ids: dict[str, str] = field(default_factory=dict)  # e.g. {"table": "123", "hand:tg:42": "77"}
+    lang: str | None = None
+    ai_level: str = "normal"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One applied engine action: the ``seq``-th (1-based) action of a table."""
+
+    table_id: int
+    seq: int
+    seat: int
+    action: str
+    actor: str  # player id who sent it, "timer" for a timeout, "ai:..." for an AI seat
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One seat's result in a finished match."""
+
+    player_id: str
+    seat: int
+    score: int
+    won: bool
+    left: bool = False  # left mid-match: counts as a loss
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A finished match, written once when the engine reports ``match_over``."""
+
+    table_id: int
+    chat_id: str
+    game: str
+    finished_at: float
+    results: tuple[PlayerResult, ...]
+    scores: dict[str, list[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """One line of a chat's leaderboard for one game."""
+
+    player_id: str
+    name: str
+    matches: int
+    wins: int
+    rating: float  # a conservative openskill ordinal (mu - 3 sigma), scaled for display
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over matches, 0 when no match."""
+        return self.wins / self.matches if self.matches else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record in one game (in one chat, or everywhere)."""
+
+    game: str
+    matches: int
+    wins: int
+    left: int
+    rating: float
+    total_score: int
