@@ -1,0 +1,196 @@
+"""An in-memory repository with exactly the behaviour of the SQLite one, for fast tests.
+
+Records go in and come out as deep copies, so that a caller mutating a dict it handed over (or
+got back) never changes what is stored. Each method runs without awaiting in between, so two
+calls from one event loop never interleave: every write is atomic, like a transaction.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any
+
+from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
+from storage.records import (
+    LIVE_STATUSES,
+    ActionRecord,
+    ChatRecord,
+    LeaderRow,
+    MatchResult,
+    PlayerRecord,
+    PlayerStats,
+    TableRecord,
+)
+from storage.repository import VersionConflict
+
+RatingKey = tuple[str, str, str]  # (scope: chat id or GLOBAL, game, player id)
+
+
+class MemoryRepository:
+    """The :class:`storage.repository.Repository` kept in dicts."""
+
+    def __init__(self) -> None:
+        self._chats: dict[str, ChatRecord] = {}
+        self._players: dict[str, PlayerRecord] = {}
+        self._tables: dict[int, TableRecord] = {}
+        self._logs: dict[int, list[ActionRecord]] = {}
+        self._snapshots: dict[int, tuple[int, dict[str, Any]]] = {}
+        self._matches: dict[int, MatchResult] = {}
+        self._ratings: dict[RatingKey, Rating] = {}
+        self._next_id = 1
+        self._open = False
+
+    async def open(self) -> None:
+        """Nothing to connect; marks the repository usable."""
+        self._open = True
+
+    async def close(self) -> None:
+        """Keeps the data: a closed memory repository may be opened again (like a reopened file)."""
+        self._open = False
+
+    # chats and players
+
+    async def get_chat(self, chat_id: str) -> ChatRecord | None:
+        return copy.deepcopy(self._chats.get(chat_id))
+
+    async def save_chat(self, chat: ChatRecord) -> None:
+        self._chats[chat.chat_id] = copy.deepcopy(chat)
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    async def save_player(self, player: PlayerRecord) -> None:
+        self._players[player.player_id] = player
+
+    # tables and their logs
+
+    async def create_table(self, table: TableRecord) -> int:
+        table_id = self._next_id
+        self._next_id += 1
+        self._tables[table_id] = copy.deepcopy(replace(table, table_id=table_id))
+        self._logs[table_id] = []
+        return table_id
+
+    async def save_table(self, table: TableRecord) -> None:
+        if table.table_id not in self._tables:
+            raise KeyError(table.table_id)
+        self._tables[table.table_id] = copy.deepcopy(table)
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        return copy.deepcopy(self._tables.get(table_id))
+
+    async def live_tables(self) -> list[TableRecord]:
+        return [copy.deepcopy(t) for _, t in sorted(self._tables.items()) if t.status in LIVE_STATUSES]
+
+    async def live_tables_with_logs(
+        self,
+    ) -> list[tuple[TableRecord, tuple[int, dict[str, Any]] | None, list[ActionRecord]]]:
+        """Every live table with its latest snapshot and the actions after it, oldest first."""
+        out = []
+        for table in await self.live_tables():
+            snap = await self.latest_snapshot(table.table_id)
+            out.append((table, snap, await self.actions(table.table_id, snap[0] if snap else 0)))
+        return out
+
+    async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
+        check_append(action, table)
+        log = self._logs.get(action.table_id)
+        if log is None or action.table_id not in self._tables:
+            raise KeyError(action.table_id)
+        if action.seq != len(log) + 1:
+            raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {len(log)}")
+        log.append(action)
+        self._tables[table.table_id] = copy.deepcopy(table)
+
+    async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
+        return list(self._logs.get(table_id, [])[max(after_seq, 0):])
+
+    async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
+        log = self._logs.get(table_id)
+        if log is None:
+            raise KeyError(table_id)
+        if not 0 <= seq <= len(log):
+            raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {len(log)}")
+        current = self._snapshots.get(table_id)
+        if current is None or seq >= current[0]:
+            self._snapshots[table_id] = (seq, copy.deepcopy(state))
+
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
+        return copy.deepcopy(self._snapshots.get(table_id))
+
+    # results and ratings
+
+    async def record_match(self, result: MatchResult, table: TableRecord) -> None:
+        """Idempotent: a table whose match is already recorded is left as it is."""
+        if result.table_id != table.table_id:
+            raise ValueError(f"result of table {result.table_id} with table {table.table_id}")
+        if table.table_id not in self._tables:
+            raise KeyError(table.table_id)
+        if result.table_id in self._matches:
+            return
+        updates: dict[RatingKey, Rating] = {}
+        for scope in (result.chat_id, GLOBAL):
+            current = {
+                pid: self._ratings.get((scope, result.game, pid), Rating())
+                for pid in rated_players(result.results)
+            }
+            for pid, rating in rate_match(result.game, result.results, current).items():
+                updates[(scope, result.game, pid)] = rating
+        self._matches[result.table_id] = copy.deepcopy(result)
+        self._tables[table.table_id] = copy.deepcopy(table)
+        self._ratings.update(updates)
+
+    async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
+        tally = self._tally(chat_id, game)
+        rows = []
+        for pid, (matches, wins, _left, _score) in tally.items():
+            player = self._players.get(pid)
+            rating = self._ratings.get((chat_id, game, pid), Rating())
+            rows.append(LeaderRow(pid, player.name if player else pid, matches, wins, rating.display))
+        rows.sort(key=leader_order)
+        return rows[:limit]
+
+    async def player_stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]:
+        games = sorted({m.game for m in self._matches.values()
+                        if chat_id is None or m.chat_id == chat_id})
+        out = []
+        scope = GLOBAL if chat_id is None else chat_id
+        for game in games:
+            mine = self._tally(chat_id, game).get(player_id)
+            if mine is None:
+                continue
+            matches, wins, left, score = mine
+            rating = self._ratings.get((scope, game, player_id), Rating())
+            out.append(PlayerStats(game, matches, wins, left, rating.display, score))
+        return out
+
+    async def table_results(self, table_id: int) -> MatchResult | None:
+        return copy.deepcopy(self._matches.get(table_id))
+
+    def _tally(self, chat_id: str | None, game: str) -> dict[str, tuple[int, int, int, int]]:
+        """Per person: (matches, wins, matches left, total score) in a chat (None: everywhere)."""
+        tally: dict[str, tuple[int, int, int, int]] = {}
+        for m in self._matches.values():
+            if m.game != game or (chat_id is not None and m.chat_id != chat_id):
+                continue
+            for r in unique_results(m.results):
+                if is_ai(r.player_id):
+                    continue
+                matches, wins, left, score = tally.get(r.player_id, (0, 0, 0, 0))
+                tally[r.player_id] = (matches + 1, wins + int(r.won and not r.left),
+                                      left + int(r.left), score + r.score)
+        return tally
+
+
+def check_append(action: ActionRecord, table: TableRecord) -> None:
+    """The arguments of ``append_action`` must agree: same table, and the table's version is the seq."""
+    if action.table_id != table.table_id:
+        raise ValueError(f"action of table {action.table_id} with table {table.table_id}")
+    if table.version != action.seq:
+        raise ValueError(f"table version {table.version} is not the action's seq {action.seq}")
+
+
+def leader_order(row: LeaderRow) -> tuple[float, int, int, str]:
+    """Best first: rating, then wins, then fewer matches, then the id for a stable order."""
+    return (-row.rating, -row.wins, row.matches, row.player_id)
