@@ -1,0 +1,187 @@
+"""The outbox's :class:`~bot.outbox.Transport` for Telegram, through python-telegram-bot's ``Bot``.
+
+Destinations are platform-neutral strings: ``"tg:<chat>"`` (a group), ``"tg:<chat>/<thread>"`` (a
+forum topic: every message carries ``message_thread_id``) and ``"dm:tg:<user>"`` (the private chat
+with a person). Telegram's errors become the outbox's: 403 → :class:`~bot.outbox.Forbidden`,
+429 → :class:`~bot.outbox.RetryAfter`, network trouble and 5xx →
+:class:`~bot.outbox.TransientError`, an edit of a deleted message →
+:class:`~bot.outbox.MessageGone`; "message is not modified" counts as success.
+"""
+
+from __future__ import annotations
+
+import datetime as dtm
+import logging
+import warnings
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import error as tg_error
+
+from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
+from bot.render.message import Button, OutMessage
+
+log = logging.getLogger(__name__)
+
+GROUP_BUDGET = Budget(20, 60.0)
+DM_BUDGET = Budget(1, 1.0)
+MAX_TEXT = 4096
+#: Callback data of a button shown disabled (Telegram has no disabled buttons): answered silently.
+NOOP = "noop"
+
+_GONE = ("message to edit not found", "message to delete not found", "message_id_invalid",
+         "message can't be edited", "message can't be deleted", "message not found")
+_NO_CHAT = ("chat not found", "bot was kicked", "not enough rights", "have no rights",
+            "need administrator rights", "chat_write_forbidden", "topic_closed", "topic_deleted",
+            "message thread not found")
+
+
+def group_dest(chat_id: int, thread_id: int | None = None) -> str:
+    """The neutral id of a group or forum topic: ``tg:-100123`` or ``tg:-100123/7``."""
+    return f"tg:{chat_id}" if thread_id is None else f"tg:{chat_id}/{thread_id}"
+
+
+def dm_dest(user_id: int) -> str:
+    """The destination of a person's private chat with the bot."""
+    return f"dm:tg:{user_id}"
+
+
+def player_id(user_id: int) -> str:
+    """The neutral player id of a Telegram user."""
+    return f"tg:{user_id}"
+
+
+def user_of(player: str) -> int | None:
+    """The Telegram user id of a neutral player id, or None if it is not a Telegram person."""
+    if not player.startswith("tg:"):
+        return None
+    try:
+        return int(player[3:])
+    except ValueError:
+        return None
+
+
+def parse_dest(dest: str) -> tuple[int, int | None]:
+    """``(chat_id, message_thread_id)`` of a destination or chat id; raises ``ValueError``."""
+    if dest.startswith("dm:tg:"):
+        return int(dest[6:]), None
+    if not dest.startswith("tg:"):
+        raise ValueError(f"not a Telegram destination: {dest!r}")
+    chat, _, thread = dest[3:].partition("/")
+    return int(chat), (int(thread) if thread else None)
+
+
+def is_dm(dest: str) -> bool:
+    """Whether ``dest`` is a person's private chat."""
+    return dest.startswith("dm:tg:")
+
+
+def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | None:
+    """The inline keyboard of a message's button rows (None when there are none)."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for row in buttons:
+        out: list[InlineKeyboardButton] = []
+        for b in row:
+            if b.url is not None:
+                out.append(InlineKeyboardButton(b.label, url=b.url))
+            elif b.payload is not None and not b.disabled:
+                out.append(InlineKeyboardButton(b.label, callback_data=b.payload))
+            else:
+                out.append(InlineKeyboardButton(b.label, callback_data=NOOP))
+        if out:
+            rows.append(out)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def retry_seconds(exc: tg_error.RetryAfter) -> float:
+    """The wait asked by a 429, without PTB's int/timedelta deprecation warning."""
+    value: Any = getattr(exc, "_retry_after", None)
+    if value is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = exc.retry_after
+    if isinstance(value, dtm.timedelta):
+        return value.total_seconds()
+    return float(value)
+
+
+def _has(exc: Exception, needles: tuple[str, ...]) -> bool:
+    text = str(exc).lower()
+    return any(n in text for n in needles)
+
+
+class TelegramTransport:
+    """Send, edit and delete plain messages with inline keyboards; typed errors for the outbox."""
+
+    def __init__(self, bot: Bot, *, bot_username: str | None = None,
+                 group_budget: Budget = GROUP_BUDGET, dm_budget: Budget = DM_BUDGET) -> None:
+        self.bot = bot
+        self._username = bot_username
+        self.group_budget = group_budget
+        self.dm_budget = dm_budget
+
+    @property
+    def bot_username(self) -> str:
+        """The bot's @username (from ``getMe`` once the bot is initialized)."""
+        if self._username is None:
+            self._username = self.bot.username
+        return self._username
+
+    def start_link(self, payload: str | None = None) -> str:
+        """The deep link that opens the private chat with the bot and presses Start."""
+        base = f"https://t.me/{self.bot_username}"
+        return f"{base}?start={payload}" if payload else base
+
+    def budget(self, dest: str) -> Budget:
+        """Group/topic: 20 per minute (edits included); private chat: 1 per second."""
+        return self.dm_budget if is_dm(dest) else self.group_budget
+
+    async def send(self, dest: str, msg: OutMessage) -> str:
+        """Post ``msg``; returns the new message id."""
+        chat_id, thread_id = parse_dest(dest)
+        try:
+            sent = await self.bot.send_message(
+                chat_id, msg.text[:MAX_TEXT], message_thread_id=thread_id,
+                reply_markup=markup(msg.buttons), disable_notification=not msg.notify)
+        except tg_error.BadRequest as exc:
+            if _has(exc, _NO_CHAT):
+                raise Forbidden(dest) from exc
+            raise TransientError(str(exc)) from exc
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+        return str(sent.message_id)
+
+    async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
+        """Replace text and keyboard of an earlier message (unchanged content is fine)."""
+        chat_id, _ = parse_dest(dest)
+        try:
+            await self.bot.edit_message_text(
+                msg.text[:MAX_TEXT], chat_id=chat_id, message_id=int(message_id),
+                reply_markup=markup(msg.buttons))
+        except tg_error.BadRequest as exc:
+            if _has(exc, ("message is not modified",)):
+                return
+            if _has(exc, _NO_CHAT):
+                raise Forbidden(dest) from exc
+            raise MessageGone(str(exc)) from exc
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+
+    async def delete(self, dest: str, message_id: str) -> None:
+        """Remove an earlier message."""
+        chat_id, _ = parse_dest(dest)
+        try:
+            await self.bot.delete_message(chat_id, int(message_id))
+        except tg_error.BadRequest as exc:
+            raise MessageGone(str(exc)) from exc
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+
+    @staticmethod
+    def _map(dest: str, exc: tg_error.TelegramError) -> Exception:
+        if isinstance(exc, tg_error.Forbidden | tg_error.ChatMigrated):
+            return Forbidden(dest)
+        if isinstance(exc, tg_error.RetryAfter):
+            return RetryAfter(retry_seconds(exc))
+        log.info("telegram %s: %s", dest, exc)
+        return TransientError(str(exc))

@@ -1,0 +1,30 @@
+"""Fixtures of the Telegram adapter tests: the fake Bot API server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+# PTB warns when a 429's retry_after is read as an int; opt in to timedelta (tests turn warnings
+# into errors).
+os.environ["PTB_TIMEDELTA"] = "1"
+ROOT = str(Path(__file__).resolve().parents[3])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from tests.adapters.telegram.fake_server import FakeTelegram  # noqa: E402
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    """A running fake Telegram with its default clock."""
+    fake = FakeTelegram()
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()

@@ -1,0 +1,555 @@
+"""A fake Telegram Bot API server (aiohttp, 127.0.0.1) for driving the real python-telegram-bot.
+
+The tests act as people: :meth:`FakeTelegram.say` posts a message as a user (with a
+``bot_command`` entity when it starts with ``/``), :meth:`FakeTelegram.press` presses an inline
+button and waits for the bot's ``answerCallbackQuery``. Everything the bot sends, edits or deletes
+is recorded per chat (:attr:`FakeTelegram.chats`), with a timestamp from ``clock`` so a test can
+check the per-chat budget (:meth:`FakeTelegram.max_ops_in_window`).
+
+Behaviour copied from Telegram (see ``/work/shared/docs/testing.md``):
+
+- ``getUpdates`` is a long poll held for its ``timeout``; parked polls are released on ``stop()``;
+- requests are form data whose nested fields are JSON strings;
+- unknown methods get 400 (a 404 would read as an invalid token);
+- a private message to a user who never pressed Start (or who blocked the bot) gets 403
+  ``Forbidden: bot can't initiate conversation with a user``;
+- an edit that changes nothing gets 400 ``message is not modified``; an edit of a deleted message
+  gets 400 ``message to edit not found``;
+- :meth:`FakeTelegram.fail_next` makes the next requests for a chat fail with 429 ``retry_after``
+  (or any other status).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123:TEST"
+BOT_ID = 123
+BOT_USERNAME = "majlis_bot"
+
+FORBIDDEN_START = "Forbidden: bot can't initiate conversation with a user"
+FORBIDDEN_BLOCKED = "Forbidden: bot was blocked by the user"
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+EDIT_NOT_FOUND = "Bad Request: message to edit not found"
+DELETE_NOT_FOUND = "Bad Request: message to delete not found"
+COUNTED_KINDS = frozenset({"send", "edit"})
+
+
+class ApiError(Exception):
+    """An error answer of the fake API."""
+
+    def __init__(self, status: int, description: str, parameters: dict[str, Any] | None = None) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.parameters = parameters
+
+
+@dataclass
+class FakeUser:
+    """A person on the fake Telegram."""
+
+    user_id: int
+    first_name: str
+    language_code: str = "en"
+    username: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The Bot API ``User`` object."""
+        d: dict[str, Any] = {"id": self.user_id, "is_bot": False, "first_name": self.first_name,
+                             "language_code": self.language_code}
+        if self.username:
+            d["username"] = self.username
+        return d
+
+
+@dataclass
+class FakeChat:
+    """A group, supergroup (maybe a forum) or a private chat."""
+
+    chat_id: int
+    type: str
+    title: str | None = None
+    is_forum: bool = False
+    admins: set[int] = field(default_factory=set)
+    first_name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The Bot API ``Chat`` object."""
+        d: dict[str, Any] = {"id": self.chat_id, "type": self.type}
+        if self.title:
+            d["title"] = self.title
+        if self.first_name:
+            d["first_name"] = self.first_name
+        if self.is_forum:
+            d["is_forum"] = True
+        return d
+
+
+@dataclass
+class FakeMessage:
+    """A message the bot sent (``from_bot``) or a person sent, with its edit history."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    markup: dict[str, Any] | None = None
+    thread_id: int | None = None
+    from_bot: bool = True
+    notify: bool = True
+    deleted: bool = False
+    history: list[str] = field(default_factory=list)
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every inline button, row by row, flattened."""
+        if not self.markup:
+            return []
+        return [b for row in self.markup.get("inline_keyboard", []) for b in row]
+
+    def button(self, *, data_prefix: str | None = None, text: str | None = None,
+               data: str | None = None) -> dict[str, Any]:
+        """The first button whose callback data starts with ``data_prefix`` / has label ``text``."""
+        for b in self.buttons:
+            if data is not None and b.get("callback_data") == data:
+                return b
+            if data_prefix is not None and str(b.get("callback_data", "")).startswith(data_prefix):
+                return b
+            if text is not None and b.get("text") == text:
+                return b
+        raise LookupError(f"no button {data_prefix or text or data!r} in message {self.message_id}: "
+                          f"{[b.get('text') for b in self.buttons]}")
+
+
+@dataclass(frozen=True)
+class Op:
+    """One thing the bot did in a chat: ``kind`` is send, edit, delete or error."""
+
+    kind: str
+    chat_id: int
+    message_id: int | None
+    text: str
+    at: float
+    thread_id: int | None = None
+    markup: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The bot's ``answerCallbackQuery`` for one press."""
+
+    query_id: str
+    text: str | None
+    show_alert: bool
+    url: str | None
+    at: float
+
+
+@dataclass
+class _Failure:
+    status: int
+    description: str
+    retry_after: int | None
+    methods: frozenset[str] | None
+    count: int
+
+
+def _param(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+class FakeTelegram:
+    """The fake Bot API server. ``async with FakeTelegram() as tg: ...`` or ``start()``/``stop()``."""
+
+    def __init__(self, *, token: str = TOKEN, bot_username: str = BOT_USERNAME,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.token = token
+        self.bot_username = bot_username
+        self.clock = clock
+        self.port = 0
+        self.users: dict[int, FakeUser] = {}
+        self.group_chats: dict[int, FakeChat] = {}
+        self.started: set[int] = set()
+        self.blocked: set[int] = set()
+        self.messages: dict[int, dict[int, FakeMessage]] = defaultdict(dict)
+        self.ops: dict[int, list[Op]] = defaultdict(list)
+        self.answers: dict[str, Answer] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.calls: list[str] = []
+        self.requests = 0
+        self._updates: deque[dict[str, Any]] = deque()
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._query_ids = itertools.count(1)
+        self._pending_answers: dict[str, asyncio.Future[Answer]] = {}
+        self._failures: dict[int, list[_Failure]] = defaultdict(list)
+        self._changed = asyncio.Condition()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        """What to give ``ApplicationBuilder.base_url``."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        """What to give ``ApplicationBuilder.base_file_url``."""
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    async def start(self) -> None:
+        """Listen on a free port of 127.0.0.1."""
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        """Release parked long polls and stop listening."""
+        self._closing = True
+        await self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    # ------------------------------------------------------------------ world set-up
+
+    def add_user(self, user_id: int, first_name: str, language_code: str = "en", *,
+                 started: bool = True) -> FakeUser:
+        """A person; ``started``: they have pressed Start in the bot's private chat."""
+        user = FakeUser(user_id, first_name, language_code)
+        self.users[user_id] = user
+        if started:
+            self.started.add(user_id)
+        return user
+
+    def add_group(self, chat_id: int, title: str = "Majlis", *, forum: bool = False,
+                  admins: Iterable[int] = ()) -> FakeChat:
+        """A supergroup (a forum when ``forum``) whose administrators are ``admins``."""
+        chat = FakeChat(chat_id, "supergroup", title, is_forum=forum, admins=set(admins))
+        self.group_chats[chat_id] = chat
+        return chat
+
+    def block(self, user_id: int) -> None:
+        """The user blocks the bot: private messages to them get 403 from now on."""
+        self.blocked.add(user_id)
+
+    def fail_next(self, chat_id: int, *, status: int = 429, retry_after: int | None = 1,
+                  count: int = 1, methods: Iterable[str] | None = None,
+                  description: str | None = None) -> None:
+        """The next ``count`` requests about ``chat_id`` (of ``methods``, default all) fail."""
+        if description is None:
+            description = (f"Too Many Requests: retry after {retry_after}" if status == 429
+                           else "Internal Server Error")
+        self._failures[chat_id].append(_Failure(
+            status, description, retry_after if status == 429 else None,
+            frozenset(methods) if methods is not None else None, count))
+
+    def delete_message(self, chat_id: int, message_id: int) -> None:
+        """Someone (an admin) deletes a message of the bot."""
+        self.messages[chat_id][message_id].deleted = True
+
+    # ------------------------------------------------------------------ acting as people
+
+    def _chat_json(self, chat_id: int) -> dict[str, Any]:
+        if chat_id in self.group_chats:
+            return self.group_chats[chat_id].to_json()
+        user = self.users.get(chat_id)
+        return FakeChat(chat_id, "private", first_name=user.first_name if user else "?").to_json()
+
+    async def _push(self, update: dict[str, Any]) -> None:
+        update["update_id"] = next(self._update_ids)
+        self._updates.append(update)
+        await self._notify()
+
+    async def say(self, user: FakeUser, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+        """``user`` posts ``text`` in ``chat_id`` (their own id: the private chat). Returns its id.
+
+        A text starting with ``/`` carries a ``bot_command`` entity, as Telegram adds it. A message in
+        the private chat counts as having pressed Start.
+        """
+        if chat_id == user.user_id:
+            self.started.add(user.user_id)
+            self.blocked.discard(user.user_id)
+        message_id = next(self._message_ids[chat_id])
+        msg: dict[str, Any] = {"message_id": message_id, "date": int(time.time()),
+                               "chat": self._chat_json(chat_id), "from": user.to_json(), "text": text}
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if thread_id is not None:
+            msg["message_thread_id"] = thread_id
+            msg["is_topic_message"] = True
+        self.messages[chat_id][message_id] = FakeMessage(chat_id, message_id, text, thread_id=thread_id,
+                                                         from_bot=False)
+        await self._push({"message": msg})
+        return message_id
+
+    async def start_bot(self, user: FakeUser, payload: str | None = None) -> int:
+        """``user`` opens the bot's private chat (maybe from a deep link) and presses Start."""
+        return await self.say(user, user.user_id, "/start" + (f" {payload}" if payload else ""))
+
+    async def press(self, user: FakeUser, message: FakeMessage, data: str, *,
+                    timeout: float = 10.0) -> Answer:
+        """``user`` presses the button with callback ``data`` on ``message``; waits for the answer."""
+        query_id = str(next(self._query_ids))
+        fut: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._pending_answers[query_id] = fut
+        msg: dict[str, Any] = {"message_id": message.message_id, "date": int(time.time()),
+                               "chat": self._chat_json(message.chat_id),
+                               "from": self._bot_json(), "text": message.text}
+        if message.markup:
+            msg["reply_markup"] = message.markup
+        if message.thread_id is not None:
+            msg["message_thread_id"] = message.thread_id
+            msg["is_topic_message"] = True
+        await self._push({"callback_query": {
+            "id": query_id, "from": user.to_json(), "chat_instance": str(message.chat_id),
+            "message": msg, "data": data}})
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._pending_answers.pop(query_id, None)
+
+    # ------------------------------------------------------------------ reading what the bot did
+
+    def bot_messages(self, chat_id: int, *, thread_id: int | None = None,
+                     include_deleted: bool = False) -> list[FakeMessage]:
+        """The bot's messages in a chat, oldest first."""
+        return [m for m in self.messages[chat_id].values()
+                if m.from_bot and (include_deleted or not m.deleted)
+                and (thread_id is None or m.thread_id == thread_id)]
+
+    def last_bot_message(self, chat_id: int, predicate: Callable[[FakeMessage], bool] | None = None
+                         ) -> FakeMessage | None:
+        """The newest live bot message in ``chat_id`` that satisfies ``predicate``."""
+        for m in reversed(self.bot_messages(chat_id)):
+            if predicate is None or predicate(m):
+                return m
+        return None
+
+    def texts(self, chat_id: int) -> list[str]:
+        """Every text the chat received from the bot (sends and edits), in order."""
+        return [op.text for op in self.ops[chat_id] if op.kind in COUNTED_KINDS]
+
+    def max_ops_in_window(self, chat_id: int, window: float = 60.0) -> int:
+        """The most sends+edits the chat got in any ``window`` seconds of ``clock``."""
+        times = sorted(op.at for op in self.ops[chat_id] if op.kind in COUNTED_KINDS)
+        best, lo = 0, 0
+        for hi, t in enumerate(times):
+            while times[lo] <= t - window:
+                lo += 1
+            best = max(best, hi - lo + 1)
+        return best
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every request); returns its value."""
+        async def _wait() -> Any:
+            async with self._changed:
+                while True:
+                    value = predicate()
+                    if value:
+                        return value
+                    await self._changed.wait()
+        return await asyncio.wait_for(_wait(), timeout)
+
+    # ------------------------------------------------------------------ the API
+
+    def _bot_json(self) -> dict[str, Any]:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Majlis", "username": self.bot_username}
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"},
+                                     status=401)
+        method = request.match_info["method"]
+        raw = await request.post() if request.can_read_body else {}
+        params = {k: _param(v) for k, v in raw.items() if isinstance(v, str)}
+        self.calls.append(method)
+        self.requests += 1
+        try:
+            result = await self._dispatch(method.lower(), params)
+        except ApiError as exc:
+            body: dict[str, Any] = {"ok": False, "error_code": exc.status, "description": exc.description}
+            if exc.parameters:
+                body["parameters"] = exc.parameters
+            response = web.json_response(body, status=exc.status)
+        else:
+            response = web.json_response({"ok": True, "result": result})
+        if method.lower() != "getupdates":
+            await self._notify()
+        return response
+
+    async def _dispatch(self, method: str, p: dict[str, Any]) -> Any:
+        if method == "getupdates":
+            return await self._get_updates(p)
+        if method == "getme":
+            return {**self._bot_json(), "can_join_groups": True, "can_read_all_group_messages": False,
+                    "supports_inline_queries": False}
+        if method in ("deletewebhook", "setwebhook", "close", "logout", "setchatmenubutton"):
+            return True
+        if method == "setmycommands":
+            scope = p.get("scope") or {"type": "default"}
+            key = (json.dumps(scope, sort_keys=True), str(p.get("language_code", "")))
+            self.commands[key] = p["commands"]
+            return True
+        if method == "getchatmember":
+            return self._chat_member(int(p["chat_id"]), int(p["user_id"]))
+        if method == "answercallbackquery":
+            return self._answer(p)
+        chat_id = int(p["chat_id"]) if "chat_id" in p else None
+        if chat_id is not None:
+            self._check_failure(chat_id, method)
+        if method == "sendmessage":
+            assert chat_id is not None
+            return self._send(chat_id, p)
+        if method in ("editmessagetext", "editmessagereplymarkup"):
+            assert chat_id is not None
+            return self._edit(chat_id, method, p)
+        if method == "deletemessage":
+            assert chat_id is not None
+            return self._delete(chat_id, int(p["message_id"]))
+        raise ApiError(400, f"Bad Request: method {method} is not implemented by the fake")
+
+    async def _get_updates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(p.get("offset") or 0)
+        while self._updates and self._updates[0]["update_id"] < offset:
+            self._updates.popleft()
+        timeout = float(p.get("timeout") or 0)
+        limit = int(p.get("limit") or 100)
+        if not self._updates and timeout > 0 and not self._closing:
+            async with self._changed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self._changed.wait_for(lambda: bool(self._updates) or self._closing), timeout)
+        return list(itertools.islice(self._updates, limit))
+
+    def _chat_member(self, chat_id: int, user_id: int) -> dict[str, Any]:
+        user = self.users.get(user_id)
+        user_json = user.to_json() if user else {"id": user_id, "is_bot": False, "first_name": "?"}
+        chat = self.group_chats.get(chat_id)
+        if chat is not None and user_id in chat.admins:
+            return {"status": "creator", "user": user_json, "is_anonymous": False}
+        return {"status": "member", "user": user_json}
+
+    def _answer(self, p: dict[str, Any]) -> bool:
+        query_id = str(p["callback_query_id"])
+        answer = Answer(query_id, p.get("text"), bool(p.get("show_alert", False)), p.get("url"), self.clock())
+        if query_id in self.answers:
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query id "
+                                "is invalid")
+        self.answers[query_id] = answer
+        fut = self._pending_answers.get(query_id)
+        if fut is not None and not fut.done():
+            fut.set_result(answer)
+        return True
+
+    def _check_failure(self, chat_id: int, method: str) -> None:
+        queue = self._failures.get(chat_id)
+        if not queue:
+            return
+        failure = queue[0]
+        if failure.methods is not None and method not in failure.methods:
+            return
+        failure.count -= 1
+        if failure.count <= 0:
+            queue.pop(0)
+        self.ops[chat_id].append(Op("error", chat_id, None, str(failure.status), self.clock()))
+        params = {"retry_after": failure.retry_after} if failure.retry_after is not None else None
+        raise ApiError(failure.status, failure.description, params)
+
+    def _check_private(self, chat_id: int) -> None:
+        if chat_id > 0 and chat_id in self.blocked:
+            raise ApiError(403, FORBIDDEN_BLOCKED)
+        if chat_id > 0 and chat_id not in self.started:
+            raise ApiError(403, FORBIDDEN_START)
+        if chat_id < 0 and chat_id not in self.group_chats:
+            raise ApiError(400, "Bad Request: chat not found")
+
+    def _message_json(self, m: FakeMessage) -> dict[str, Any]:
+        d: dict[str, Any] = {"message_id": m.message_id, "date": int(time.time()),
+                             "chat": self._chat_json(m.chat_id), "from": self._bot_json(), "text": m.text}
+        if m.markup:
+            d["reply_markup"] = m.markup
+        if m.thread_id is not None:
+            d["message_thread_id"] = m.thread_id
+            d["is_topic_message"] = True
+        return d
+
+    def _send(self, chat_id: int, p: dict[str, Any]) -> dict[str, Any]:
+        self._check_private(chat_id)
+        text = str(p.get("text", ""))
+        if not text:
+            raise ApiError(400, "Bad Request: message text is empty")
+        thread_id = int(p["message_thread_id"]) if p.get("message_thread_id") else None
+        markup = p.get("reply_markup") or None
+        self._check_markup(markup)
+        m = FakeMessage(chat_id, next(self._message_ids[chat_id]), text, markup, thread_id,
+                        notify=not p.get("disable_notification", False), history=[text])
+        self.messages[chat_id][m.message_id] = m
+        self.ops[chat_id].append(Op("send", chat_id, m.message_id, text, self.clock(), thread_id, markup))
+        return self._message_json(m)
+
+    def _check_markup(self, markup: dict[str, Any] | None) -> None:
+        for row in (markup or {}).get("inline_keyboard", []):
+            for b in row:
+                if "callback_data" in b and len(str(b["callback_data"]).encode()) > 64:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                if not b.get("text"):
+                    raise ApiError(400, "Bad Request: text buttons are unallowed in the inline keyboard")
+
+    def _edit(self, chat_id: int, method: str, p: dict[str, Any]) -> dict[str, Any]:
+        m = self.messages[chat_id].get(int(p["message_id"]))
+        if m is None or m.deleted or not m.from_bot:
+            raise ApiError(400, EDIT_NOT_FOUND)
+        text = str(p["text"]) if method == "editmessagetext" else m.text
+        markup = p.get("reply_markup") or None
+        self._check_markup(markup)
+        if text == m.text and markup == m.markup:
+            raise ApiError(400, NOT_MODIFIED)
+        m.text, m.markup = text, markup
+        m.history.append(text)
+        self.ops[chat_id].append(Op("edit", chat_id, m.message_id, text, self.clock(), m.thread_id, markup))
+        return self._message_json(m)
+
+    def _delete(self, chat_id: int, message_id: int) -> bool:
+        m = self.messages[chat_id].get(message_id)
+        if m is None or m.deleted:
+            raise ApiError(400, DELETE_NOT_FOUND)
+        m.deleted = True
+        self.ops[chat_id].append(Op("delete", chat_id, message_id, m.text, self.clock(), m.thread_id))
+        return True
