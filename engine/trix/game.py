@@ -1,0 +1,584 @@
+"""Trix (kingdoms) as a deterministic state machine: rules.md §3 behind engine-contract.md.
+
+>>> g = TrixGame(seed=1)
+>>> g.phase, g.legal()[:2]
+('contract', ['contract king', 'contract queens'])
+>>> while g.to_act is not None:
+...     _ = g.act(g.to_act, g.auto())
+>>> sum(g.scores()["players"])
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import cards as C
+from engine.base import Dealer, Event, Game, check_seat, resolve_options, split_code
+from engine.errors import IllegalAction
+from engine.trix import layout as L
+from engine.trix.contracts import (
+    AH,
+    COMPLEX,
+    CONTRACT_NAMES,
+    KH_BIT,
+    KING,
+    OPTIONS,
+    PENALTY_CARDS,
+    TRIX,
+    scoring_cards,
+    trick_points,
+)
+from engine.trix.doubling import doublable_now, doubles_json, doubling_queue
+from engine.trix.rules import TrixRules
+
+SEVEN_H = C.card(7, C.HEARTS)
+HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
+_CONTRACT_IDS = {name: i for i, name in enumerate(CONTRACT_NAMES)}
+
+
+class TrixGame(Game):
+    """One Trix match (20 deals in kingdoms mode, 8 in complex mode)."""
+
+    game_id = "trix"
+
+    __slots__ = (
+        "_dealer",
+        "_rules",
+        "captured",
+        "contract",
+        "deal_index",
+        "deal_no",
+        "deal_scores",
+        "dealer_seat",
+        "doubles",
+        "exposed",
+        "finished",
+        "hands",
+        "last_trick",
+        "leader",
+        "open_mask",
+        "options",
+        "owner",
+        "phase",
+        "queue",
+        "rows",
+        "score_list",
+        "to_act",
+        "trick",
+        "tricks",
+        "used",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        seed: int = 0,
+        dealer: int | None = None,
+        deals: Sequence[Sequence[Sequence[str]]] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Start a match; ``dealer`` is ignored (the kingdom owner decides who deals, X-K6)."""
+        self.options: dict[str, Any] = resolve_options(OPTIONS, options)
+        self._rules = TrixRules.from_options(self.options)
+        self._dealer = Dealer(seed, deals)
+        self.score_list = [0, 0, 0, 0]
+        self.winner = None
+        self.used = 0
+        self.deal_index = 0
+        self.deal_no = 0
+        self._reset_deal()
+        rule = self._rules.first_owner_rule
+        if rule == "seven_of_hearts":
+            self.dealer_seat = 3
+            self._deal_cards()
+            self.owner = next(s for s in range(4) if self.hands[s] >> SEVEN_H & 1)
+            if self._rules.first_deal_is_played:
+                self._open_deal([])
+                return
+        else:
+            self.owner = 0 if rule == "fixed_seat" else self._dealer.randint(0, 3)
+        self._start_deal([])
+
+    # ----------------------------------------------------------------- deal flow
+
+    def _reset_deal(self) -> None:
+        self.phase = "contract"
+        self.to_act = None
+        self.contract = -1
+        self.queue: tuple[int, ...] = ()
+        self.doubles: tuple[tuple[int, int], ...] = ()
+        self.trick: list[int] = []
+        self.leader = 0
+        self.captured = [0, 0, 0, 0]
+        self.tricks = [0, 0, 0, 0]
+        self.rows: list[tuple[int, int]] = [(0, 0)] * 4
+        self.open_mask = 0
+        self.finished: list[int] = []
+        self.deal_scores = [0, 0, 0, 0]
+        self.last_trick: tuple[int, int, tuple[int, ...]] | None = None
+        self.exposed = False
+
+    def _deal_cards(self) -> None:
+        self.hands, _ = self._dealer.deal(self.dealer_seat)
+        self.deal_no += 1
+
+    def _start_deal(self, events: list[Event]) -> None:
+        self._reset_deal()
+        self.dealer_seat = (self.owner + 3) % 4
+        self._deal_cards()
+        self._open_deal(events)
+
+    def _open_deal(self, events: list[Event]) -> None:
+        events.append(
+            {
+                "type": "deal_started",
+                "deal_no": self.deal_no,
+                "dealer": self.dealer_seat,
+                "first": self.owner,
+                "kingdom": self.kingdom,
+                "owner": self.owner,
+                "deal_index": self.deal_index,
+            }
+        )
+        left = self.contracts_left()
+        if len(left) == 1:
+            self._begin_contract(left[0], True, events)
+        else:
+            self.phase = "contract"
+            self.to_act = self.owner
+
+    def _begin_contract(self, contract: int, automatic: bool, events: list[Event]) -> None:
+        self.contract = contract
+        events.append(
+            {
+                "type": "contract_chosen",
+                "seat": self.owner,
+                "contract": CONTRACT_NAMES[contract],
+                "automatic": automatic,
+            }
+        )
+        if self._rules.doubling:
+            self.queue = doubling_queue(contract, self.owner, self.hands)
+        if self.queue:
+            self.phase = "double"
+            self.to_act = self.queue[0]
+            events.append({"type": "doubling_opened", "contract": CONTRACT_NAMES[contract]})
+            return
+        self._begin_play(events)
+
+    def _begin_play(self, events: list[Event]) -> None:
+        self.phase = "play"
+        self.leader = self.owner
+        if self.contract == TRIX:
+            self.open_mask = L.open_cards(self.rows)
+            self._layout_turn(self.owner, events)
+        else:
+            self.to_act = self.owner
+
+    def _end_deal(self, events: list[Event]) -> None:
+        deltas = self.deal_scores
+        for s in range(4):
+            self.score_list[s] += deltas[s]
+        taken = {str(s): C.codes_of(scoring_cards(self.contract, self.captured[s])) for s in range(4)}
+        events.append(
+            {
+                "type": "deal_scored",
+                "deltas": self._shape(list(deltas)),
+                "scores": self.scores(),
+                "summary": {
+                    "contract": CONTRACT_NAMES[self.contract],
+                    "owner": self.owner,
+                    "tricks": list(self.tricks),
+                    "taken": taken,
+                    "places": list(self.finished),
+                },
+            }
+        )
+        self.used |= 1 << self.contract
+        self.deal_index += 1
+        if self.deal_index >= self._rules.deals_total:
+            self.phase = "over"
+            self.to_act = None
+            self.winner = self._winners()
+            events.append({"type": "match_over", "winner": list(self.winner), "scores": self.scores()})
+            return
+        if all(self.used >> c & 1 for c in self._rules.contracts):
+            self.owner = (self.owner + 1) % 4
+            self.used = 0
+        self._start_deal(events)
+
+    def _winners(self) -> list[int]:
+        sc = self.score_list
+        if self._rules.partnership:
+            a, b = sc[0] + sc[2], sc[1] + sc[3]
+            if a == b:
+                return [0, 1, 2, 3]
+            return [0, 2] if a > b else [1, 3]
+        top = max(sc)
+        return [s for s in range(4) if sc[s] == top]
+
+    def _shape(self, players: list[int]) -> dict[str, list[int]]:
+        if self._rules.partnership:
+            return {"players": players, "teams": [players[0] + players[2], players[1] + players[3]]}
+        return {"players": players}
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def kingdom(self) -> int:
+        """The kingdom being played, 0..3."""
+        return min(self.deal_index // len(self._rules.contracts), 3)
+
+    @property
+    def rules(self) -> TrixRules:
+        """The resolved options in the engine's form."""
+        return self._rules
+
+    def contracts_left(self) -> list[int]:
+        """The owner's unplayed contracts, in the seed's order."""
+        return [c for c in self._rules.contracts if not self.used >> c & 1]
+
+    def trick_legal_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play to the current trick (X-T2 and the K♥ restriction options)."""
+        hand = self.hands[seat]
+        r = self._rules
+        king = self.contract in (KING, COMPLEX)
+        if not self.trick:
+            if king and r.no_heart_lead and hand & ~HEARTS_MASK:
+                return hand & ~HEARTS_MASK
+            return hand
+        led = self.trick[0] // 13
+        follow = hand & C.SUIT_MASK[led]
+        if follow:
+            if king and r.king_on_ace and led == C.HEARTS and hand & KH_BIT and AH in self.trick:
+                return KH_BIT
+            return follow
+        if king and r.king_discard and hand & KH_BIT:
+            return KH_BIT
+        return hand
+
+    def legal_mask(self) -> int:
+        """The cards ``to_act`` may play now (0 outside play or when only ``pass`` is legal)."""
+        if self.phase != "play" or self.to_act is None:
+            return 0
+        if self.contract == TRIX:
+            return self.hands[self.to_act] & self.open_mask
+        return self.trick_legal_mask(self.to_act)
+
+    def legal(self) -> list[str]:
+        """The action codes ``to_act`` may send now, in a stable order."""
+        s = self.to_act
+        if s is None:
+            return []
+        if self.phase == "contract":
+            return ["contract " + CONTRACT_NAMES[c] for c in self.contracts_left()]
+        if self.phase == "double":
+            m = doublable_now(self.contract, self.hands[s], self.doubles)
+            return ["double " + C.code(c) for c in C.cards_of(m)] + ["done"]
+        m = self.legal_mask()
+        if not m:
+            return ["pass"]
+        return ["play " + C.code(c) for c in C.cards_of(m)]
+
+    def auto(self) -> str:
+        """The timeout move (rules.md §3.5)."""
+        if self.to_act is None:
+            raise IllegalAction("match_over", "the match is over")
+        if self.phase == "contract":
+            return "contract " + CONTRACT_NAMES[self.contracts_left()[0]]
+        if self.phase == "double":
+            return "done"
+        m = self.legal_mask()
+        if not m:
+            return "pass"
+        return "play " + C.code(C.weakest(m))
+
+    def hand(self, seat: int) -> list[str]:
+        """That seat's cards as sorted codes."""
+        return C.codes_of(self.hands[check_seat(seat)])
+
+    def scores(self) -> dict[str, list[int]]:
+        """The running match totals (``teams`` too under ``partnership``)."""
+        return self._shape(list(self.score_list))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: the public view), JSON-able."""
+        from engine.trix.view import build_view
+
+        if seat is not None:
+            check_seat(seat)
+        return build_view(self, seat)
+
+    # ----------------------------------------------------------------- actions
+
+    def act(self, seat: int, action: str) -> list[Event]:
+        """Apply one action for ``seat``; return the public events it caused."""
+        if self.to_act is None:
+            raise IllegalAction("match_over", "the match is over")
+        check_seat(seat)
+        words = split_code(action)
+        if seat != self.to_act:
+            raise IllegalAction("not_your_turn", f"seat {self.to_act} is to act", expected=self.to_act)
+        verb = words[0]
+        n = len(words)
+        events: list[Event] = []
+        if verb == "contract" and n == 2:
+            c = _CONTRACT_IDS.get(words[1], -1)
+            if c not in self._rules.contracts:
+                raise IllegalAction("unknown_action", f"no such contract: {words[1]!r}")
+            if self.phase != "contract":
+                raise IllegalAction("wrong_phase", "no contract is being chosen now")
+            if self.used >> c & 1:
+                raise IllegalAction(
+                    "contract_already_played", f"{words[1]} was already played", contract=words[1]
+                )
+            self._begin_contract(c, False, events)
+            return events
+        if verb == "double" and n == 2:
+            card = _parse_card(words[1])
+            if self.phase != "double":
+                raise IllegalAction("cannot_double", "no doubling now", card=C.code(card))
+            if not doublable_now(self.contract, self.hands[seat], self.doubles) >> card & 1:
+                raise IllegalAction("cannot_double", f"{C.code(card)} cannot be doubled", card=C.code(card))
+            self.doubles = (*self.doubles, (card, seat))
+            if self._rules.public_doubles:
+                events.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
+            return events
+        if verb == "done" and n == 1:
+            if self.phase != "double":
+                raise IllegalAction("wrong_phase", "no doubling now")
+            self.queue = self.queue[1:]
+            if self.queue:
+                self.to_act = self.queue[0]
+                return events
+            events.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
+            self._begin_play(events)
+            return events
+        if verb == "play" and n == 2:
+            card = _parse_card(words[1])
+            if self.phase != "play":
+                raise IllegalAction("wrong_phase", "no card is played now")
+            if not self.hands[seat] >> card & 1:
+                raise IllegalAction("not_in_hand", f"{C.code(card)} is not in hand", card=C.code(card))
+            if self.contract == TRIX:
+                if not self.open_mask >> card & 1:
+                    raise IllegalAction(
+                        "not_legal_in_layout", f"{C.code(card)} does not fit the layout", card=C.code(card)
+                    )
+                self._layout_play(seat, card, events)
+            else:
+                if not self.trick_legal_mask(seat) >> card & 1:
+                    raise self._trick_refusal(seat, card)
+                self._trick_play(seat, card, events)
+            return events
+        if verb == "pass" and n == 1:
+            if self.phase != "play" or self.contract != TRIX:
+                raise IllegalAction("wrong_phase", "pass is only for the Trix layout")
+            if self.hands[seat] & self.open_mask:
+                raise IllegalAction("must_play_when_able", "a card can be played")
+            self.exposed = True
+            events.append({"type": "layout_passed", "seat": seat, "automatic": False})
+            self._layout_turn((seat + 1) % 4, events)
+            return events
+        raise IllegalAction("unknown_action", f"not an action: {action!r}")
+
+    def _trick_refusal(self, seat: int, card: int) -> IllegalAction:
+        hand = self.hands[seat]
+        code = C.code(card)
+        if self.trick:
+            led = self.trick[0] // 13
+            if hand & C.SUIT_MASK[led] and card // 13 != led:
+                return IllegalAction(
+                    "must_follow_suit", f"follow {C.SUIT_CODES[led]}", led=C.SUIT_CODES[led], card=code
+                )
+            return IllegalAction("must_play_king", "the K♥ must be played", card=code)
+        return IllegalAction("no_heart_lead", "hearts may not be led in the K♥ contract", card=code)
+
+    def _trick_play(self, seat: int, card: int, events: list[Event]) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.trick.append(card)
+        self.exposed = True
+        events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
+        if len(self.trick) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        leader = self.leader
+        cards = self.trick
+        winner = (leader + C.trick_winner(cards, None)) % 4
+        mask = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2]) | (1 << cards[3])
+        self.captured[winner] |= mask
+        self.tricks[winner] += 1
+        r = self._rules
+        pts = trick_points(
+            self.contract,
+            mask,
+            winner=winner,
+            leader=leader,
+            doubles=self.doubles,
+            penalties=r.penalties,
+            self_capture=r.self_capture,
+        )
+        ds = self.deal_scores
+        for s in range(4):
+            ds[s] += pts[s]
+        n = self.tricks[0] + self.tricks[1] + self.tricks[2] + self.tricks[3]
+        events.append(
+            {
+                "type": "trick_taken",
+                "seat": winner,
+                "cards": [{"seat": (leader + i) % 4, "card": C.code(cards[i])} for i in range(4)],
+                "trick_no": n,
+            }
+        )
+        self.last_trick = (winner, leader, tuple(cards))
+        self.trick = []
+        self.leader = winner
+        self.to_act = winner
+        pen = PENALTY_CARDS[self.contract]
+        all_taken = self.captured[0] | self.captured[1] | self.captured[2] | self.captured[3]
+        if n == 13 or (r.early_end and pen and all_taken & pen == pen):
+            self._end_deal(events)
+
+    def _layout_play(self, seat: int, card: int, events: list[Event]) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.exposed = True
+        s = card // 13
+        row = L.place(self.rows[s], card % 13 + 2)
+        self.rows[s] = row
+        self.open_mask = (self.open_mask & ~C.SUIT_MASK[s]) | L.row_open(s, row[0], row[1])
+        events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
+        if not self.hands[seat]:
+            self._player_out(seat, events)
+            if len(self.finished) == 3:
+                last = next(x for x in range(4) if x not in self.finished)
+                self._player_out(last, events)
+                self._end_deal(events)
+                return
+        self._layout_turn((seat + 1) % 4, events)
+
+    def _player_out(self, seat: int, events: list[Event]) -> None:
+        self.finished.append(seat)
+        place = len(self.finished)
+        points = self._rules.trix_scores[place - 1]
+        self.deal_scores[seat] += points
+        events.append({"type": "player_out", "seat": seat, "place": place, "points": points})
+
+    def _layout_turn(self, seat: int, events: list[Event]) -> None:
+        """Give the turn to the first seat from ``seat`` that holds cards, auto-passing (X-L3, X-L4)."""
+        for _ in range(8):
+            hand = self.hands[seat]
+            if hand:
+                if hand & self.open_mask or not self._rules.auto_pass:
+                    self.to_act = seat
+                    return
+                events.append({"type": "layout_passed", "seat": seat, "automatic": True})
+            seat = (seat + 1) % 4
+        raise AssertionError("the layout cannot lock up (X-L6)")
+
+    # ----------------------------------------------------------------- copies
+
+    def clone(self) -> TrixGame:
+        """A cheap independent copy for search (the dealer's generator is shared until used)."""
+        g = TrixGame.__new__(TrixGame)
+        g.options = self.options
+        g._rules = self._rules
+        g._dealer = self._dealer.clone()
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g.winner = self.winner
+        g.score_list = self.score_list[:]
+        g.owner = self.owner
+        g.used = self.used
+        g.deal_index = self.deal_index
+        g.deal_no = self.deal_no
+        g.dealer_seat = self.dealer_seat
+        g.contract = self.contract
+        g.hands = self.hands[:]
+        g.queue = self.queue
+        g.doubles = self.doubles
+        g.trick = self.trick[:]
+        g.leader = self.leader
+        g.captured = self.captured[:]
+        g.tricks = self.tricks[:]
+        g.rows = self.rows[:]
+        g.open_mask = self.open_mask
+        g.finished = self.finished[:]
+        g.deal_scores = self.deal_scores[:]
+        g.last_trick = self.last_trick
+        g.exposed = self.exposed
+        return g
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict; ``engine.load`` of it continues identically."""
+        return {
+            "game": "trix",
+            "options": {k: (list(v) if isinstance(v, list) else v) for k, v in self.options.items()},
+            "dealer": self._dealer.to_json(),
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "winner": None if self.winner is None else list(self.winner),
+            "scores": list(self.score_list),
+            "owner": self.owner,
+            "used": self.used,
+            "deal_index": self.deal_index,
+            "deal_no": self.deal_no,
+            "dealer_seat": self.dealer_seat,
+            "contract": self.contract,
+            "hands": list(self.hands),
+            "queue": list(self.queue),
+            "doubles": [[c, s] for c, s in self.doubles],
+            "trick": list(self.trick),
+            "leader": self.leader,
+            "captured": list(self.captured),
+            "tricks": list(self.tricks),
+            "rows": [[lo, hi] for lo, hi in self.rows],
+            "open_mask": self.open_mask,
+            "finished": list(self.finished),
+            "deal_scores": list(self.deal_scores),
+            "last_trick": None
+            if self.last_trick is None
+            else [self.last_trick[0], self.last_trick[1], list(self.last_trick[2])],
+            "exposed": self.exposed,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> TrixGame:
+        """The inverse of :meth:`to_json`."""
+        g = cls.__new__(cls)
+        g.options = resolve_options(OPTIONS, d["options"])
+        g._rules = TrixRules.from_options(g.options)
+        g._dealer = Dealer.from_json(d["dealer"])
+        g.phase = str(d["phase"])
+        g.to_act = None if d["to_act"] is None else int(d["to_act"])
+        g.winner = None if d["winner"] is None else [int(x) for x in d["winner"]]
+        g.score_list = [int(x) for x in d["scores"]]
+        g.owner = int(d["owner"])
+        g.used = int(d["used"])
+        g.deal_index = int(d["deal_index"])
+        g.deal_no = int(d["deal_no"])
+        g.dealer_seat = int(d["dealer_seat"])
+        g.contract = int(d["contract"])
+        g.hands = [int(x) for x in d["hands"]]
+        g.queue = tuple(int(x) for x in d["queue"])
+        g.doubles = tuple((int(c), int(s)) for c, s in d["doubles"])
+        g.trick = [int(x) for x in d["trick"]]
+        g.leader = int(d["leader"])
+        g.captured = [int(x) for x in d["captured"]]
+        g.tricks = [int(x) for x in d["tricks"]]
+        g.rows = [(int(lo), int(hi)) for lo, hi in d["rows"]]
+        g.open_mask = int(d["open_mask"])
+        g.finished = [int(x) for x in d["finished"]]
+        g.deal_scores = [int(x) for x in d["deal_scores"]]
+        lt = d["last_trick"]
+        g.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
+        g.exposed = bool(d["exposed"])
+        return g
+
+
+def _parse_card(word: str) -> int:
+    try:
+        return C.parse(word)
+    except ValueError:
+        raise IllegalAction("unknown_action", f"not a card: {word!r}") from None
