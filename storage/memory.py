@@ -1,13 +1,15 @@
 """An in-memory repository with exactly the behaviour of the SQLite one, for fast tests.
 
-Records go in and come out as deep copies, so that a caller mutating a dict it handed over (or
-got back) never changes what is stored. Each method runs without awaiting in between, so two
-calls from one event loop never interleave: every write is atomic, like a transaction.
+Records are kept as the rows SQLite would hold (``storage.sqlite``'s codecs, JSON text for the
+dicts), so what comes back is what the file gives back: fresh copies, JSON-shaped (tuples become
+lists, keys become strings), and anything JSON cannot hold is refused the same way. Each method
+checks everything before it changes anything and never awaits in between, so two calls from one
+event loop never interleave and a refused write leaves nothing behind.
 """
 
 from __future__ import annotations
 
-import copy
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +25,20 @@ from storage.records import (
     TableRecord,
 )
 from storage.repository import VersionConflict
+from storage.sqlite import (
+    Row,
+    action_from,
+    action_row,
+    chat_from,
+    chat_row,
+    check_append,
+    dumps,
+    leader_order,
+    player_from,
+    player_row,
+    table_from,
+    table_row,
+)
 
 RatingKey = tuple[str, str, str]  # (scope: chat id or GLOBAL, game, player id)
 
@@ -31,12 +47,12 @@ class MemoryRepository:
     """The :class:`storage.repository.Repository` kept in dicts."""
 
     def __init__(self) -> None:
-        self._chats: dict[str, ChatRecord] = {}
-        self._players: dict[str, PlayerRecord] = {}
-        self._tables: dict[int, TableRecord] = {}
-        self._logs: dict[int, list[ActionRecord]] = {}
-        self._snapshots: dict[int, tuple[int, dict[str, Any]]] = {}
-        self._matches: dict[int, MatchResult] = {}
+        self._chats: dict[str, Row] = {}
+        self._players: dict[str, Row] = {}
+        self._tables: dict[int, Row] = {}
+        self._logs: dict[int, list[Row]] = {}
+        self._snapshots: dict[int, tuple[int, str]] = {}
+        self._matches: dict[int, tuple[MatchResult, str]] = {}
         self._ratings: dict[RatingKey, Rating] = {}
         self._next_id = 1
         self._open = False
@@ -52,36 +68,46 @@ class MemoryRepository:
     # chats and players
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:
-        return copy.deepcopy(self._chats.get(chat_id))
+        row = self._chats.get(chat_id)
+        return None if row is None else chat_from(row)
 
     async def save_chat(self, chat: ChatRecord) -> None:
-        self._chats[chat.chat_id] = copy.deepcopy(chat)
+        self._chats[chat.chat_id] = chat_row(chat)
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
-        return self._players.get(player_id)
+        row = self._players.get(player_id)
+        return None if row is None else player_from(row)
 
     async def save_player(self, player: PlayerRecord) -> None:
-        self._players[player.player_id] = player
+        self._players[player.player_id] = player_row(player)
+
+    def _name(self, player_id: str) -> str:
+        row = self._players.get(player_id)
+        return player_id if row is None else str(row[1])
 
     # tables and their logs
 
     async def create_table(self, table: TableRecord) -> int:
         table_id = self._next_id
+        row = table_row(replace(table, table_id=table_id))
         self._next_id += 1
-        self._tables[table_id] = copy.deepcopy(replace(table, table_id=table_id))
+        self._tables[table_id] = row
         self._logs[table_id] = []
         return table_id
 
     async def save_table(self, table: TableRecord) -> None:
+        row = table_row(table)
         if table.table_id not in self._tables:
             raise KeyError(table.table_id)
-        self._tables[table.table_id] = copy.deepcopy(table)
+        self._tables[table.table_id] = row
 
     async def get_table(self, table_id: int) -> TableRecord | None:
-        return copy.deepcopy(self._tables.get(table_id))
+        row = self._tables.get(table_id)
+        return None if row is None else table_from(row)
 
     async def live_tables(self) -> list[TableRecord]:
-        return [copy.deepcopy(t) for _, t in sorted(self._tables.items()) if t.status in LIVE_STATUSES]
+        live = [table_from(row) for _, row in sorted(self._tables.items())]
+        return [t for t in live if t.status in LIVE_STATUSES]
 
     async def live_tables_with_logs(
         self,
@@ -95,18 +121,20 @@ class MemoryRepository:
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
         check_append(action, table)
+        arow, trow = action_row(action), table_row(table)
         log = self._logs.get(action.table_id)
-        if log is None or action.table_id not in self._tables:
+        if log is None:
             raise KeyError(action.table_id)
         if action.seq != len(log) + 1:
             raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {len(log)}")
-        log.append(action)
-        self._tables[table.table_id] = copy.deepcopy(table)
+        log.append(arow)
+        self._tables[table.table_id] = trow
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
-        return list(self._logs.get(table_id, [])[max(after_seq, 0):])
+        return [action_from(row) for row in self._logs.get(table_id, [])[max(after_seq, 0):]]
 
     async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
+        text = dumps(state)
         log = self._logs.get(table_id)
         if log is None:
             raise KeyError(table_id)
@@ -114,10 +142,11 @@ class MemoryRepository:
             raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {len(log)}")
         current = self._snapshots.get(table_id)
         if current is None or seq >= current[0]:
-            self._snapshots[table_id] = (seq, copy.deepcopy(state))
+            self._snapshots[table_id] = (seq, text)
 
     async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
-        return copy.deepcopy(self._snapshots.get(table_id))
+        snap = self._snapshots.get(table_id)
+        return None if snap is None else (snap[0], json.loads(snap[1]))
 
     # results and ratings
 
@@ -125,6 +154,7 @@ class MemoryRepository:
         """Idempotent: a table whose match is already recorded is left as it is."""
         if result.table_id != table.table_id:
             raise ValueError(f"result of table {result.table_id} with table {table.table_id}")
+        trow, scores = table_row(table), dumps(result.scores)
         if table.table_id not in self._tables:
             raise KeyError(table.table_id)
         if result.table_id in self._matches:
@@ -137,22 +167,21 @@ class MemoryRepository:
             }
             for pid, rating in rate_match(result.game, result.results, current).items():
                 updates[(scope, result.game, pid)] = rating
-        self._matches[result.table_id] = copy.deepcopy(result)
-        self._tables[table.table_id] = copy.deepcopy(table)
+        self._matches[result.table_id] = (replace(result, scores={}), scores)
+        self._tables[table.table_id] = trow
         self._ratings.update(updates)
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
         tally = self._tally(chat_id, game)
         rows = []
         for pid, (matches, wins, _left, _score) in tally.items():
-            player = self._players.get(pid)
             rating = self._ratings.get((chat_id, game, pid), Rating())
-            rows.append(LeaderRow(pid, player.name if player else pid, matches, wins, rating.display))
+            rows.append(LeaderRow(pid, self._name(pid), matches, wins, rating.display))
         rows.sort(key=leader_order)
         return rows[:limit]
 
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]:
-        games = sorted({m.game for m in self._matches.values()
+        games = sorted({m.game for m, _ in self._matches.values()
                         if chat_id is None or m.chat_id == chat_id})
         out = []
         scope = GLOBAL if chat_id is None else chat_id
@@ -166,12 +195,13 @@ class MemoryRepository:
         return out
 
     async def table_results(self, table_id: int) -> MatchResult | None:
-        return copy.deepcopy(self._matches.get(table_id))
+        kept = self._matches.get(table_id)
+        return None if kept is None else replace(kept[0], scores=json.loads(kept[1]))
 
     def _tally(self, chat_id: str | None, game: str) -> dict[str, tuple[int, int, int, int]]:
         """Per person: (matches, wins, matches left, total score) in a chat (None: everywhere)."""
         tally: dict[str, tuple[int, int, int, int]] = {}
-        for m in self._matches.values():
+        for m, _ in self._matches.values():
             if m.game != game or (chat_id is not None and m.chat_id != chat_id):
                 continue
             for r in unique_results(m.results):
@@ -182,15 +212,3 @@ class MemoryRepository:
                                       left + int(r.left), score + r.score)
         return tally
 
-
-def check_append(action: ActionRecord, table: TableRecord) -> None:
-    """The arguments of ``append_action`` must agree: same table, and the table's version is the seq."""
-    if action.table_id != table.table_id:
-        raise ValueError(f"action of table {action.table_id} with table {table.table_id}")
-    if table.version != action.seq:
-        raise ValueError(f"table version {table.version} is not the action's seq {action.seq}")
-
-
-def leader_order(row: LeaderRow) -> tuple[float, int, int, str]:
-    """Best first: rating, then wins, then fewer matches, then the id for a stable order."""
-    return (-row.rating, -row.wins, row.matches, row.player_id)
