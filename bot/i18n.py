@@ -1,0 +1,120 @@
+"""Words for people: gettext catalogs per language, Arabic-Indic digits, bidi isolation.
+
+A :class:`T` is one recipient's translator. Message ids are whole English sentences with named
+``{placeholders}`` (``str.format``); every count goes through :meth:`T.ngettext`::
+
+    t = translator("ar", digits="arabic")
+    t.ngettext("{n} trick", "{n} tricks", 3)        # '٣ لمات', the number isolated
+
+Parameters are formatted for the reader: integers in the chosen digits, and in a right-to-left
+language every parameter is wrapped in a first-strong isolate (U+2068 … U+2069) so that card
+codes, numbers and Latin names embedded in an Arabic sentence keep their own direction.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import locales
+
+LANGS: tuple[str, ...] = ("ar", "en")
+DEFAULT_LANG = "ar"
+RTL_LANGS = frozenset({"ar"})
+DIGITS: tuple[str, ...] = ("western", "arabic")
+DOMAIN = "messages"
+LOCALE_DIR = Path(locales.__file__).resolve().parent
+
+FSI = "\u2068"
+PDI = "\u2069"
+_ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def normalize_lang(code: str | None) -> str | None:
+    """``"ar"``/``"en"`` for a stored choice or platform hint (``"ar-SA"``, ``"en_US"``), else None."""
+    if not code:
+        return None
+    base = code.strip().replace("_", "-").split("-", 1)[0].lower()
+    return base if base in LANGS else None
+
+
+def resolve_lang(stored: str | None, hint: str | None) -> str:
+    """The recipient's language: the stored choice, else the platform's hint, else Arabic."""
+    return normalize_lang(stored) or normalize_lang(hint) or DEFAULT_LANG
+
+
+@cache
+def _catalog(lang: str) -> _gettext.NullTranslations:
+    try:
+        return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
+    except OSError:
+        return _gettext.NullTranslations()
+
+
+class T:
+    """One recipient's translator: a language, a digit style, and the formatting rules."""
+
+    __slots__ = ("_tr", "digits", "lang", "rtl")
+
+    def __init__(self, lang: str, digits: str = "western") -> None:
+        self.lang = lang
+        self.rtl = lang in RTL_LANGS
+        self.digits = digits if digits in DIGITS else "western"
+        self._tr = _catalog(lang)
+
+    def __repr__(self) -> str:
+        return f"T({self.lang!r}, digits={self.digits!r})"
+
+    def number(self, n: int) -> str:
+        """``n`` in the chosen digits (Western ``0-9`` or Arabic-Indic ``٠-٩``)."""
+        s = str(n)
+        if self.digits == "arabic":
+            s = s.translate(_ARABIC_DIGITS)
+        if n < 0 and self.rtl:
+            s = "\u2212" + s[1:]  # a real minus sign keeps its place in right-to-left text
+        return s
+
+    def isolate(self, s: str) -> str:
+        """``s`` wrapped in FSI … PDI in a right-to-left language (unchanged otherwise)."""
+        if not self.rtl or not s or (s.startswith(FSI) and s.endswith(PDI)):
+            return s
+        return f"{FSI}{s}{PDI}"
+
+    def signed(self, n: int) -> str:
+        """A score change with its sign: ``+5``, ``−4``, ``0``."""
+        body = self.number(abs(n))
+        return f"+{body}" if n > 0 else (f"\u2212{body}" if n < 0 else body)
+
+    def _fill(self, text: str, params: dict[str, Any]) -> str:
+        if not params:
+            return text
+        shown = {}
+        for key, value in params.items():
+            text_value = self.number(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+            shown[key] = self.isolate(text_value)
+        return text.format(**shown)
+
+    def gettext(self, msgid: str, **params: Any) -> str:
+        """The translation of ``msgid`` with ``params`` filled in."""
+        return self._fill(self._tr.gettext(msgid), params)
+
+    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
+        """The plural form for ``n`` (Arabic has six); ``{n}`` is available to the text."""
+        params.setdefault("n", n)
+        return self._fill(self._tr.ngettext(singular, plural, n), params)
+
+    def pgettext(self, context: str, msgid: str, **params: Any) -> str:
+        """The translation of a short word in a ``context`` (``pgettext("suit", "Spades")``)."""
+        return self._fill(self._tr.pgettext(context, msgid), params)
+
+    def join(self, items: list[str]) -> str:
+        """A list for a sentence: ``"a, b, c"`` (Arabic comma in Arabic)."""
+        return ("، " if self.rtl else ", ").join(items)
+
+
+@lru_cache(maxsize=64)
+def translator(lang: str | None, digits: str = "western") -> T:
+    """A translator for ``"ar"`` or ``"en"``; anything else gives Arabic."""
+    return T(normalize_lang(lang) or DEFAULT_LANG, digits)

@@ -1,0 +1,109 @@
+"""Small pieces shared by the renderers: seat names, teams, action buttons, score lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import codec
+from bot.i18n import T
+from bot.render.cards import SUIT_SYMBOL, card_label, contract_name, suit_name
+from bot.render.message import Button
+from bot.types import TableSnapshot
+
+TEAM_GAMES = frozenset({"tarneeb", "tarneeb41"})
+
+
+def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
+    """The name shown for a seat (``snapshot.table.seats[i].name``), or "Seat N" when empty."""
+    seats = snapshot.table.seats
+    if 0 <= seat < len(seats) and seats[seat].name:
+        return seats[seat].name
+    return t.gettext("Seat {seat}", seat=seat)
+
+
+def team_name(team: int, t: T) -> str:
+    """Team A (seats 0 and 2) or Team B (seats 1 and 3)."""
+    return t.gettext("Team A") if team == 0 else t.gettext("Team B")
+
+
+def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> str:
+    """``Ali Q♠ · Sara 3♠`` for a list of ``{"seat", "card"}``."""
+    return " · ".join(
+        t.gettext("{name} {card}", name=seat_name(snapshot, p["seat"], t), card=card_label(p["card"]))
+        for p in plays
+    )
+
+
+def action_label(code: str, t: T) -> str:
+    """A short button label for an engine action code."""
+    words = code.split()
+    verb = words[0]
+    if verb == "play" and len(words) == 2:
+        return card_label(words[1])
+    if verb == "bid" and len(words) == 2:
+        return t.number(int(words[1]))
+    if verb == "pass":
+        return t.pgettext("action", "Pass")
+    if verb == "trump" and len(words) == 2:
+        return f"{SUIT_SYMBOL[words[1]]} {suit_name(words[1], t)}"
+    if verb == "contract" and len(words) == 2:
+        return contract_name(words[1], t)
+    if verb == "double" and len(words) == 2:
+        return t.gettext("Double {card}", card=card_label(words[1]))
+    if verb == "done":
+        return t.pgettext("action", "Done")
+    return code
+
+
+def action_button(snapshot: TableSnapshot, code: str, t: T, *, enabled: bool = True,
+                  style: str = "primary") -> Button:
+    """A button that sends ``code`` at the snapshot's version."""
+    label = action_label(code, t)
+    if not enabled:
+        label = f"({label})"
+    payload = codec.encode("a", snapshot.table.table_id, snapshot.table.version, code)
+    return Button(label, payload=payload, style=style if enabled else "secondary", disabled=not enabled)
+
+
+def hand_button(snapshot: TableSnapshot, t: T) -> Button:
+    """The "My hand" button of a public table (works at any version)."""
+    return Button(t.gettext("My hand"), payload=codec.encode("h", snapshot.table.table_id, None),
+                  style="primary")
+
+
+def score_lines(snapshot: TableSnapshot, scores: dict[str, list[int]], game: str, t: T) -> list[str]:
+    """The running totals, one line per team or player."""
+    players = scores.get("players") or []
+    teams = scores.get("teams") or []
+    out: list[str] = []
+    if game == "tarneeb41" and players and teams:
+        for team in (0, 1):
+            a, b = team, team + 2
+            out.append(t.gettext(
+                "{team}: {total} ({name_a} {score_a}, {name_b} {score_b})",
+                team=team_name(team, t), total=teams[team],
+                name_a=seat_name(snapshot, a, t), score_a=players[a],
+                name_b=seat_name(snapshot, b, t), score_b=players[b],
+            ))
+    elif game in TEAM_GAMES and teams:
+        for team in (0, 1):
+            out.append(t.gettext(
+                "{team} ({name_a} & {name_b}): {total}", team=team_name(team, t),
+                name_a=seat_name(snapshot, team, t), name_b=seat_name(snapshot, team + 2, t),
+                total=teams[team],
+            ))
+    else:
+        for seat, score in enumerate(players):
+            out.append(t.gettext("{name}: {score}", name=seat_name(snapshot, seat, t), score=score))
+    return out
+
+
+def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T) -> str:
+    """"Team A (Ali & Huda) wins" / "Ali wins" / "Ali and Sara share the win"."""
+    names = [seat_name(snapshot, s, t) for s in winner]
+    if game in TEAM_GAMES and len(winner) == 2:
+        return t.gettext("{team} ({name_a} & {name_b}) wins the match!",
+                         team=team_name(winner[0] % 2, t), name_a=names[0], name_b=names[1])
+    if len(names) == 1:
+        return t.gettext("{name} wins the match!", name=names[0])
+    return t.gettext("The match is drawn between {names}.", names=t.join(names))

@@ -1,0 +1,116 @@
+"""A seat's private hand with the actions it may take now, and the short "your turn" ping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import T
+from bot.render.cards import SUIT_SYMBOL, by_suit, card_label, game_name
+from bot.render.common import action_button, hand_button, seat_name
+from bot.render.message import Button, OutMessage, rows
+from bot.types import TableSnapshot
+
+
+def prompt(view: dict[str, Any], t: T) -> str:
+    """What the viewer is asked to do now (empty when it is not their turn)."""
+    phase = view.get("phase")
+    game = view.get("game")
+    if view.get("to_act") is None or view.get("to_act") != view.get("seat"):
+        return ""
+    if phase == "bid":
+        if game == "tarneeb41":
+            return t.gettext("Your bid: how many tricks will you take yourself?")
+        return t.gettext("Your bid: how many tricks will your team take, or pass?")
+    if phase == "trump":
+        return t.gettext("You won the auction: name the trump suit.")
+    if phase == "contract":
+        return t.gettext("Your kingdom: choose the contract for this deal.")
+    if phase == "double":
+        return t.gettext("Double any of these cards, then press Done.")
+    if game == "trix" and view.get("contract") == "trix":
+        return t.gettext("Your turn: put a card on the layout.")
+    return t.gettext("Your turn: play a card.")
+
+
+def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
+    """The text of a seat's private hand message (also used by the terminal)."""
+    seat = view.get("seat")
+    lines = [t.gettext("Your hand · {game} · table {table}", game=game_name(snapshot.table.game, t),
+                       table=snapshot.table.table_id)]
+    groups = by_suit(view.get("hand") or [])
+    if not groups:
+        lines.append(t.gettext("No cards in your hand."))
+    for suit, codes in groups.items():
+        lines.append(f"{SUIT_SYMBOL[suit]} {t.isolate(' '.join(card_label(c)[:-1] for c in codes))}")
+    mine = view.get("my_doubles") or []
+    if mine:
+        lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c) for c in mine)))
+    ask = prompt(view, t)
+    if ask:
+        lines.append(ask)
+    elif view.get("phase") == "double":
+        lines.append(t.gettext("Doubling is open; please wait."))
+    elif snapshot.to_act is not None and snapshot.to_act != seat and view.get("phase") != "over":
+        lines.append(t.gettext("Waiting for {name}.", name=seat_name(snapshot, snapshot.to_act, t)))
+    return "\n".join(lines)
+
+
+def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[tuple[Button, ...], ...]:
+    """The action buttons for the viewer's legal moves now (none when it is not their turn)."""
+    if view.get("to_act") is None or view.get("to_act") != view.get("seat"):
+        return ()
+    legal: list[str] = list(view.get("legal") or [])
+    phase = view.get("phase")
+    if phase == "play":
+        groups: list[list[Button]] = []
+        allowed = set(legal)
+        for codes in by_suit(view.get("hand") or []).values():
+            groups.append([action_button(snapshot, f"play {c}", t, enabled=f"play {c}" in allowed)
+                           for c in codes])
+        extra = [action_button(snapshot, c, t, style="secondary") for c in legal if not c.startswith("play ")]
+        if extra:
+            groups.append(extra)
+        return rows(groups)
+    if phase == "double":
+        doubles = [action_button(snapshot, c, t, style="danger") for c in legal if c != "done"]
+        done = [action_button(snapshot, c, t, style="success") for c in legal if c == "done"]
+        return rows([doubles, done])
+    if phase == "bid":
+        bids = [action_button(snapshot, c, t) for c in legal if c != "pass"]
+        passes = [action_button(snapshot, c, t, style="secondary") for c in legal if c == "pass"]
+        return rows([bids, passes])
+    return rows([[action_button(snapshot, c, t) for c in legal]])
+
+
+def render_hand(snapshot: TableSnapshot, view: dict[str, Any], t: T, *, platform: str) -> OutMessage:
+    """A seat's private hand (``view`` = the engine's ``view(seat)``), edited in place."""
+    return OutMessage(hand_text(snapshot, view, t), hand_buttons(snapshot, view, t), notify=False)
+
+
+def render_turn_ping(snapshot: TableSnapshot, seat: int, t: T) -> OutMessage:
+    """A short new message telling ``seat`` it is their turn (with a "My hand" button)."""
+    pub = snapshot.public or {}
+    phase = pub.get("phase")
+    game = game_name(snapshot.table.game, t)
+    table = snapshot.table.table_id
+    if phase == "bid":
+        text = t.gettext("Your turn to bid at table {table} ({game}).", table=table, game=game)
+    elif phase == "trump":
+        text = t.gettext("Name the trump suit at table {table} ({game}).", table=table, game=game)
+    elif phase == "contract":
+        text = t.gettext("Choose your contract at table {table} ({game}).", table=table, game=game)
+    elif phase == "double":
+        text = t.gettext("You may double at table {table} ({game}).", table=table, game=game)
+    else:
+        text = t.gettext("Your turn to play at table {table} ({game}).", table=table, game=game)
+    return OutMessage(text, ((hand_button(snapshot, t),),), notify=True)
+
+
+def render_turn_warning(snapshot: TableSnapshot, seat: int, seconds_left: int, t: T) -> OutMessage:
+    """A reminder that ``seat``'s time runs out (a ``turn_warning`` table event)."""
+    text = t.ngettext(
+        "{name}, {n} second left, then a move is played for you.",
+        "{name}, {n} seconds left, then a move is played for you.",
+        seconds_left, name=seat_name(snapshot, seat, t),
+    )
+    return OutMessage(text, ((hand_button(snapshot, t),),), notify=True)

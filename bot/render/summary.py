@@ -1,0 +1,166 @@
+"""Notices: new messages when people must be told something (a deal scored, the match over, ...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import T
+from bot.render.cards import SUIT_SYMBOL, card_label, contract_name, game_name, suit_name
+from bot.render.common import score_lines, seat_name, team_name, winners_text
+from bot.render.message import Button, OutMessage
+from bot.types import TableSnapshot, TableUpdate
+
+
+def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str]:
+    s = ev.get("summary") or {}
+    declarer = int(s.get("declarer", 0))
+    bid = int(s.get("bid", 0))
+    team = declarer % 2
+    took = int((s.get("tricks") or [0, 0])[team])
+    trump = s.get("trump")
+    lines = [t.gettext("{name} ({team}) bid {bid} with {symbol} {suit} as trump.",
+                       name=seat_name(snapshot, declarer, t), team=team_name(team, t), bid=bid,
+                       symbol=SUIT_SYMBOL.get(trump or "", ""), suit=suit_name(trump, t) if trump else "")]
+    tricks = t.ngettext("{n} trick", "{n} tricks", took)
+    if took >= bid:
+        lines.append(t.gettext("{team} took {tricks}: the contract is made.", team=team_name(team, t), tricks=tricks))
+    else:
+        lines.append(t.gettext("{team} took {tricks}: the contract is broken.", team=team_name(team, t),
+                               tricks=tricks))
+    teams = (ev.get("deltas") or {}).get("teams") or [0, 0]
+    totals = (ev.get("scores") or {}).get("teams") or [0, 0]
+    for tm in (0, 1):
+        lines.append(t.gettext("{team}: {change} → {total}", team=team_name(tm, t), change=t.signed(int(teams[tm])),
+                               total=int(totals[tm])))
+    return lines
+
+
+def _tarneeb41_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str]:
+    s = ev.get("summary") or {}
+    bids = s.get("bids") or [0] * 4
+    tricks = s.get("tricks") or [0] * 4
+    deltas = (ev.get("deltas") or {}).get("players") or [0] * 4
+    totals = (ev.get("scores") or {}).get("players") or [0] * 4
+    lines = []
+    for seat in range(4):
+        took = t.ngettext("took {n} trick", "took {n} tricks", int(tricks[seat]))
+        lines.append(t.gettext("{name}: bid {bid}, {took} → {change} (total {total})",
+                               name=seat_name(snapshot, seat, t), bid=int(bids[seat] or 0), took=took,
+                               change=t.signed(int(deltas[seat])), total=int(totals[seat])))
+    teams = (ev.get("scores") or {}).get("teams")
+    if teams:
+        lines.append(t.gettext("{team_a}: {total_a} · {team_b}: {total_b}", team_a=team_name(0, t),
+                               total_a=int(teams[0]), team_b=team_name(1, t), total_b=int(teams[1])))
+    return lines
+
+
+def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str]:
+    s = ev.get("summary") or {}
+    contract = str(s.get("contract", ""))
+    lines = [t.gettext("{contract} in the kingdom of {name}:", contract=contract_name(contract, t),
+                       name=seat_name(snapshot, int(s.get("owner", 0)), t))]
+    deltas = (ev.get("deltas") or {}).get("players") or [0] * 4
+    totals = (ev.get("scores") or {}).get("players") or [0] * 4
+    taken = s.get("taken") or {}
+    places = list(s.get("places") or [])
+    for seat in range(4):
+        detail = ""
+        if contract == "trix" and seat in places:
+            detail = t.gettext("place {place}", place=places.index(seat) + 1)
+        elif contract == "tricks":
+            detail = t.ngettext("{n} trick", "{n} tricks", int((s.get("tricks") or [0] * 4)[seat]))
+        else:
+            cards = taken.get(str(seat), taken.get(seat, [])) if isinstance(taken, dict) else []
+            if cards:
+                detail = " ".join(card_label(c) for c in cards)
+        if detail:
+            lines.append(t.gettext("{name} ({detail}): {change} → {total}", name=seat_name(snapshot, seat, t),
+                                   detail=detail, change=t.signed(int(deltas[seat])), total=int(totals[seat])))
+        else:
+            lines.append(t.gettext("{name}: {change} → {total}", name=seat_name(snapshot, seat, t),
+                                   change=t.signed(int(deltas[seat])), total=int(totals[seat])))
+    return lines
+
+
+def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
+    """The end-of-deal summary for a ``deal_scored`` event: who bid what, who made it, the changes."""
+    game = snapshot.table.game
+    head = t.gettext("Deal scored · {game} · table {table}", game=game_name(game, t),
+                     table=snapshot.table.table_id)
+    if game == "tarneeb":
+        body = _tarneeb_summary(snapshot, ev, t)
+    elif game == "tarneeb41":
+        body = _tarneeb41_summary(snapshot, ev, t)
+    else:
+        body = _trix_summary(snapshot, ev, t)
+    return "\n".join([head, *body])
+
+
+def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
+    """The end of the match: the winners and the final scores."""
+    game = snapshot.table.game
+    lines = [t.gettext("Match over · {game} · table {table}", game=game_name(game, t),
+                       table=snapshot.table.table_id)]
+    lines.append(winners_text(snapshot, list(ev.get("winner") or []), game, t))
+    lines.append(t.gettext("Final scores:"))
+    lines += ["  " + x for x in score_lines(snapshot, ev.get("scores") or {}, game, t)]
+    return "\n".join(lines)
+
+
+def _thrown_in(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
+    dealer = seat_name(snapshot, int(ev.get("next_dealer", 0)), t)
+    if ev.get("reason") == "low_total":
+        return t.gettext("The bids total only {total}, so the deal is thrown in. {name} deals again.",
+                         total=int(ev.get("total", 0)), name=dealer)
+    return t.gettext("Everyone passed, so the deal is thrown in. {name} deals again.", name=dealer)
+
+
+def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
+    """The notices an update calls for, in event order (possibly none)."""
+    snap = update.snapshot
+    out: list[OutMessage] = []
+    for ev in update.events:
+        kind = ev.get("type")
+        text = ""
+        if kind == "table_started":
+            names = t.join([seat_name(snap, s, t) for s in range(4)])
+            text = t.gettext("{game} starts at table {table}: {names}. Play passes 0 → 1 → 2 → 3.",
+                             game=game_name(snap.table.game, t), table=snap.table.table_id, names=names)
+        elif kind == "deal_scored":
+            text = deal_summary(snap, ev, t)
+        elif kind == "deal_thrown_in":
+            text = _thrown_in(snap, ev, t)
+        elif kind == "match_over":
+            text = match_over_text(snap, ev, t)
+        elif kind == "table_cancelled":
+            if ev.get("reason") == "lobby_timeout":
+                text = t.gettext("Table {table} was closed: nobody started it in time.", table=snap.table.table_id)
+            else:
+                text = t.gettext("Table {table} was stopped.", table=snap.table.table_id)
+        elif kind == "seat_to_ai":
+            name = seat_name(snap, int(ev.get("seat", 0)), t)
+            if ev.get("reason") == "left":
+                text = t.gettext("{name} left the table; an AI player takes the seat.", name=name)
+            else:
+                text = t.gettext("{name} is away; an AI player plays the seat until they return.", name=name)
+        elif kind == "seat_reclaimed":
+            text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
+        elif kind == "doubles_revealed":
+            doubles = ev.get("doubles") or []
+            if doubles:
+                text = t.gettext("Doubled: {cards}", cards=t.join([
+                    t.gettext("{card} by {name}", card=card_label(d["card"]),
+                              name=seat_name(snap, int(d["seat"]), t)) for d in doubles]))
+            else:
+                text = t.gettext("Nobody doubled.")
+        if text:
+            out.append(OutMessage(text, notify=kind != "doubles_revealed"))
+    return out
+
+
+def render_dm_failed(name: str, start_url: str | None, t: T) -> OutMessage:
+    """Told in the chat when a private message to ``name`` failed (with a "Start the bot" link)."""
+    text = t.gettext("{name}, I cannot send you your cards privately. Open a private chat with me, then press "
+                     "My hand.", name=name)
+    buttons = ((Button(t.gettext("Start the bot"), url=start_url),),) if start_url else ()
+    return OutMessage(text, buttons)

@@ -1,0 +1,180 @@
+"""The public live table of a running match: built from ``snapshot.public`` only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import T
+from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, card_label, contract_name, game_name, rank_glyph, suit_name
+from bot.render.common import TEAM_GAMES, hand_button, score_lines, seat_name, team_name, trick_line, winners_text
+from bot.render.message import OutMessage
+from bot.types import TableSnapshot
+
+_LAYOUT_RANKS = "23456789TJQKA"
+
+
+def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
+    game = snapshot.table.game
+    if game == "trix":
+        return t.gettext(
+            "{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 20",
+            game=game_name(game, t), table=snapshot.table.table_id,
+            kingdom=int(pub.get("kingdom", 0)) + 1,
+            owner=seat_name(snapshot, int(pub.get("owner") or 0), t),
+            deal=int(pub.get("deal_index", 0)) + 1,
+        )
+    return t.gettext("{game} · table {table} · deal {deal}", game=game_name(game, t),
+                     table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))
+
+
+def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> str:
+    game = snapshot.table.game
+    name = seat_name(snapshot, seat, t)
+    tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
+    parts = [t.gettext("{seat}. {name}", seat=seat, name=name)]
+    if game in TEAM_GAMES:
+        parts.append(team_name(seat % 2, t))
+    if pub.get("dealer") == seat:
+        parts.append(t.gettext("dealer"))
+    if game == "trix" and pub.get("owner") == seat:
+        parts.append(t.gettext("kingdom owner"))
+    if game == "tarneeb41":
+        bid = (pub.get("bids") or [None] * 4)[seat]
+        if bid is not None:
+            parts.append(t.gettext("bid {bid}", bid=bid))
+    if game == "tarneeb":
+        if pub.get("declarer") == seat and pub.get("contract"):
+            parts.append(t.gettext("declarer, contract {bid}", bid=pub["contract"]))
+        elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == "bid":
+            parts.append(t.pgettext("auction", "passed"))
+    if game == "trix" and pub.get("phase") == "play" and pub.get("contract") == "trix":
+        finished = pub.get("finished") or []
+        if seat in finished:
+            parts.append(t.gettext("out, place {place}", place=finished.index(seat) + 1))
+        else:
+            parts.append(t.ngettext("{n} card left", "{n} cards left", (pub.get("hand_sizes") or [0] * 4)[seat]))
+    elif pub.get("phase") == "play":
+        parts.append(t.ngettext("{n} trick", "{n} tricks", tricks))
+    return " · ".join(parts)
+
+
+def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
+    game = snapshot.table.game
+    out: list[str] = []
+    if game == "tarneeb41":
+        trump = pub.get("trump")
+        exposed = pub.get("exposed")
+        if trump and exposed:
+            out.append(t.gettext("Trump: {symbol} {suit} (sister suit of the exposed {card} in the dealer's hand)",
+                                 symbol=SUIT_SYMBOL[trump], suit=suit_name(trump, t), card=card_label(exposed)))
+        elif trump:
+            out.append(t.gettext("Trump: {symbol} {suit}", symbol=SUIT_SYMBOL[trump], suit=suit_name(trump, t)))
+        bids = [b for b in (pub.get("bids") or []) if b is not None]
+        if bids:
+            out.append(t.gettext("Bids so far total {total} (at least {minimum} to play)", total=sum(bids),
+                                 minimum=int((pub.get("options") or {}).get("min_total", 11))))
+    elif game == "tarneeb":
+        history = pub.get("bids") or []
+        if pub.get("phase") == "bid" and history:
+            words = []
+            for h in history:
+                name = seat_name(snapshot, h["seat"], t)
+                if h.get("bid") is None:
+                    words.append(t.gettext("{name} passed", name=name))
+                else:
+                    words.append(t.gettext("{name} bid {bid}", name=name, bid=h["bid"]))
+            out.append(t.gettext("Auction: {bids}", bids=t.join(words)))
+        high = pub.get("high_bid")
+        if pub.get("phase") == "bid" and high:
+            out.append(t.gettext("High bid: {bid} by {name}", bid=high["bid"],
+                                 name=seat_name(snapshot, high["seat"], t)))
+        if pub.get("declarer") is not None and pub.get("contract"):
+            trump = pub.get("trump")
+            if trump:
+                out.append(t.gettext("Contract: {name} bid {bid}, trump {symbol} {suit}",
+                                     name=seat_name(snapshot, pub["declarer"], t), bid=pub["contract"],
+                                     symbol=SUIT_SYMBOL[trump], suit=suit_name(trump, t)))
+            else:
+                out.append(t.gettext("Contract: {name} bid {bid}; trump not chosen yet",
+                                     name=seat_name(snapshot, pub["declarer"], t), bid=pub["contract"]))
+    elif game == "trix":
+        contract = pub.get("contract")
+        if contract:
+            out.append(t.gettext("Contract: {contract}", contract=contract_name(contract, t)))
+        left = pub.get("contracts_left") or []
+        if left:
+            out.append(t.gettext("Still to play in this kingdom: {contracts}",
+                                 contracts=t.join([contract_name(c, t) for c in left])))
+        doubled = pub.get("doubled") or []
+        if doubled:
+            out.append(t.gettext("Doubled: {cards}", cards=t.join([
+                t.gettext("{card} by {name}", card=card_label(d["card"]),
+                          name=seat_name(snapshot, d["seat"], t)) for d in doubled])))
+        layout = pub.get("layout")
+        if contract == "trix" and isinstance(layout, dict):
+            out.append(t.gettext("Layout:"))
+            for s in SUIT_ORDER:
+                row = layout.get(s)
+                if row:
+                    lo, hi = _LAYOUT_RANKS.index(row[0]), _LAYOUT_RANKS.index(row[1])
+                    ranks = " ".join(rank_glyph(r) for r in _LAYOUT_RANKS[lo:hi + 1])
+                    out.append(f"{SUIT_SYMBOL[s]} {t.isolate(ranks)}")
+                else:
+                    out.append(f"{SUIT_SYMBOL[s]} {t.gettext('not started')}")
+    return out
+
+
+def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
+    phase = pub.get("phase")
+    if phase == "double":
+        return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
+    seat = snapshot.to_act
+    if seat is None:
+        return ""
+    name = seat_name(snapshot, seat, t)
+    if phase == "bid":
+        return t.gettext("Turn: {name} to bid", name=name)
+    if phase == "trump":
+        return t.gettext("Turn: {name} to name the trump suit", name=name)
+    if phase == "contract":
+        return t.gettext("Turn: {name} to choose the contract", name=name)
+    return t.gettext("Turn: {name} to play", name=name)
+
+
+def table_text(snapshot: TableSnapshot, t: T) -> str:
+    """The text of the public table (also used by the terminal)."""
+    pub = snapshot.public or {}
+    game = snapshot.table.game
+    lines = [_header(snapshot, pub, t)]
+    lines.append(t.gettext("Play passes {order}", order="0 → 1 → 2 → 3"))
+    lines += [_seat_line(snapshot, pub, s, t) for s in range(4)]
+    lines += _game_lines(snapshot, pub, t)
+    trick = pub.get("trick") or []
+    if trick:
+        lines.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
+    last = pub.get("last_trick")
+    if last and last.get("cards"):
+        lines.append(t.gettext("Last trick: {cards} (taken by {name})",
+                               cards=trick_line(snapshot, last["cards"], t),
+                               name=seat_name(snapshot, last["seat"], t)))
+    scores = pub.get("scores") or {}
+    lines.append(t.gettext("Scores:"))
+    lines += ["  " + x for x in score_lines(snapshot, scores, game, t)]
+    target = pub.get("target")
+    if target:
+        lines.append(t.gettext("Target: {target}", target=target))
+    if pub.get("winner") is not None or pub.get("phase") == "over":
+        lines.append(winners_text(snapshot, list(pub.get("winner") or []), game, t))
+    else:
+        turn = _turn_line(snapshot, pub, t)
+        if turn:
+            lines.append(turn)
+    return "\n".join(lines)
+
+
+def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:
+    """The public table message, edited in place. Uses ``snapshot.public`` only."""
+    pub = snapshot.public or {}
+    over = pub.get("winner") is not None or pub.get("phase") == "over"
+    buttons = () if over else ((hand_button(snapshot, t),),)
+    return OutMessage(table_text(snapshot, t), buttons, notify=False)
