@@ -283,8 +283,10 @@ class FakeDiscord:
             if request.method == method and part in request.path:
                 del self.inject[i]
                 if status == 429:
-                    return _json({"message": "You are being rate limited.", "retry_after": retry_after,
-                                  "global": False}, 429, {"Via": "1.1 google", "Retry-After": "1"})
+                    # A negative retry_after asks for a 429 without ``Via`` (a Cloudflare-style block).
+                    headers = {"Retry-After": "1"} if retry_after < 0 else {"Via": "1.1 google", "Retry-After": "1"}
+                    return _json({"message": "You are being rate limited.", "retry_after": abs(retry_after),
+                                  "global": False}, 429, headers)
                 return _error(status, 0, "injected failure")
         return await handler(request)  # type: ignore[no-any-return]
 

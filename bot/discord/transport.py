@@ -1,0 +1,165 @@
+"""The outbox's :class:`~bot.outbox.Transport` for Discord, through discord.py's HTTP client.
+
+Destinations are platform-neutral strings: ``"dc:<channel>"`` (a text channel or a thread) and
+``"dm:dc:<user>"`` (the DM with a person; its channel is opened once and remembered). Requests go
+through ``client.http`` so that they share discord.py's rate-limit buckets and its redirected
+``Route.BASE``. Discord's errors become the outbox's: 403 and 50007 →
+:class:`~bot.outbox.Forbidden`, 429 → :class:`~bot.outbox.RetryAfter`, 5xx and network trouble →
+:class:`~bot.outbox.TransientError`, 10008 Unknown Message → :class:`~bot.outbox.MessageGone`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+from discord.http import Route
+
+from bot.discord.components import components_json
+from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
+from bot.render.message import OutMessage
+
+log = logging.getLogger(__name__)
+
+CHANNEL_BUDGET = Budget(5, 5.0)
+DM_BUDGET = Budget(5, 5.0)
+MAX_TEXT = 2000
+SUPPRESS_NOTIFICATIONS = 1 << 12
+UNKNOWN_MESSAGE, UNKNOWN_CHANNEL, CANNOT_DM = 10008, 10003, 50007
+_NO_MENTIONS: dict[str, Any] = {"parse": []}
+
+
+def channel_dest(channel_id: int) -> str:
+    """The neutral id of a channel or thread: ``dc:<id>`` (also the table's chat id)."""
+    return f"dc:{channel_id}"
+
+
+def dm_dest(user_id: int) -> str:
+    """The destination of a person's DM with the bot."""
+    return f"dm:dc:{user_id}"
+
+
+def player_id(user_id: int) -> str:
+    """The neutral player id of a Discord user."""
+    return f"dc:{user_id}"
+
+
+def user_of(player: str) -> int | None:
+    """The Discord user id of a neutral player id, or None if it is not a Discord person."""
+    if not player.startswith("dc:"):
+        return None
+    try:
+        return int(player[3:])
+    except ValueError:
+        return None
+
+
+def is_dm(dest: str) -> bool:
+    """Whether ``dest`` is a person's DM."""
+    return dest.startswith("dm:dc:")
+
+
+def parse_dest(dest: str) -> int:
+    """The channel id (``dc:``) or user id (``dm:dc:``) of a destination; raises ``ValueError``."""
+    if dest.startswith("dm:dc:"):
+        return int(dest[6:])
+    if dest.startswith("dc:"):
+        return int(dest[3:])
+    raise ValueError(f"not a Discord destination: {dest!r}")
+
+
+def message_payload(msg: OutMessage, *, new: bool) -> dict[str, Any]:
+    """The JSON body of a send (``new``) or an edit."""
+    body: dict[str, Any] = {"content": msg.text[:MAX_TEXT], "components": components_json(msg.buttons),
+                            "allowed_mentions": _NO_MENTIONS}
+    if new and not msg.notify:
+        body["flags"] = SUPPRESS_NOTIFICATIONS
+    return body
+
+
+class DiscordTransport:
+    """Send, edit and delete plain messages with buttons; typed errors for the outbox."""
+
+    def __init__(self, client: discord.Client, *, channel_budget: Budget = CHANNEL_BUDGET,
+                 dm_budget: Budget = DM_BUDGET) -> None:
+        self.client = client
+        self.channel_budget = channel_budget
+        self.dm_budget = dm_budget
+        self._dm_channels: dict[int, int] = {}
+        self._dm_locks: dict[int, asyncio.Lock] = {}
+
+    def budget(self, dest: str) -> Budget:
+        """A channel: 5 per 5 s (edits included); a DM: 5 per 5 s."""
+        return self.dm_budget if is_dm(dest) else self.channel_budget
+
+    async def channel_of(self, dest: str) -> int:
+        """The channel id to post to (opening the DM channel the first time)."""
+        target = parse_dest(dest)
+        if not is_dm(dest):
+            return target
+        cached = self._dm_channels.get(target)
+        if cached is not None:
+            return cached
+        lock = self._dm_locks.setdefault(target, asyncio.Lock())
+        async with lock:
+            if target not in self._dm_channels:
+                data = await self._call(dest, self.client.http.start_private_message(target))
+                self._dm_channels[target] = int(data["id"])
+        return self._dm_channels[target]
+
+    async def send(self, dest: str, msg: OutMessage) -> str:
+        """Post ``msg``; returns the new message id."""
+        cid = await self.channel_of(dest)
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=cid)
+        data = await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=True)))
+        return str(data["id"])
+
+    async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
+        """Replace text and buttons of an earlier message."""
+        cid = await self.channel_of(dest)
+        route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=cid,
+                      message_id=int(message_id))
+        await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=False)))
+
+    async def delete(self, dest: str, message_id: str) -> None:
+        """Remove an earlier message."""
+        cid = await self.channel_of(dest)
+        await self._call(dest, self.client.http.delete_message(cid, int(message_id)))
+
+    @staticmethod
+    async def _call(dest: str, request: Any) -> Any:
+        try:
+            return await request
+        except discord.RateLimited as exc:
+            raise RetryAfter(exc.retry_after) from exc
+        except discord.Forbidden as exc:
+            raise Forbidden(dest) from exc
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                raise Forbidden(dest) from exc
+            raise MessageGone(str(exc)) from exc
+        except discord.DiscordServerError as exc:
+            raise TransientError(str(exc)) from exc
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise RetryAfter(_retry_after(exc)) from exc
+            if exc.code == CANNOT_DM:
+                raise Forbidden(dest) from exc
+            if exc.status >= 500:
+                raise TransientError(str(exc)) from exc
+            log.warning("discord %s refused a request: %s", dest, exc)
+            raise TransientError(str(exc)) from exc
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise TransientError(str(exc)) from exc
+
+
+def _retry_after(exc: discord.HTTPException) -> float:
+    """The wait of a 429 that discord.py did not retry itself (no ``Via``: a Cloudflare limit)."""
+    header = exc.response.headers.get("Retry-After") if exc.response is not None else None
+    try:
+        return max(float(header), 1.0) if header else 5.0
+    except ValueError:
+        return 5.0
