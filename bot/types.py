@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.records import TableRecord
+from storage.records import ActionRecord, TableRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +46,4 @@ class TableUpdate:
     events: list[dict[str, Any]] = field(default_factory=list)
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
     reason: str = "action"
+    action: ActionRecord | None = None  # the logged engine action behind this update, if any
