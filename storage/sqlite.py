@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from storage.ratings import GLOBAL, Rating, rate_match, rated_players, unique_results
+from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
 from storage.records import (
     LIVE_STATUSES,
     ActionRecord,
@@ -398,7 +398,7 @@ class SQLiteRepository:
             raise ValueError(f"result of table {result.table_id} with table {table.table_id}")
         trow = table_row(table)
         scores = dumps(result.scores)
-        counted = {id(r) for r in unique_results(result.results)}
+        counted = {id(r) for r in unique_results(result.results) if not is_ai(r.player_id)}
         result_rows = [
             (result.table_id, i, r.player_id, r.seat, r.score, int(r.won), int(r.left), int(id(r) in counted))
             for i, r in enumerate(result.results)

@@ -65,7 +65,8 @@ CREATE TABLE matches (
 );
 CREATE INDEX matches_chat_game ON matches (chat_id, game);
 
--- counted: 1 for the one row per person that statistics use (a person listed twice counts once).
+-- counted: 1 for the one row per person that statistics use (a person listed twice counts once;
+-- AI seats are never counted).
 CREATE TABLE match_results (
     table_id  INTEGER NOT NULL REFERENCES matches (table_id) ON DELETE CASCADE,
     idx       INTEGER NOT NULL,

@@ -1,0 +1,445 @@
+"""The repository contract, run against the memory repository and a real SQLite file alike."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+import pytest
+
+from storage.memory import MemoryRepository
+from storage.ratings import DEFAULT
+from storage.records import (
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    STOPPED,
+    ActionRecord,
+    ChatRecord,
+    MatchResult,
+    PlayerRecord,
+    PlayerResult,
+    Seat,
+    TableRecord,
+)
+from storage.repository import VersionConflict
+from storage.sqlite import SQLiteRepository
+
+Repo = MemoryRepository | SQLiteRepository
+Reopen = Callable[[Repo], Awaitable[Repo]]
+HUMANS = ("tg:1", "tg:2", "tg:3", "tg:4")
+
+
+def make_table(chat: str = "tg:-100", game: str = "tarneeb", status: str = PLAYING,
+               players: tuple[str, str, str, str] = HUMANS, **changes: object) -> TableRecord:
+    seats = tuple(Seat(player_id=p, name=p.upper(), is_ai=p.startswith("ai:")) for p in players)
+    table = TableRecord(
+        table_id=0, chat_id=chat, game=game, options={"target": 31}, seed=1234, dealer=0,
+        creator=players[0], status=status, seats=seats,  # type: ignore[arg-type]
+        created_at=1000.0,
+    )
+    return replace(table, **changes)  # type: ignore[arg-type]
+
+
+async def new_table(repo: Repo, **kw: object) -> TableRecord:
+    table = make_table(**kw)  # type: ignore[arg-type]
+    table_id = await repo.create_table(table)
+    got = await repo.get_table(table_id)
+    assert got is not None
+    return got
+
+
+def act(table: TableRecord, seq: int, action: str = "play QS", seat: int = 0) -> tuple[ActionRecord, TableRecord]:
+    return (ActionRecord(table.table_id, seq, seat, action, table.seats[seat].player_id or "timer", 2000.0 + seq),
+            replace(table, version=seq, deadline=3000.0 + seq))
+
+
+async def play(repo: Repo, table: TableRecord, n: int) -> TableRecord:
+    for seq in range(table.version + 1, table.version + n + 1):
+        action, table = act(table, seq, f"bid {seq}")
+        await repo.append_action(action, table)
+    return table
+
+
+def result(table: TableRecord, winners: set[int], scores: list[int] | None = None,
+           left: set[int] = frozenset(), players: tuple[str, ...] | None = None) -> MatchResult:  # type: ignore[assignment]
+    ids = players or tuple(s.player_id or "" for s in table.seats)
+    scores = scores or [10 if i in winners else 0 for i in range(4)]
+    return MatchResult(
+        table_id=table.table_id, chat_id=table.chat_id, game=table.game, finished_at=5000.0,
+        results=tuple(PlayerResult(ids[i], i, scores[i], i in winners, i in left) for i in range(4)),
+        scores={"players": scores, "teams": [scores[0] + scores[2], scores[1] + scores[3]]},
+    )
+
+
+async def finish(repo: Repo, table: TableRecord, res: MatchResult) -> TableRecord:
+    done = replace(table, status=FINISHED, deadline=None)
+    await repo.record_match(res, done)
+    return done
+
+
+# --- chats and players ---------------------------------------------------------------------------
+
+
+async def test_chat_round_trip_and_overwrite(repo: Repo) -> None:
+    assert await repo.get_chat("tg:-100") is None
+    chat = ChatRecord("tg:-100/7", lang="ar", turn_seconds=45, digits="arabic",
+                      default_options={"tarneeb": {"target": 41}}, ai_level="strong")
+    await repo.save_chat(chat)
+    assert await repo.get_chat("tg:-100/7") == chat
+    await repo.save_chat(replace(chat, lang="en", default_options={}))
+    assert await repo.get_chat("tg:-100/7") == replace(chat, lang="en", default_options={})
+    assert await repo.get_chat("tg:-100") is None
+
+
+async def test_chat_defaults_round_trip(repo: Repo) -> None:
+    await repo.save_chat(ChatRecord("dc:1"))
+    assert await repo.get_chat("dc:1") == ChatRecord("dc:1")
+
+
+@pytest.mark.parametrize("dm_ok", [None, True, False])
+async def test_player_round_trip(repo: Repo, dm_ok: bool | None) -> None:
+    assert await repo.get_player("tg:42") is None
+    player = PlayerRecord("tg:42", "سامي", lang="ar", dm_ok=dm_ok)
+    await repo.save_player(player)
+    assert await repo.get_player("tg:42") == player
+    await repo.save_player(replace(player, name="Sami", lang=None))
+    assert await repo.get_player("tg:42") == replace(player, name="Sami", lang=None)
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+
+async def test_create_table_assigns_new_ids_and_keeps_every_field(repo: Repo) -> None:
+    table = make_table(
+        table_id=99, seats=(Seat("tg:1", "A"), Seat(), Seat("ai:easy:2", "AI", is_ai=True),
+                            Seat("ai:easy:3", "AI 2", is_ai=True, owner="tg:4", away=True, auto_streak=2)),
+        deadline=1234.5, warned=True, lobby_deadline=999.0, message_ids={"table": "77", "hand:tg:1": "78"},
+        lang="ar", ai_level="easy", dealer=None, version=0,
+    )
+    first = await repo.create_table(table)
+    second = await repo.create_table(table)
+    assert first != 99 and second > first
+    got = await repo.get_table(first)
+    assert got == replace(table, table_id=first)
+    assert await repo.get_table(second + 100) is None
+
+
+async def test_save_table_overwrites_and_refuses_an_unknown_table(repo: Repo) -> None:
+    table = await new_table(repo, status=LOBBY)
+    changed = replace(table, status=PLAYING, seats=(Seat("tg:9", "N"), *table.seats[1:]),
+                      message_ids={"table": "5"}, deadline=42.0)
+    await repo.save_table(changed)
+    assert await repo.get_table(table.table_id) == changed
+    with pytest.raises(KeyError):
+        await repo.save_table(replace(table, table_id=table.table_id + 1000))
+
+
+async def test_live_tables_are_lobby_and_playing_oldest_first(repo: Repo) -> None:
+    ids = {}
+    for status in (PLAYING, FINISHED, LOBBY, CANCELLED, STOPPED, PLAYING):
+        ids.setdefault(status, []).append((await new_table(repo, status=status)).table_id)
+    live = await repo.live_tables()
+    assert [t.table_id for t in live] == sorted(ids[PLAYING] + ids[LOBBY])
+    assert all(t.status in (LOBBY, PLAYING) for t in live)
+
+
+async def test_values_come_back_json_shaped_and_unshared(repo: Repo) -> None:
+    options = {"target": 31, "pair": (1, 2)}
+    table = await new_table(repo, options=options)
+    assert table.options == {"target": 31, "pair": [1, 2]}
+    table.options["target"] = 1  # a caller mutating what it got back changes nothing stored
+    options["target"] = 2
+    again = await repo.get_table(table.table_id)
+    assert again is not None and again.options["target"] == 31
+
+
+# --- the action log -------------------------------------------------------------------------------
+
+
+async def test_append_action_keeps_the_log_and_the_table_together(repo: Repo) -> None:
+    table = await new_table(repo)
+    table = await play(repo, table, 5)
+    log = await repo.actions(table.table_id)
+    assert [a.seq for a in log] == [1, 2, 3, 4, 5]
+    assert [a.action for a in log] == [f"bid {i}" for i in range(1, 6)]
+    assert log[0] == ActionRecord(table.table_id, 1, 0, "bid 1", "tg:1", 2001.0)
+    assert await repo.get_table(table.table_id) == table
+    assert table.version == 5
+    assert [a.seq for a in await repo.actions(table.table_id, after_seq=3)] == [4, 5]
+    assert await repo.actions(table.table_id, after_seq=5) == []
+    assert await repo.actions(table.table_id + 1000) == []
+
+
+@pytest.mark.parametrize("seq", [1, 2, 4, 10])
+async def test_a_wrong_seq_is_a_version_conflict_and_changes_nothing(repo: Repo, seq: int) -> None:
+    table = await new_table(repo)
+    table = await play(repo, table, 2)
+    action, moved = act(table, seq, "play AS")
+    with pytest.raises(VersionConflict):
+        await repo.append_action(action, moved)
+    assert [a.action for a in await repo.actions(table.table_id)] == ["bid 1", "bid 2"]
+    assert await repo.get_table(table.table_id) == table
+
+
+async def test_a_doubled_press_applies_once_when_both_arrive_together(repo: Repo) -> None:
+    table = await new_table(repo)
+    action, moved = act(table, 1)
+    outcomes = await asyncio.gather(*(repo.append_action(action, moved) for _ in range(5)),
+                                    return_exceptions=True)
+    assert outcomes.count(None) == 1
+    assert all(isinstance(o, VersionConflict) for o in outcomes if o is not None)
+    assert len(await repo.actions(table.table_id)) == 1
+
+
+async def test_append_refuses_an_unknown_table_and_inconsistent_arguments(repo: Repo) -> None:
+    table = await new_table(repo)
+    ghost = replace(table, table_id=table.table_id + 1000)
+    with pytest.raises(KeyError):
+        await repo.append_action(*act(ghost, 1))
+    action, moved = act(table, 1)
+    with pytest.raises(ValueError, match="version"):
+        await repo.append_action(action, replace(moved, version=7))
+    with pytest.raises(ValueError):
+        await repo.append_action(replace(action, table_id=ghost.table_id), moved)
+    assert await repo.actions(table.table_id) == []
+
+
+async def test_a_failure_inside_append_leaves_nothing_half_written(repo: Repo) -> None:
+    table = await new_table(repo)
+    table = await play(repo, table, 1)
+    action, moved = act(table, 2)
+    bad = replace(moved, message_ids={"table": object()})  # JSON cannot hold it
+    with pytest.raises(TypeError):
+        await repo.append_action(action, bad)  # type: ignore[arg-type]
+    assert [a.seq for a in await repo.actions(table.table_id)] == [1]
+    assert await repo.get_table(table.table_id) == table
+    await repo.append_action(action, moved)  # the same seq is still free
+    assert [a.seq for a in await repo.actions(table.table_id)] == [1, 2]
+
+
+async def test_many_tables_appending_at_once_never_mix(repo: Repo) -> None:
+    tables = [await new_table(repo, chat=f"tg:{i}") for i in range(20)]
+
+    async def run(table: TableRecord) -> None:
+        for seq in range(1, 16):
+            action, table = act(table, seq, f"play {table.table_id}-{seq}")
+            await repo.append_action(action, table)
+
+    await asyncio.gather(*(run(t) for t in tables))
+    for t in tables:
+        log = await repo.actions(t.table_id)
+        assert [a.seq for a in log] == list(range(1, 16))
+        assert all(a.action == f"play {t.table_id}-{a.seq}" for a in log)
+        stored = await repo.get_table(t.table_id)
+        assert stored is not None and stored.version == 15
+
+
+async def test_one_refused_write_does_not_spoil_writes_batched_with_it(repo: Repo) -> None:
+    a, b = await new_table(repo), await new_table(repo)
+    outcomes = await asyncio.gather(
+        repo.append_action(*act(a, 1)), repo.append_action(*act(b, 3)), repo.append_action(*act(b, 1)),
+        return_exceptions=True)
+    assert outcomes[0] is None and isinstance(outcomes[1], VersionConflict) and outcomes[2] is None
+    assert len(await repo.actions(a.table_id)) == 1 and len(await repo.actions(b.table_id)) == 1
+
+
+# --- snapshots and restore ------------------------------------------------------------------------
+
+
+async def test_snapshots_keep_the_latest(repo: Repo) -> None:
+    table = await new_table(repo)
+    assert await repo.latest_snapshot(table.table_id) is None
+    table = await play(repo, table, 6)
+    await repo.save_snapshot(table.table_id, 4, {"deal": [1, 2], "phase": "play"})
+    assert await repo.latest_snapshot(table.table_id) == (4, {"deal": [1, 2], "phase": "play"})
+    await repo.save_snapshot(table.table_id, 2, {"old": True})
+    assert await repo.latest_snapshot(table.table_id) == (4, {"deal": [1, 2], "phase": "play"})
+    await repo.save_snapshot(table.table_id, 6, {"new": True})
+    assert await repo.latest_snapshot(table.table_id) == (6, {"new": True})
+    with pytest.raises(ValueError):
+        await repo.save_snapshot(table.table_id, 7, {"future": True})
+    with pytest.raises(KeyError):
+        await repo.save_snapshot(table.table_id + 1000, 0, {})
+    assert await repo.latest_snapshot(table.table_id) == (6, {"new": True})
+
+
+async def test_live_tables_with_logs_gives_the_tail_after_the_snapshot(repo: Repo) -> None:
+    plain = await play(repo, await new_table(repo), 3)
+    snapped = await play(repo, await new_table(repo), 5)
+    await repo.save_snapshot(snapped.table_id, 3, {"at": 3})
+    lobby = await new_table(repo, status=LOBBY)
+    ended = await play(repo, await new_table(repo), 2)
+    done = await finish(repo, ended, result(ended, {0, 2}))
+    restored = await repo.live_tables_with_logs()
+    assert [t.table_id for t, _, _ in restored] == [plain.table_id, snapped.table_id, lobby.table_id]
+    by_id = {t.table_id: (t, snap, log) for t, snap, log in restored}
+    assert by_id[plain.table_id] == (plain, None, await repo.actions(plain.table_id))
+    assert by_id[snapped.table_id][1] == (3, {"at": 3})
+    assert [a.seq for a in by_id[snapped.table_id][2]] == [4, 5]
+    assert by_id[lobby.table_id] == (lobby, None, [])
+    assert done.table_id not in by_id
+
+
+async def test_reopen_keeps_everything(repo: Repo, reopen: Reopen) -> None:
+    await repo.save_chat(ChatRecord("tg:-100", lang="ar", default_options={"trix": {"doubling": True}}))
+    await repo.save_player(PlayerRecord("tg:1", "One", "en", True))
+    live = await play(repo, await new_table(repo), 4)
+    await repo.save_snapshot(live.table_id, 2, {"x": 1})
+    ended = await play(repo, await new_table(repo), 2)
+    ended = await finish(repo, ended, result(ended, {0, 2}))
+    board = await repo.leaderboard("tg:-100", "tarneeb")
+    stats = await repo.player_stats("tg:1")
+
+    again = await reopen(repo)
+    assert await again.get_chat("tg:-100") == ChatRecord("tg:-100", lang="ar",
+                                                        default_options={"trix": {"doubling": True}})
+    assert await again.get_player("tg:1") == PlayerRecord("tg:1", "One", "en", True)
+    assert await again.get_table(live.table_id) == live
+    assert await again.get_table(ended.table_id) == ended
+    assert [a.seq for a in await again.actions(live.table_id)] == [1, 2, 3, 4]
+    assert await again.latest_snapshot(live.table_id) == (2, {"x": 1})
+    assert [t.table_id for t in await again.live_tables()] == [live.table_id]
+    assert await again.table_results(ended.table_id) == result(ended, {0, 2})
+    assert await again.leaderboard("tg:-100", "tarneeb") == board
+    assert await again.player_stats("tg:1") == stats
+    assert await again.create_table(make_table()) > ended.table_id
+
+
+# --- results, ratings and scoreboards -------------------------------------------------------------
+
+
+async def test_record_match_saves_the_table_and_the_result(repo: Repo) -> None:
+    table = await play(repo, await new_table(repo), 3)
+    res = result(table, {1, 3}, scores=[12, 31, 12, 31])
+    done = await finish(repo, table, res)
+    assert await repo.get_table(table.table_id) == done
+    assert await repo.table_results(table.table_id) == res
+    assert await repo.table_results(table.table_id + 1000) is None
+    assert await repo.live_tables() == []
+
+
+async def test_recording_a_table_twice_counts_once(repo: Repo) -> None:
+    table = await new_table(repo)
+    res = result(table, {0, 2})
+    await finish(repo, table, res)
+    board = await repo.leaderboard("tg:-100", "tarneeb")
+    await finish(repo, table, result(table, {1, 3}))
+    assert await repo.leaderboard("tg:-100", "tarneeb") == board
+    assert await repo.table_results(table.table_id) == res
+    assert [r.matches for r in board] == [1, 1, 1, 1]
+
+
+async def test_record_match_refuses_a_result_of_another_table(repo: Repo) -> None:
+    a, b = await new_table(repo), await new_table(repo)
+    with pytest.raises(ValueError):
+        await repo.record_match(result(a, {0, 2}), b)
+    assert await repo.table_results(a.table_id) is None and await repo.table_results(b.table_id) is None
+
+
+async def test_team_winners_go_up_and_losers_down(repo: Repo) -> None:
+    table = await new_table(repo)
+    await finish(repo, table, result(table, {0, 2}))
+    board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "tarneeb")}
+    fresh = DEFAULT.display
+    assert board["tg:1"].rating == board["tg:3"].rating
+    assert board["tg:2"].rating == board["tg:4"].rating
+    assert board["tg:1"].rating > board["tg:2"].rating
+    assert board["tg:1"].wins == 1 and board["tg:2"].wins == 0
+    assert board["tg:1"].win_rate == 1.0 and board["tg:2"].win_rate == 0.0
+    # the conservative ordinal: a first win shows above a newcomer, a first loss below a win
+    assert board["tg:1"].rating > fresh
+
+
+async def test_leaderboard_order_is_rating_then_wins_and_respects_limit(repo: Repo) -> None:
+    for winners in ({0, 2}, {0, 2}, {1, 3}):
+        table = await new_table(repo)
+        await finish(repo, table, result(table, winners))
+    board = await repo.leaderboard("tg:-100", "tarneeb")
+    assert [r.rating for r in board] == sorted((r.rating for r in board), reverse=True)
+    assert {r.player_id for r in board[:2]} == {"tg:1", "tg:3"}
+    assert board[0].matches == 3 and board[0].wins == 2
+    assert len(await repo.leaderboard("tg:-100", "tarneeb", limit=3)) == 3
+    assert await repo.leaderboard("tg:-100", "trix") == []
+    assert await repo.leaderboard("tg:-999", "tarneeb") == []
+
+
+async def test_leaderboard_uses_player_names(repo: Repo) -> None:
+    await repo.save_player(PlayerRecord("tg:1", "Layla"))
+    table = await new_table(repo)
+    await finish(repo, table, result(table, {0, 2}))
+    names = {r.player_id: r.name for r in await repo.leaderboard("tg:-100", "tarneeb")}
+    assert names["tg:1"] == "Layla" and names["tg:2"] == "tg:2"
+
+
+async def test_a_leaver_counts_as_a_loss_even_when_the_team_wins(repo: Repo) -> None:
+    table = await new_table(repo)
+    await finish(repo, table, result(table, {0, 2}, left={2}))
+    board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "tarneeb")}
+    assert board["tg:3"].wins == 0
+    assert board["tg:3"].rating < board["tg:1"].rating
+    assert board["tg:3"].rating == board["tg:2"].rating  # rated exactly as the losing side
+    stats = await repo.player_stats("tg:3")
+    assert stats[0].left == 1 and stats[0].wins == 0
+
+
+async def test_trix_ranks_by_score_and_ties_share_a_rank(repo: Repo) -> None:
+    table = await new_table(repo, game="trix")
+    await finish(repo, table, result(table, {0}, scores=[300, 100, 100, -50]))
+    board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "trix")}
+    assert board["tg:1"].rating > board["tg:2"].rating > board["tg:4"].rating
+    assert board["tg:2"].rating == board["tg:3"].rating
+
+
+async def test_a_trix_leaver_ranks_last_whatever_the_score(repo: Repo) -> None:
+    table = await new_table(repo, game="trix")
+    await finish(repo, table, result(table, {0}, scores=[300, 200, 100, 0], left={0}))
+    board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "trix")}
+    assert min(board.values(), key=lambda r: r.rating).player_id == "tg:1"
+    assert board["tg:1"].wins == 0
+
+
+async def test_ai_seats_are_rated_against_but_never_listed(repo: Repo) -> None:
+    players = ("tg:1", "ai:easy:1", "tg:3", "ai:easy:3")
+    table = await new_table(repo, players=players)
+    await finish(repo, table, result(table, {0, 2}))
+    board = await repo.leaderboard("tg:-100", "tarneeb")
+    assert {r.player_id for r in board} == {"tg:1", "tg:3"}
+    assert board[0].rating > DEFAULT.display
+    assert await repo.player_stats("ai:easy:1") == []
+    # the AI's rating never moves: a second match against AI rates the people the same way
+    second = await new_table(repo, players=("tg:5", "ai:easy:1", "tg:6", "ai:easy:3"))
+    await finish(repo, second, result(second, {0, 2}))
+    board = {r.player_id: r.rating for r in await repo.leaderboard("tg:-100", "tarneeb")}
+    assert board["tg:5"] == board["tg:1"] and "ai:easy:1" not in board
+
+
+async def test_ratings_are_per_chat_and_per_game_with_a_global_one(repo: Repo) -> None:
+    t1 = await new_table(repo, chat="tg:-1")
+    await finish(repo, t1, result(t1, {0, 2}))
+    t2 = await new_table(repo, chat="tg:-2")
+    await finish(repo, t2, result(t2, {0, 2}))
+    t3 = await new_table(repo, chat="tg:-2", game="trix")
+    await finish(repo, t3, result(t3, {1}, scores=[0, 100, 0, 0]))
+    one = {r.player_id: r for r in await repo.leaderboard("tg:-1", "tarneeb")}
+    two = {r.player_id: r for r in await repo.leaderboard("tg:-2", "tarneeb")}
+    assert one["tg:1"].matches == 1 and two["tg:1"].matches == 1
+    assert one["tg:1"].rating == two["tg:1"].rating  # each chat starts afresh
+    everywhere = {s.game: s for s in await repo.player_stats("tg:1")}
+    assert everywhere["tarneeb"].matches == 2 and everywhere["tarneeb"].wins == 2
+    assert everywhere["tarneeb"].rating > one["tg:1"].rating  # the global rating saw two wins
+    assert everywhere["trix"].matches == 1 and everywhere["trix"].wins == 0
+    in_one = await repo.player_stats("tg:1", chat_id="tg:-1")
+    assert [(s.game, s.matches, s.rating) for s in in_one] == [("tarneeb", 1, one["tg:1"].rating)]
+    assert await repo.player_stats("tg:1", chat_id="tg:-3") == []
+
+
+async def test_player_stats_totals(repo: Repo) -> None:
+    for winners, scores in (({0, 2}, [31, 5, 31, 5]), ({1, 3}, [10, 32, 10, 32])):
+        table = await new_table(repo)
+        await finish(repo, table, result(table, winners, scores=scores))
+    (stats,) = await repo.player_stats("tg:1", chat_id="tg:-100")
+    assert (stats.game, stats.matches, stats.wins, stats.left, stats.total_score) == ("tarneeb", 2, 1, 0, 41)
+    assert await repo.player_stats("tg:404") == []
