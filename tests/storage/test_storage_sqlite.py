@@ -1,0 +1,174 @@
+"""What only the SQLite file shows: pragmas, migrations, group commit, and rollback mid-transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from storage import make_repository, open_repository
+from storage.memory import MemoryRepository
+from storage.records import FINISHED, PLAYING, ActionRecord, MatchResult, PlayerResult, Seat, TableRecord
+from storage.sqlite import SQLiteRepository, migrate, migrations
+
+SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
+
+
+def table_record() -> TableRecord:
+    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", PLAYING, SEATS)
+
+
+def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+async def test_the_file_is_wal_with_full_sync_and_foreign_keys(tmp_path: Path) -> None:
+    async with SQLiteRepository(tmp_path / "a.db") as repo:
+        pragmas = await repo._call(lambda c: tuple(
+            c.execute(f"PRAGMA {name}").fetchone()[0] for name in ("journal_mode", "synchronous", "foreign_keys")))
+    assert pragmas == ("wal", 2, 1)  # synchronous 2 = FULL
+
+
+async def test_fresh_file_gets_every_migration_once(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "m.db"
+    numbers = [n for n, _ in migrations()]
+    async with SQLiteRepository(path) as repo:
+        assert repo.schema_version == numbers[-1]
+        await repo.create_table(table_record())
+    assert [r[0] for r in rows(path, "SELECT version FROM schema_version ORDER BY version")] == numbers
+    tables = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"chats", "players", "tables", "actions", "snapshots", "matches", "match_results", "ratings",
+            "schema_version"} <= tables
+    async with SQLiteRepository(path) as again:  # reopening applies nothing again and keeps the data
+        assert again.schema_version == numbers[-1]
+        assert len(await again.live_tables()) == 1
+    assert len(rows(path, "SELECT version FROM schema_version")) == len(numbers)
+
+
+def test_migrate_applies_only_newer_scripts_each_in_one_transaction(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    try:
+        assert migrate(conn, [(1, "CREATE TABLE a (x INTEGER);")]) == 1
+        conn.execute("INSERT INTO a VALUES (1)")
+        assert migrate(conn, [(1, "CREATE TABLE a (x INTEGER);"), (2, "ALTER TABLE a ADD COLUMN y TEXT;")]) == 2
+        assert conn.execute("SELECT x, y FROM a").fetchall() == [(1, None)]
+        broken = [(1, ""), (2, ""), (3, "CREATE TABLE b (x INTEGER); CREATE TABLE a (x INTEGER);")]
+        with pytest.raises(sqlite3.OperationalError):
+            migrate(conn, broken)
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "b" not in names  # the failed script left nothing behind
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (2,)
+        assert not conn.in_transaction
+    finally:
+        conn.close()
+
+
+def test_migration_files_must_be_numbered_without_gaps(tmp_path: Path) -> None:
+    (tmp_path / "0001_init.sql").write_text("CREATE TABLE a (x);")
+    (tmp_path / "0003_late.sql").write_text("CREATE TABLE c (x);")
+    (tmp_path / "notes.txt").write_text("ignored")
+    with pytest.raises(RuntimeError, match="numbered"):
+        migrations(tmp_path)
+    (tmp_path / "0002_mid.sql").write_text("CREATE TABLE b (x);")
+    assert [n for n, _ in migrations(tmp_path)] == [1, 2, 3]
+
+
+async def test_a_failing_statement_mid_append_rolls_back_the_action(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    async with SQLiteRepository(path) as repo:
+        table_id = await repo.create_table(table_record())
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TRIGGER boom BEFORE UPDATE ON tables WHEN NEW.status = 'boom' "
+                 "BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    conn.commit()
+    conn.close()
+    async with SQLiteRepository(path) as repo:
+        table = await repo.get_table(table_id)
+        assert table is not None
+        with pytest.raises(sqlite3.IntegrityError):
+            await repo.append_action(ActionRecord(table_id, 1, 0, "bid 7", "tg:1", 1.0),
+                                     replace(table, version=1, status="boom"))
+        assert await repo.actions(table_id) == []
+        assert await repo.get_table(table_id) == table
+
+
+async def test_a_failing_statement_mid_record_match_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    async with SQLiteRepository(path) as repo:
+        table_id = await repo.create_table(table_record())
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TRIGGER boom BEFORE INSERT ON ratings WHEN NEW.scope = '*' "
+                 "BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    conn.commit()
+    conn.close()
+    result = MatchResult(table_id, "tg:-1", "tarneeb", 9.0,
+                         tuple(PlayerResult(f"tg:{i + 1}", i, 0, i % 2 == 0) for i in range(4)), {"teams": [31, 0]})
+    async with SQLiteRepository(path) as repo:
+        table = await repo.get_table(table_id)
+        assert table is not None
+        with pytest.raises(sqlite3.IntegrityError):
+            await repo.record_match(result, replace(table, status=FINISHED))
+        assert await repo.get_table(table_id) == table
+        assert await repo.table_results(table_id) is None
+        assert await repo.leaderboard("tg:-1", "tarneeb") == []
+    for name in ("matches", "match_results", "ratings"):
+        assert rows(path, f"SELECT COUNT(*) FROM {name}") == [(0,)]
+
+
+async def test_concurrent_appends_share_commits(tmp_path: Path) -> None:
+    async with SQLiteRepository(tmp_path / "g.db") as repo:
+        tables = []
+        for _ in range(50):
+            table_id = await repo.create_table(table_record())
+            t = await repo.get_table(table_id)
+            assert t is not None
+            tables.append(t)
+        before = repo.commits
+        await asyncio.gather(*(repo.append_action(ActionRecord(t.table_id, 1, 0, "bid 7", "tg:1", 1.0),
+                                                  replace(t, version=1)) for t in tables))
+        assert repo.commits - before < len(tables)
+        assert [len(await repo.actions(t.table_id)) for t in tables] == [1] * len(tables)
+
+
+async def test_without_group_commit_each_write_is_its_own_transaction(tmp_path: Path) -> None:
+    async with SQLiteRepository(tmp_path / "n.db", group_commit=False) as repo:
+        ids = await asyncio.gather(*(repo.create_table(table_record()) for _ in range(10)))
+        assert sorted(ids) == list(range(1, 11))
+        assert repo.commits == 10
+
+
+async def test_a_closed_repository_refuses_calls(tmp_path: Path) -> None:
+    repo = SQLiteRepository(tmp_path / "c.db")
+    with pytest.raises(RuntimeError):
+        await repo.get_chat("tg:1")
+    await repo.open()
+    await repo.close()
+    with pytest.raises(RuntimeError):
+        await repo.create_table(table_record())
+
+
+@pytest.mark.parametrize("url", [":memory:", "memory://"])
+async def test_open_repository_memory(url: str) -> None:
+    repo = await open_repository(url)
+    assert isinstance(repo, MemoryRepository)
+    await repo.close()
+
+
+async def test_open_repository_sqlite_by_path_or_url(tmp_path: Path) -> None:
+    by_path = await open_repository(tmp_path / "p.db")
+    assert isinstance(by_path, SQLiteRepository)
+    table_id = await by_path.create_table(table_record())
+    await by_path.close()
+    by_url = await open_repository(f"sqlite:///{tmp_path / 'p.db'}")
+    assert isinstance(by_url, SQLiteRepository)
+    assert await by_url.get_table(table_id) is not None
+    await by_url.close()
+    with pytest.raises(ValueError):
+        make_repository("postgres://localhost/majlis")
