@@ -480,7 +480,9 @@ class TableManager:
 
     async def _seat_changed(self, table: Table, seat: int, events: list[Event]) -> None:
         """After a seat changed hands mid-match: re-plan the turn if it is that seat's, save, tell."""
-        if table.to_act == seat and table.game is not None:
+        to_act = table.to_act
+        if table.game is not None and to_act is not None and (
+                to_act == seat or table.record.seats[to_act].is_ai):
             now = self.clock.now()
             deadline, table.ai_at, table.warn_at = self._plan_turn(
                 table.record.chat_id, table.record.seats, table.game, now, table)
