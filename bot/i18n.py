@@ -30,6 +30,7 @@ LOCALE_DIR = Path(locales.__file__).resolve().parent
 FSI = "\u2068"
 PDI = "\u2069"
 _ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+_WESTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
 
 
 def normalize_lang(code: str | None) -> str | None:
@@ -88,6 +89,8 @@ class T:
         return f"+{body}" if n > 0 else (f"\u2212{body}" if n < 0 else body)
 
     def _fill(self, text: str, params: dict[str, Any]) -> str:
+        if self.digits == "western":
+            text = text.translate(_WESTERN_DIGITS)  # numbers written into Arabic translations
         if not params:
             return text
         shown = {}

@@ -21,6 +21,11 @@ def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
     return t.gettext("Seat {seat}", seat=seat)
 
 
+def seat_order(t: T) -> str:
+    """The order of play, ``0 → 1 → 2 → 3`` in the reader's digits."""
+    return " → ".join(t.number(i) for i in range(4))
+
+
 def team_name(team: int, t: T) -> str:
     """Team A (seats 0 and 2) or Team B (seats 1 and 3)."""
     return t.gettext("Team A") if team == 0 else t.gettext("Team B")

@@ -6,23 +6,30 @@ from bot.i18n import T
 
 
 def render_help(platform: str, t: T) -> str:
-    """The command list for ``platform`` (``"telegram"``, ``"discord"``, ``"cli"``)."""
+    """The command list for ``platform`` (``"telegram"``, ``"discord"``, ``"cli"``).
+
+    Commands are parameters, so that they stay isolated (and left-to-right) in Arabic lines.
+    """
     if platform == "cli":
-        lines = [
+        return "\n".join([
             t.gettext("Majlis in the terminal: type the number of a choice and press Enter."),
-            t.gettext("Commands: h help, s scores, r rules, q quit (the match can be resumed)."),
-        ]
-        return "\n".join(lines)
+            t.gettext("Commands: {help} help, {scores} scores, {rules} rules, {quit} quit (the match can be "
+                      "resumed).", help="h", scores="s", rules="r", quit="q"),
+        ])
     lines = [
         t.gettext("Majlis hosts Syrian Tarneeb 41, Tarneeb and Trix tables in this chat."),
-        t.gettext("/new [game]: open a table (tarneeb41, tarneeb or trix)"),
-        t.gettext("/join: take a seat · /leave: leave the table"),
-        t.gettext("/begin: start the match; AI players fill the empty seats"),
-        t.gettext("/hand: show your cards · /scores: the running scores"),
-        t.gettext("/stop: stop the table (its creator or an admin)"),
-        t.gettext("/top [game]: this chat's leaderboard · /stats: your record"),
-        t.gettext("/rules [game]: the rules · /language ar|en: your language"),
-        t.gettext("/settings: the chat's language, digits and turn timer (admins)"),
+        t.gettext("{command} [game]: open a table ({games})", command="/new", games="tarneeb41 · tarneeb · trix"),
+        t.gettext("{command}: take a seat", command="/join"),
+        t.gettext("{command}: leave the table", command="/leave"),
+        t.gettext("{command}: start the match; AI players fill the empty seats", command="/begin"),
+        t.gettext("{command}: show your cards", command="/hand"),
+        t.gettext("{command}: the running scores", command="/scores"),
+        t.gettext("{command}: stop the table (its creator or an admin)", command="/stop"),
+        t.gettext("{command} [game]: this chat's leaderboard", command="/top"),
+        t.gettext("{command}: your record", command="/stats"),
+        t.gettext("{command} [game]: the rules", command="/rules"),
+        t.gettext("{command}: your language", command="/language ar|en"),
+        t.gettext("{command}: the chat's language, digits and turn timer (admins)", command="/settings"),
     ]
     if platform == "telegram":
         lines.append(t.gettext("Press Start in a private chat with me so that I can send you your cards."))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from bot.i18n import T
 from bot.render.cards import game_name
+from bot.render.common import seat_order
 
 
 def _common(t: T) -> list[str]:
     return [
-        t.gettext("Four players, 13 cards each. Play passes 0 → 1 → 2 → 3 (counter-clockwise)."),
+        t.gettext("Four players, 13 cards each. Play passes {order} (counter-clockwise).", order=seat_order(t)),
         t.gettext("Follow the suit that was led if you can; otherwise play any card. "
                   "The highest card of the suit led wins the trick, unless a trump is played."),
     ]

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.i18n import T
 from bot.render.cards import SUIT_SYMBOL, card_label, contract_name, game_name, suit_name
-from bot.render.common import score_lines, seat_name, team_name, winners_text
+from bot.render.common import score_lines, seat_name, seat_order, team_name, winners_text
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
 
@@ -124,8 +124,9 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
         text = ""
         if kind == "table_started":
             names = t.join([seat_name(snap, s, t) for s in range(4)])
-            text = t.gettext("{game} starts at table {table}: {names}. Play passes 0 → 1 → 2 → 3.",
-                             game=game_name(snap.table.game, t), table=snap.table.table_id, names=names)
+            text = t.gettext("{game} starts at table {table}: {names}. Play passes {order}.",
+                             game=game_name(snap.table.game, t), table=snap.table.table_id, names=names,
+                             order=seat_order(t))
         elif kind == "deal_scored":
             text = deal_summary(snap, ev, t)
         elif kind == "deal_thrown_in":

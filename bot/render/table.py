@@ -6,7 +6,16 @@ from typing import Any
 
 from bot.i18n import T
 from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, card_label, contract_name, game_name, rank_glyph, suit_name
-from bot.render.common import TEAM_GAMES, hand_button, score_lines, seat_name, team_name, trick_line, winners_text
+from bot.render.common import (
+    TEAM_GAMES,
+    hand_button,
+    score_lines,
+    seat_name,
+    seat_order,
+    team_name,
+    trick_line,
+    winners_text,
+)
 from bot.render.message import OutMessage
 from bot.types import TableSnapshot
 
@@ -146,7 +155,7 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
     pub = snapshot.public or {}
     game = snapshot.table.game
     lines = [_header(snapshot, pub, t)]
-    lines.append(t.gettext("Play passes {order}", order="0 → 1 → 2 → 3"))
+    lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
     lines += [_seat_line(snapshot, pub, s, t) for s in range(4)]
     lines += _game_lines(snapshot, pub, t)
     trick = pub.get("trick") or []

@@ -1,0 +1,47 @@
+"""The translator: language resolution, digits, signs, isolation."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import FSI, PDI, resolve_lang, translator
+
+
+@pytest.mark.parametrize(
+    ("stored", "hint", "lang"),
+    [("en", "ar", "en"), ("ar", "en-US", "ar"), (None, "en-GB", "en"), (None, "en_US", "en"),
+     (None, "ar-SA", "ar"), (None, None, "ar"), (None, "fr", "ar"), ("xx", "en", "en"), ("", "", "ar")],
+)
+def test_resolve_lang_prefers_stored_then_hint_then_arabic(stored: str | None, hint: str | None,
+                                                          lang: str) -> None:
+    assert resolve_lang(stored, hint) == lang
+
+
+def test_digits() -> None:
+    assert translator("ar", "arabic").number(1234567890) == "١٢٣٤٥٦٧٨٩٠"
+    assert translator("ar").number(41) == "41"
+    assert translator("en", "arabic").number(7) == "٧"
+    assert translator("en").signed(5) == "+5"
+    assert translator("en").signed(-4) == "\u22124"
+    assert translator("en").signed(0) == "0"
+
+
+def test_arabic_indic_digits_in_translations_follow_the_setting() -> None:
+    western = translator("ar").gettext("The highest total after 20 deals wins.")
+    arabic = translator("ar", "arabic").gettext("The highest total after 20 deals wins.")
+    assert "20" in western and "٢٠" not in western
+    assert "٢٠" in arabic
+
+
+def test_isolate_wraps_once_and_only_in_rtl() -> None:
+    ar = translator("ar")
+    assert ar.isolate("QS") == f"{FSI}QS{PDI}"
+    assert ar.isolate(ar.isolate("QS")) == f"{FSI}QS{PDI}"
+    assert ar.isolate("") == ""
+    assert translator("en").isolate("QS") == "QS"
+
+
+def test_ngettext_passes_n_and_other_params() -> None:
+    text = translator("en").ngettext("{name}, {n} second left, then a move is played for you.",
+                                     "{name}, {n} seconds left, then a move is played for you.", 5, name="Ali")
+    assert text == "Ali, 5 seconds left, then a move is played for you."
