@@ -1,0 +1,192 @@
+"""A table's match told deal by deal, rebuilt from its seed and its action log.
+
+The story of a finished match shows each deal's hands; the story of a live match shows only what
+the table has seen (public events), since its players still hold their cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import engine
+from bot.i18n import T
+from bot.render.cards import card_label, cards_line, contract_name, game_name, suit_label
+from bot.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, winners_text
+from bot.types import TableSnapshot
+from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
+
+
+def _status(record: TableRecord, t: T) -> str:
+    return {
+        "lobby": t.pgettext("table status", "in the lobby"),
+        "playing": t.pgettext("table status", "being played"),
+        "finished": t.pgettext("table status", "finished"),
+        "cancelled": t.pgettext("table status", "cancelled"),
+        "stopped": t.pgettext("table status", "stopped"),
+    }.get(record.status, record.status)
+
+
+class Story:
+    """Turns one table's engine events into lines of text in one language."""
+
+    #: Events that the live notices already tell (bot/render/summary.py).
+    NOTICED = frozenset({"deal_scored", "match_over", "deal_thrown_in"})
+
+    def __init__(self, record: TableRecord, t: T, *, show_hands: bool, live: bool = False) -> None:
+        self.snap = TableSnapshot(table=record)
+        self.t = t
+        self.game = record.game
+        self.show_hands = show_hands
+        self.live = live
+        self.lines: list[str] = []
+
+    def name(self, seat: int) -> str:
+        """The seat's name."""
+        return seat_name(self.snap, seat, self.t)
+
+    def header(self, actions: int) -> None:
+        """The title, the seats and the seed."""
+        t, rec = self.t, self.snap.table
+        self.lines.append(t.gettext(
+            "{game} · table {table} · {status}", game=game_name(rec.game, t), table=rec.table_id,
+            status=_status(rec, t),
+        ))
+        self.lines.append(t.gettext("Seed {seed}; {actions}", seed=str(rec.seed),
+                                    actions=t.ngettext("{n} action", "{n} actions", actions)))
+        for seat in range(4):
+            self.lines.append("  " + t.gettext("Seat {seat}: {name}", seat=seat, name=self.name(seat)))
+
+    def deal_hands(self, g: engine.Game) -> None:
+        """Each seat's hand at the start of a deal (finished matches only)."""
+        if not self.show_hands:
+            return
+        for seat in range(4):
+            self.lines.append("  " + self.t.gettext(
+                "{name} holds {cards}", name=self.name(seat), cards=cards_line(g.hand(seat), self.t)))
+
+    def event(self, e: dict[str, Any]) -> None:
+        """One event as zero or more lines."""
+        t, kind = self.t, e.get("type")
+        add = self.lines.append
+        if self.live and kind in self.NOTICED:
+            return
+        if kind == "card_played" and self.live:
+            add("  " + t.gettext("{name} plays {card}", name=self.name(e["seat"]), card=card_label(e["card"])))
+        elif kind == "trick_taken" and self.live:
+            add("  " + t.gettext("{name} takes the trick.", name=self.name(e["seat"])))
+        elif kind == "deal_started":
+            add("")
+            if self.game == "trix":
+                add(t.gettext(
+                    "Deal {deal} — kingdom {kingdom} of {owner}", deal=int(e.get("deal_index", 0)) + 1,
+                    kingdom=int(e.get("kingdom", 0)) + 1, owner=self.name(int(e["owner"]))))
+            else:
+                add(t.gettext("Deal {deal} — dealer {name}", deal=int(e["deal_no"]),
+                              name=self.name(int(e["dealer"]))))
+            if self.game == "tarneeb41" and e.get("exposed"):
+                add("  " + t.gettext("The dealer's exposed card: {card}; trump: {suit}",
+                                     card=card_label(e["exposed"]), suit=suit_label(e["trump"], t)))
+        elif kind == "bid_made":
+            add("  " + t.gettext("{name} bids {bid}", name=self.name(e["seat"]), bid=int(e["bid"])))
+        elif kind == "passed":
+            add("  " + t.gettext("{name} passes", name=self.name(e["seat"])))
+        elif kind == "auction_won":
+            add("  " + t.gettext("{name} wins the auction with {bid}", name=self.name(e["seat"]),
+                                 bid=int(e["bid"])))
+        elif kind == "trump_chosen":
+            add("  " + t.gettext("{name} names {suit} as trump", name=self.name(e["seat"]),
+                                 suit=suit_label(e["suit"], t)))
+        elif kind == "deal_thrown_in":
+            add("  " + t.gettext("The deal is thrown in and dealt again."))
+        elif kind == "contract_chosen":
+            add("  " + t.gettext("{name} chooses {contract}", name=self.name(e["seat"]),
+                                 contract=contract_name(e["contract"], t)))
+        elif kind == "doubles_revealed":
+            doubles = e.get("doubles") or []
+            if doubles:
+                add("  " + t.gettext("Doubled: {cards}", cards=trick_line(self.snap, doubles, t)))
+            else:
+                add("  " + t.gettext("Nobody doubled."))
+        elif kind == "card_doubled":
+            add("  " + t.gettext("{name} doubles {card}", name=self.name(e["seat"]), card=card_label(e["card"])))
+        elif kind == "trick_taken":
+            add("  " + t.gettext("Trick {n}: {cards} → {name}", n=int(e.get("trick_no", 0)),
+                                 cards=trick_line(self.snap, e.get("cards") or [], t),
+                                 name=self.name(e["seat"])))
+        elif kind == "player_out":
+            add("  " + t.gettext("{name} is out in place {place}", name=self.name(e["seat"]),
+                                 place=int(e["place"])))
+        elif kind == "deal_scored":
+            self._scored(e)
+        elif kind == "match_over":
+            add("")
+            add(winners_text(self.snap, list(e.get("winner") or []), self.game, t))
+            add(t.gettext("Final scores:"))
+            self.lines.extend("  " + x for x in score_lines(self.snap, e.get("scores") or {}, self.game, t))
+
+    def _scored(self, e: dict[str, Any]) -> None:
+        t = self.t
+        deltas = e.get("deltas") or {}
+        if self.game in TEAM_GAMES and deltas.get("teams"):
+            changes = [t.gettext("{who} {change}", who=self.team(i), change=t.signed(int(d)))
+                       for i, d in enumerate(deltas["teams"])]
+        else:
+            changes = [t.gettext("{who} {change}", who=self.name(i), change=t.signed(int(d)))
+                       for i, d in enumerate(deltas.get("players") or [])]
+        self.lines.append("  " + t.gettext("Deal scored: {changes}", changes=t.join(changes)))
+        totals = score_lines(self.snap, e.get("scores") or {}, self.game, t)
+        self.lines.append("  " + t.gettext("Totals: {totals}", totals=t.join(totals)))
+
+    def team(self, team: int) -> str:
+        """A team's name."""
+        from bot.render.common import team_name
+
+        return team_name(team, self.t)
+
+
+def tell(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> str:
+    """The story of ``record`` after replaying ``actions`` from its seed."""
+    acts = list(actions)
+    story = Story(record, t, show_hands=record.status not in LIVE_STATUSES)
+    story.header(len(acts))
+    if not acts and record.status not in ("playing", "finished"):
+        return "\n".join(story.lines)
+    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+    story.event({"type": "deal_started", **_first_deal(g)})
+    story.deal_hands(g)
+    for a in acts:
+        for e in g.act(a.seat, a.action):
+            story.event(e)
+            if e.get("type") == "deal_started":
+                story.deal_hands(g)
+    if g.winner is None and record.status in LIVE_STATUSES:
+        story.lines.append("")
+        story.lines.append(t.gettext("The match goes on."))
+    return "\n".join(story.lines)
+
+
+def _first_deal(g: engine.Game) -> dict[str, Any]:
+    """The facts of the opening deal, which no action announced."""
+    v = g.view(None)
+    out: dict[str, Any] = {"deal_no": v.get("deal_no", 1), "dealer": v.get("dealer", 0)}
+    if v.get("game") == "trix":
+        out.update(kingdom=v.get("kingdom", 0), owner=v.get("owner", 0), deal_index=v.get("deal_index", 0))
+    if v.get("game") == "tarneeb41":
+        out.update(exposed=v.get("exposed"), trump=v.get("trump"))
+    return out
+
+
+async def replay_text(db: str | Path, table_id: int, t: T) -> str | None:
+    """The story of table ``table_id`` in the database ``db``; None if there is no such table."""
+    from storage import open_repository
+
+    repo = await open_repository(db)
+    try:
+        record = await repo.get_table(table_id)
+        if record is None:
+            return None
+        return tell(record, await repo.actions(table_id), t)
+    finally:
+        await repo.close()
