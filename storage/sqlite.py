@@ -17,8 +17,8 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict
-from functools import partial
+from dataclasses import fields
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,9 +51,12 @@ _LIVE = "('" + "', '".join(LIVE_STATUSES) + "')"
 # --- rows: how records are written and read (shared with the memory repository) -------------
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def dumps(value: Any) -> str:
     """Compact JSON text; refuses NaN and anything JSON cannot hold."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(value)
 
 
 def chat_row(c: ChatRecord) -> Row:
@@ -86,9 +89,18 @@ def table_row(t: TableRecord) -> Row:
         raise ValueError(f"a table has 4 seats, not {len(t.seats)}")
     return (
         t.table_id, t.chat_id, t.game, dumps(t.options), t.seed, t.dealer, t.creator, t.status,
-        dumps([asdict(s) for s in t.seats]), t.version, t.deadline, int(t.warned), t.lobby_deadline,
+        seats_json(t.seats), t.version, t.deadline, int(t.warned), t.lobby_deadline,
         dumps(t.message_ids), t.lang, t.ai_level, t.created_at,
     )
+
+
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+
+
+@lru_cache(maxsize=8192)
+def seats_json(seats: tuple[Seat, ...]) -> str:
+    """The seats as a JSON list of objects (cached: seats rarely change from one action to the next)."""
+    return dumps([{name: getattr(s, name) for name in _SEAT_FIELDS} for s in seats])
 
 
 def table_from(row: Row) -> TableRecord:
