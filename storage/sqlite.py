@@ -339,11 +339,12 @@ class SQLiteRepository:
                                    "ORDER BY table_id").fetchall()
                 snaps = c.execute(f"SELECT s.table_id, s.seq, s.state FROM snapshots s JOIN tables t "
                                   f"USING (table_id) WHERE t.status IN {_LIVE}").fetchall()
-                actions = c.execute(
+                actions = c.execute(  # CROSS JOIN keeps this order: live tables, then each one's tail
                     "SELECT a.table_id, a.seq, a.seat, a.action, a.actor, a.at FROM tables t "
-                    "JOIN actions a ON a.table_id = t.table_id LEFT JOIN snapshots s ON s.table_id = t.table_id "
-                    f"WHERE t.status IN {_LIVE} AND a.seq > COALESCE(s.seq, 0) "
-                    "ORDER BY a.table_id, a.seq").fetchall()
+                    "CROSS JOIN actions a ON a.table_id = t.table_id "
+                    f"WHERE t.status IN {_LIVE} AND a.seq > "
+                    "COALESCE((SELECT s.seq FROM snapshots s WHERE s.table_id = t.table_id), 0) "
+                    "ORDER BY t.table_id, a.seq").fetchall()
             finally:
                 c.execute("COMMIT")
             return tables, snaps, actions

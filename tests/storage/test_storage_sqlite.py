@@ -172,3 +172,19 @@ async def test_open_repository_sqlite_by_path_or_url(tmp_path: Path) -> None:
     await by_url.close()
     with pytest.raises(ValueError):
         make_repository("postgres://localhost/majlis")
+
+
+async def test_an_existing_file_is_upgraded_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, migrations()[:1]) == 1  # a file written by the first release
+    conn.execute("INSERT INTO chats (chat_id, lang) VALUES ('tg:-1', 'ar')")
+    conn.close()
+    async with SQLiteRepository(path) as repo:
+        assert repo.schema_version == len(migrations()) > 1
+        chat = await repo.get_chat("tg:-1")
+        assert chat is not None and chat.lang == "ar"
+        table_id = await repo.create_table(table_record())
+        assert [t.table_id for t in await repo.live_tables()] == [table_id]
+    indexes = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "tables_live_by_id" in indexes and "tables_live" not in indexes
