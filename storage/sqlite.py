@@ -240,7 +240,7 @@ class SQLiteRepository:
         if db is None:
             raise RuntimeError("the repository is not open")
         # aiosqlite has no public "run this function on your thread"; _execute is that queue.
-        result: T = await db._execute(fn, db._conn)
+        result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
         return result
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -261,13 +261,16 @@ class SQLiteRepository:
                 batch, self._queue = self._queue[:1], self._queue[1:]
             try:
                 outcomes = await self._call(partial(_run_batch, batch=batch))
-            except BaseException as exc:  # the commit itself failed: nobody's write is durable
+            except Exception as exc:  # the commit itself failed: nobody's write is durable
                 for write in batch:
                     if not write.future.done():
                         write.future.set_exception(exc)
-                if not isinstance(exc, Exception):
-                    raise
                 continue
+            except BaseException:  # cancelled (the loop is closing): nobody is acknowledged
+                for write in [*batch, *self._queue]:
+                    write.future.cancel()
+                self._queue = []
+                raise
             self.commits += 1
             for write, (ok, value) in zip(batch, outcomes, strict=True):
                 if write.future.done():
