@@ -443,3 +443,15 @@ async def test_player_stats_totals(repo: Repo) -> None:
     (stats,) = await repo.player_stats("tg:1", chat_id="tg:-100")
     assert (stats.game, stats.matches, stats.wins, stats.left, stats.total_score) == ("tarneeb", 2, 1, 0, 41)
     assert await repo.player_stats("tg:404") == []
+
+
+async def test_a_refused_record_match_writes_nothing(repo: Repo) -> None:
+    table = await new_table(repo)
+    bad = replace(result(table, {0, 2}), scores={"players": [float("nan")] * 4})  # JSON refuses NaN
+    with pytest.raises(ValueError):
+        await repo.record_match(bad, replace(table, status=FINISHED))
+    assert await repo.get_table(table.table_id) == table
+    assert await repo.table_results(table.table_id) is None
+    assert await repo.leaderboard("tg:-100", "tarneeb") == []
+    await finish(repo, table, result(table, {0, 2}))  # and the table can still be recorded
+    assert len(await repo.leaderboard("tg:-100", "tarneeb")) == 4
