@@ -36,6 +36,8 @@ from engine.trix.rules import TrixRules
 SEVEN_H = C.card(7, C.HEARTS)
 HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
 _CONTRACT_IDS = {name: i for i, name in enumerate(CONTRACT_NAMES)}
+#: Action ids: 0..51 play that card; ``CONTRACT + c``; ``DOUBLE + card``; ``DONE``; ``PASS``.
+CONTRACT, DOUBLE, DONE, PASS = 100, 200, 300, 301
 
 
 class TrixGame(Game):
@@ -267,33 +269,37 @@ class TrixGame(Game):
             return self.hands[self.to_act] & self.open_mask
         return self.trick_legal_mask(self.to_act)
 
-    def legal(self) -> list[str]:
-        """The action codes ``to_act`` may send now, in a stable order."""
+    def legal_ids(self) -> list[int]:
+        """The legal actions as integer ids (fast path for search; see :func:`action_code`)."""
         s = self.to_act
         if s is None:
             return []
+        if self.phase == "play":
+            m = self.legal_mask()
+            return C.cards_of(m) if m else [PASS]
         if self.phase == "contract":
-            return ["contract " + CONTRACT_NAMES[c] for c in self.contracts_left()]
-        if self.phase == "double":
-            m = doublable_now(self.contract, self.hands[s], self.doubles)
-            return ["double " + C.code(c) for c in C.cards_of(m)] + ["done"]
-        m = self.legal_mask()
-        if not m:
-            return ["pass"]
-        return ["play " + C.code(c) for c in C.cards_of(m)]
+            return [CONTRACT + c for c in self.contracts_left()]
+        m = doublable_now(self.contract, self.hands[s], self.doubles)
+        return [DOUBLE + c for c in C.cards_of(m)] + [DONE]
 
-    def auto(self) -> str:
-        """The timeout move (rules.md §3.5)."""
+    def legal(self) -> list[str]:
+        """The action codes ``to_act`` may send now, in a stable order."""
+        return [action_code(a) for a in self.legal_ids()]
+
+    def auto_id(self) -> int:
+        """The timeout move as an action id (rules.md §3.5)."""
         if self.to_act is None:
             raise IllegalAction("match_over", "the match is over")
         if self.phase == "contract":
-            return "contract " + CONTRACT_NAMES[self.contracts_left()[0]]
+            return CONTRACT + self.contracts_left()[0]
         if self.phase == "double":
-            return "done"
+            return DONE
         m = self.legal_mask()
-        if not m:
-            return "pass"
-        return "play " + C.code(C.weakest(m))
+        return C.weakest(m) if m else PASS
+
+    def auto(self) -> str:
+        """The timeout move (rules.md §3.5)."""
+        return action_code(self.auto_id())
 
     def hand(self, seat: int) -> list[str]:
         """That seat's cards as sorted codes."""
@@ -318,71 +324,87 @@ class TrixGame(Game):
         if self.to_act is None:
             raise IllegalAction("match_over", "the match is over")
         check_seat(seat)
-        words = split_code(action)
+        aid = parse_action(action)
+        self.check(seat, aid)
+        events: list[Event] = []
+        self._apply(aid, events)
+        return events
+
+    def check(self, seat: int, aid: int) -> None:
+        """Raise ``IllegalAction`` unless ``seat`` may take action id ``aid`` now."""
+        if self.to_act is None:
+            raise IllegalAction("match_over", "the match is over")
         if seat != self.to_act:
             raise IllegalAction("not_your_turn", f"seat {self.to_act} is to act", expected=self.to_act)
-        verb = words[0]
-        n = len(words)
-        events: list[Event] = []
-        if verb == "contract" and n == 2:
-            c = _CONTRACT_IDS.get(words[1], -1)
+        phase = self.phase
+        if aid < 52:
+            code = C.code(aid)
+            if phase != "play":
+                raise IllegalAction("wrong_phase", "no card is played now", phase=phase)
+            if not self.hands[seat] >> aid & 1:
+                raise IllegalAction("not_in_hand", f"{code} is not in hand", card=code)
+            if self.contract == TRIX:
+                if not self.open_mask >> aid & 1:
+                    raise IllegalAction("not_legal_in_layout", f"{code} does not fit the layout", card=code)
+            elif not self.trick_legal_mask(seat) >> aid & 1:
+                raise self._trick_refusal(seat, aid)
+        elif aid < DOUBLE:
+            c = aid - CONTRACT
+            name = CONTRACT_NAMES[c]
             if c not in self._rules.contracts:
-                raise IllegalAction("unknown_action", f"no such contract: {words[1]!r}")
-            if self.phase != "contract":
-                raise IllegalAction("wrong_phase", "no contract is being chosen now")
+                raise IllegalAction("unknown_action", f"no such contract here: {name!r}")
+            if phase != "contract":
+                raise IllegalAction("wrong_phase", "no contract is being chosen now", phase=phase)
             if self.used >> c & 1:
-                raise IllegalAction(
-                    "contract_already_played", f"{words[1]} was already played", contract=words[1]
-                )
-            self._begin_contract(c, False, events)
-            return events
-        if verb == "double" and n == 2:
-            card = _parse_card(words[1])
-            if self.phase != "double":
-                raise IllegalAction("cannot_double", "no doubling now", card=C.code(card))
+                raise IllegalAction("contract_already_played", f"{name} was already played", contract=name)
+        elif aid < DONE:
+            card = aid - DOUBLE
+            code = C.code(card)
+            if phase != "double":
+                raise IllegalAction("cannot_double", "no doubling now", card=code)
             if not doublable_now(self.contract, self.hands[seat], self.doubles) >> card & 1:
-                raise IllegalAction("cannot_double", f"{C.code(card)} cannot be doubled", card=C.code(card))
+                raise IllegalAction("cannot_double", f"{code} cannot be doubled", card=code)
+        elif aid == DONE:
+            if phase != "double":
+                raise IllegalAction("wrong_phase", "no doubling now", phase=phase)
+        else:
+            if phase != "play" or self.contract != TRIX:
+                raise IllegalAction("wrong_phase", "pass is only for the Trix layout", phase=phase)
+            if self.hands[seat] & self.open_mask:
+                raise IllegalAction("must_play_when_able", "a card can be played")
+
+    def step(self, aid: int) -> None:
+        """Apply a legal action id for ``to_act`` without building events (fast path; no checks)."""
+        self._apply(aid, None)
+
+    def _apply(self, aid: int, events: list[Event] | None) -> None:
+        seat = self.to_act
+        assert seat is not None
+        if aid < 52:
+            if self.contract == TRIX:
+                self._layout_play(seat, aid, events)
+            else:
+                self._trick_play(seat, aid, events)
+            return
+        ev: list[Event] = [] if events is None else events
+        if aid < DOUBLE:
+            self._begin_contract(aid - CONTRACT, False, ev)
+        elif aid < DONE:
+            card = aid - DOUBLE
             self.doubles = (*self.doubles, (card, seat))
             if self._rules.public_doubles:
-                events.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
-            return events
-        if verb == "done" and n == 1:
-            if self.phase != "double":
-                raise IllegalAction("wrong_phase", "no doubling now")
+                ev.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
+        elif aid == DONE:
             self.queue = self.queue[1:]
             if self.queue:
                 self.to_act = self.queue[0]
-                return events
-            events.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
-            self._begin_play(events)
-            return events
-        if verb == "play" and n == 2:
-            card = _parse_card(words[1])
-            if self.phase != "play":
-                raise IllegalAction("wrong_phase", "no card is played now")
-            if not self.hands[seat] >> card & 1:
-                raise IllegalAction("not_in_hand", f"{C.code(card)} is not in hand", card=C.code(card))
-            if self.contract == TRIX:
-                if not self.open_mask >> card & 1:
-                    raise IllegalAction(
-                        "not_legal_in_layout", f"{C.code(card)} does not fit the layout", card=C.code(card)
-                    )
-                self._layout_play(seat, card, events)
-            else:
-                if not self.trick_legal_mask(seat) >> card & 1:
-                    raise self._trick_refusal(seat, card)
-                self._trick_play(seat, card, events)
-            return events
-        if verb == "pass" and n == 1:
-            if self.phase != "play" or self.contract != TRIX:
-                raise IllegalAction("wrong_phase", "pass is only for the Trix layout")
-            if self.hands[seat] & self.open_mask:
-                raise IllegalAction("must_play_when_able", "a card can be played")
+                return
+            ev.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
+            self._begin_play(ev)
+        else:
             self.exposed = True
-            events.append({"type": "layout_passed", "seat": seat, "automatic": False})
-            self._layout_turn((seat + 1) % 4, events)
-            return events
-        raise IllegalAction("unknown_action", f"not an action: {action!r}")
+            ev.append({"type": "layout_passed", "seat": seat, "automatic": False})
+            self._layout_turn((seat + 1) % 4, ev)
 
     def _trick_refusal(self, seat: int, card: int) -> IllegalAction:
         hand = self.hands[seat]
@@ -396,11 +418,12 @@ class TrixGame(Game):
             return IllegalAction("must_play_king", "the K♥ must be played", card=code)
         return IllegalAction("no_heart_lead", "hearts may not be led in the K♥ contract", card=code)
 
-    def _trick_play(self, seat: int, card: int, events: list[Event]) -> None:
+    def _trick_play(self, seat: int, card: int, events: list[Event] | None) -> None:
         self.hands[seat] &= ~(1 << card)
         self.trick.append(card)
         self.exposed = True
-        events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
+        if events is not None:
+            events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
         if len(self.trick) < 4:
             self.to_act = (seat + 1) % 4
             return
@@ -424,14 +447,15 @@ class TrixGame(Game):
         for s in range(4):
             ds[s] += pts[s]
         n = self.tricks[0] + self.tricks[1] + self.tricks[2] + self.tricks[3]
-        events.append(
-            {
-                "type": "trick_taken",
-                "seat": winner,
-                "cards": [{"seat": (leader + i) % 4, "card": C.code(cards[i])} for i in range(4)],
-                "trick_no": n,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "trick_taken",
+                    "seat": winner,
+                    "cards": [{"seat": (leader + i) % 4, "card": C.code(cards[i])} for i in range(4)],
+                    "trick_no": n,
+                }
+            )
         self.last_trick = (winner, leader, tuple(cards))
         self.trick = []
         self.leader = winner
@@ -439,22 +463,24 @@ class TrixGame(Game):
         pen = PENALTY_CARDS[self.contract]
         all_taken = self.captured[0] | self.captured[1] | self.captured[2] | self.captured[3]
         if n == 13 or (r.early_end and pen and all_taken & pen == pen):
-            self._end_deal(events)
+            self._end_deal([] if events is None else events)
 
-    def _layout_play(self, seat: int, card: int, events: list[Event]) -> None:
+    def _layout_play(self, seat: int, card: int, events: list[Event] | None) -> None:
         self.hands[seat] &= ~(1 << card)
         self.exposed = True
         s = card // 13
         row = L.place(self.rows[s], card % 13 + 2)
         self.rows[s] = row
         self.open_mask = (self.open_mask & ~C.SUIT_MASK[s]) | L.row_open(s, row[0], row[1])
-        events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
+        if events is not None:
+            events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
         if not self.hands[seat]:
-            self._player_out(seat, events)
+            ev: list[Event] = [] if events is None else events
+            self._player_out(seat, ev)
             if len(self.finished) == 3:
                 last = next(x for x in range(4) if x not in self.finished)
-                self._player_out(last, events)
-                self._end_deal(events)
+                self._player_out(last, ev)
+                self._end_deal(ev)
                 return
         self._layout_turn((seat + 1) % 4, events)
 
@@ -465,7 +491,7 @@ class TrixGame(Game):
         self.deal_scores[seat] += points
         events.append({"type": "player_out", "seat": seat, "place": place, "points": points})
 
-    def _layout_turn(self, seat: int, events: list[Event]) -> None:
+    def _layout_turn(self, seat: int, events: list[Event] | None) -> None:
         """Give the turn to the first seat from ``seat`` that holds cards, auto-passing (X-L3, X-L4)."""
         for _ in range(8):
             hand = self.hands[seat]
@@ -473,7 +499,8 @@ class TrixGame(Game):
                 if hand & self.open_mask or not self._rules.auto_pass:
                     self.to_act = seat
                     return
-                events.append({"type": "layout_passed", "seat": seat, "automatic": True})
+                if events is not None:
+                    events.append({"type": "layout_passed", "seat": seat, "automatic": True})
             seat = (seat + 1) % 4
         raise AssertionError("the layout cannot lock up (X-L6)")
 
@@ -575,6 +602,40 @@ class TrixGame(Game):
         g.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
         g.exposed = bool(d["exposed"])
         return g
+
+
+def action_code(aid: int) -> str:
+    """The action code of an action id.
+
+    >>> [action_code(a) for a in (C.parse("QS"), CONTRACT + 4, DOUBLE + C.parse("KH"), DONE, PASS)]
+    ['play QS', 'contract trix', 'double KH', 'done', 'pass']
+    """
+    if aid < 52:
+        return "play " + C.CODES[aid]
+    if aid < DOUBLE:
+        return "contract " + CONTRACT_NAMES[aid - CONTRACT]
+    if aid < DONE:
+        return "double " + C.CODES[aid - DOUBLE]
+    return "done" if aid == DONE else "pass"
+
+
+def parse_action(action: object) -> int:
+    """The action id of an action code; anything malformed raises ``unknown_action``."""
+    words = split_code(action)
+    verb = words[0]
+    if len(words) == 2:
+        if verb == "play":
+            return _parse_card(words[1])
+        if verb == "double":
+            return DOUBLE + _parse_card(words[1])
+        if verb == "contract" and words[1] in _CONTRACT_IDS:
+            return CONTRACT + _CONTRACT_IDS[words[1]]
+    elif len(words) == 1:
+        if verb == "done":
+            return DONE
+        if verb == "pass":
+            return PASS
+    raise IllegalAction("unknown_action", f"not an action: {action!r}")
 
 
 def _parse_card(word: str) -> int:
