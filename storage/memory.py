@@ -172,7 +172,8 @@ class MemoryRepository:
         self._ratings.update(updates)
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
-        tally = self._tally(chat_id, game)
+        """A chat's board for one game; ``chat_id`` ``"*"`` (``ratings.GLOBAL``) spans every chat."""
+        tally = self._tally(None if chat_id == GLOBAL else chat_id, game)
         rows = []
         for pid, (matches, wins, _left, _score) in tally.items():
             rating = self._ratings.get((chat_id, game, pid), Rating())

@@ -439,13 +439,14 @@ class SQLiteRepository:
         await self._write(record)
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
+        """A chat's board for one game; ``chat_id`` ``"*"`` (``ratings.GLOBAL``) spans every chat."""
         rows = await self._call(lambda c: c.execute(
             "SELECT r.player_id, COALESCE(p.name, r.player_id), COUNT(*), "
             "SUM(r.won AND NOT r.left_), g.mu, g.sigma "
             "FROM match_results r JOIN matches m ON m.table_id = r.table_id "
             "LEFT JOIN players p ON p.player_id = r.player_id "
-            "LEFT JOIN ratings g ON g.scope = m.chat_id AND g.game = m.game AND g.player_id = r.player_id "
-            "WHERE m.chat_id = ? AND m.game = ? AND r.counted AND r.player_id NOT LIKE 'ai:%' "
+            "LEFT JOIN ratings g ON g.scope = ?1 AND g.game = m.game AND g.player_id = r.player_id "
+            "WHERE (?1 = '*' OR m.chat_id = ?1) AND m.game = ?2 AND r.counted "
             "GROUP BY r.player_id", (chat_id, game)).fetchall())
         out = [LeaderRow(pid, name, matches, wins, _rating(mu, sigma).display)
                for pid, name, matches, wins, mu, sigma in rows]

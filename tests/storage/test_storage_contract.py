@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from storage.memory import MemoryRepository
-from storage.ratings import DEFAULT
+from storage.ratings import DEFAULT, GLOBAL
 from storage.records import (
     CANCELLED,
     FINISHED,
@@ -455,3 +455,14 @@ async def test_a_refused_record_match_writes_nothing(repo: Repo) -> None:
     assert await repo.leaderboard("tg:-100", "tarneeb") == []
     await finish(repo, table, result(table, {0, 2}))  # and the table can still be recorded
     assert len(await repo.leaderboard("tg:-100", "tarneeb")) == 4
+
+
+async def test_the_global_board_spans_every_chat(repo: Repo) -> None:
+    for chat, winners in (("tg:-1", {0, 2}), ("dc:9", {0, 2}), ("dc:9", {1, 3})):
+        table = await new_table(repo, chat=chat)
+        await finish(repo, table, result(table, winners))
+    board = {r.player_id: r for r in await repo.leaderboard(GLOBAL, "tarneeb")}
+    assert board["tg:1"].matches == 3 and board["tg:1"].wins == 2
+    stats = {s.game: s for s in await repo.player_stats("tg:1")}
+    assert board["tg:1"].rating == stats["tarneeb"].rating
+    assert board["tg:1"].rating > board["tg:2"].rating
