@@ -53,8 +53,9 @@ async def drive(repo: SQLiteRepository, t: TableRecord, until: float, latencies:
     return done
 
 
-async def appends(path: Path, callers: int, seconds: float, group_commit: bool) -> None:
-    async with SQLiteRepository(path, group_commit=group_commit) as repo:
+async def appends(path: Path, callers: int, seconds: float, group_commit: bool,
+                  synchronous: str = "FULL") -> None:
+    async with SQLiteRepository(path, group_commit=group_commit, synchronous=synchronous) as repo:
         tables = await new_tables(repo, callers)
         commits = repo.commits
         latencies: list[float] = []
@@ -66,7 +67,9 @@ async def appends(path: Path, callers: int, seconds: float, group_commit: bool) 
         p50 = statistics.median(latencies) * 1000
         p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
         mode = "group commit" if group_commit else "one commit per append"
-        print(f"  {callers:4d} caller(s), {mode:22s}: {total / elapsed:8.0f} appends/s, "
+        if synchronous != "FULL":
+            mode += f", {synchronous}"
+        print(f"  {callers:4d} caller(s), {mode:30s}: {total / elapsed:8.0f} appends/s, "
               f"{total / max(repo.commits - commits, 1):5.1f} appends/commit, "
               f"latency p50 {p50:.2f} ms, p99 {p99:.2f} ms")
 
@@ -125,6 +128,8 @@ def main() -> None:
         asyncio.run(appends(folder / "single.db", 1, args.seconds, group_commit=True))
         asyncio.run(appends(folder / "many.db", args.callers, args.seconds, group_commit=True))
         asyncio.run(appends(folder / "many_plain.db", args.callers, args.seconds, group_commit=False))
+        print("  for comparison, synchronous=NORMAL (survives kill -9 but not a power cut):")
+        asyncio.run(appends(folder / "normal.db", 1, args.seconds, group_commit=True, synchronous="NORMAL"))
         populate(folder / "restore.db", args.tables, args.actions)
         asyncio.run(restore(folder / "restore.db", args.tables, args.actions))
 
