@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from functools import lru_cache, partial
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -354,9 +356,8 @@ class SQLiteRepository:
 
         tables, snaps, actions = await self._call(read)
         snapshots = {tid: (seq, json.loads(state)) for tid, seq, state in snaps}
-        logs: dict[int, list[ActionRecord]] = {}
-        for r in actions:
-            logs.setdefault(r[0], []).append(action_from(r))
+        logs = {table_id: [ActionRecord(*r) for r in rows]
+                for table_id, rows in groupby(actions, key=itemgetter(0))}
         out = []
         for row in tables:
             t = table_from(row)
