@@ -55,15 +55,12 @@ class MemoryRepository:
         self._matches: dict[int, tuple[MatchResult, str]] = {}
         self._ratings: dict[RatingKey, Rating] = {}
         self._next_id = 1
-        self._open = False
 
     async def open(self) -> None:
-        """Nothing to connect; marks the repository usable."""
-        self._open = True
+        """Nothing to connect or migrate (the repository works without it)."""
 
     async def close(self) -> None:
-        """Keeps the data: a closed memory repository may be opened again (like a reopened file)."""
-        self._open = False
+        """Keeps the data: a closed memory repository may be opened again, like a reopened file."""
 
     # chats and players
 
@@ -167,7 +164,7 @@ class MemoryRepository:
             }
             for pid, rating in rate_match(result.game, result.results, current).items():
                 updates[(scope, result.game, pid)] = rating
-        self._matches[result.table_id] = (replace(result, scores={}), scores)
+        self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
         self._tables[table.table_id] = trow
         self._ratings.update(updates)
 
