@@ -1,0 +1,175 @@
+"""Duplicate matches between two AI players on the same seeded deals.
+
+    python bench/ai.py --game tarneeb --deals 40          # strong vs rule-based, classic card play
+    python bench/ai.py --game tarneeb41 --deals 40
+    python bench/ai.py --game trix --deals 8
+
+Classic Tarneeb: every deal is played twice with the teams swapped; the rule player bids in both
+runs (so the contract is the same) and only the card play differs: the figure is the strong team's
+tricks minus the rule team's tricks in the same seats. A second figure lets the strong player bid
+too and compares team scores. Tarneeb 41: each deal twice with the teams swapped, bids and play by
+the players; the figure is the mean personal score per deal of a strong seat minus a rule seat in
+the same seat. Trix: each deal is played once with four rule players and once with the strong
+player in each seat, for every contract (the owner's choice is forced); the figure is the strong
+seat's points minus the rule player's points in that seat. Prints means with standard errors and
+the strong player's move-time distribution.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine
+from bot.ai.rules import RulePlayer
+from bot.ai.strong import StrongPlayer
+
+TIMES: dict[str, list[float]] = {"card": [], "bid": []}
+
+
+def _deal_cards(seed: int) -> list[list[str]]:
+    rng = random.Random(seed)
+    deck = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+    rng.shuffle(deck)
+    return [deck[i::4] for i in range(4)]
+
+
+def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, *,
+              bidders: list[Any] | None = None, contract: str | None = None,
+              timed: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+    """Play one deal from ``cards`` to its ``deal_scored`` event; return that event."""
+    g = engine.new_game(game, seed=seed, dealer=0 if game != "trix" else None, deals=[cards])
+    rng = random.Random(seed)
+    while True:
+        seat = g.to_act
+        assert seat is not None
+        view = g.view(seat)
+        phase = g.phase
+        if phase == "contract" and contract is not None:
+            action = f"contract {contract}"
+        else:
+            who = (bidders or players)[seat] if phase in ("bid", "trump") else players[seat]
+            t0 = time.perf_counter()
+            action = who.decide(view, game, rng)
+            if seat in timed and isinstance(who, StrongPlayer):
+                TIMES["card" if phase == "play" else "bid"].append(time.perf_counter() - t0)
+        for ev in g.act(seat, action):
+            if ev["type"] in ("deal_scored", "deal_thrown_in"):
+                return ev
+
+
+def _mean_se(xs: list[float]) -> tuple[float, float]:
+    if len(xs) < 2:
+        return (xs[0] if xs else 0.0), 0.0
+    return statistics.fmean(xs), statistics.stdev(xs) / len(xs) ** 0.5
+
+
+def bench_tarneeb(deals: int, level: str) -> None:
+    strong, rule = StrongPlayer(level), RulePlayer()
+    card_diffs: list[float] = []
+    score_diffs: list[float] = []
+    for i in range(deals):
+        cards = _deal_cards(1000 + i)
+        for strong_team in (0, 1):
+            players = [strong if s % 2 == strong_team else rule for s in range(4)]
+            ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[rule] * 4,
+                           timed={s for s in range(4) if s % 2 == strong_team})
+            if ev["type"] != "deal_scored":
+                continue
+            tricks = ev["summary"]["tricks"]
+            card_diffs.append(tricks[strong_team] - tricks[1 - strong_team])
+            ev2 = play_deal("tarneeb", cards, players, 1000 + i)
+            if ev2["type"] == "deal_scored":
+                d = ev2["deltas"]["teams"]
+                score_diffs.append(d[strong_team] - d[1 - strong_team])
+        # duplicate: the same seats with the rule team's tricks subtract out in the pair
+    m, se = _mean_se(card_diffs)
+    print(f"classic tarneeb, {len(card_diffs)} deal plays ({deals} deals x 2 seatings), level={level}")
+    print(f"  card play (same contract): strong team tricks - rule team tricks = {m / 2:+.2f} ± {se / 2:.2f}"
+          " per deal (half the trick margin: the gain over a rule player in the same seats)")
+    m, se = _mean_se(score_diffs)
+    print(f"  whole deal (strong bids too): strong team score - rule team score = {m:+.2f} ± {se:.2f}")
+
+
+def bench_tarneeb41(deals: int, level: str) -> None:
+    strong, rule = StrongPlayer(level), RulePlayer()
+    diffs: list[float] = []
+    s_scores: list[float] = []
+    r_scores: list[float] = []
+    thrown = 0
+    for i in range(deals):
+        cards = _deal_cards(2000 + i)
+        per_seat: dict[tuple[int, int], int] = {}
+        for strong_team in (0, 1):
+            players = [strong if s % 2 == strong_team else rule for s in range(4)]
+            ev = play_deal("tarneeb41", cards, players, 2000 + i,
+                           timed={s for s in range(4) if s % 2 == strong_team})
+            if ev["type"] != "deal_scored":
+                thrown += 1
+                d = [0, 0, 0, 0]
+            else:
+                d = ev["deltas"]["players"]
+            for s in range(4):
+                per_seat[(strong_team, s)] = d[s]
+        for s in range(4):
+            st = s % 2  # the run where seat s is strong
+            diffs.append(per_seat[(st, s)] - per_seat[(1 - st, s)])
+            s_scores.append(per_seat[(st, s)])
+            r_scores.append(per_seat[(1 - st, s)])
+    m, se = _mean_se(diffs)
+    print(f"tarneeb41, {deals} deals x 2 seatings ({thrown} thrown in), level={level}")
+    ms, mr = statistics.fmean(s_scores), statistics.fmean(r_scores)
+    print(f"  personal score per deal: strong {ms:+.2f}, rule {mr:+.2f};"
+          f" difference {m:+.2f} ± {se:.2f} (2 SE = {2 * se:.2f})")
+
+
+def bench_trix(deals: int, level: str) -> None:
+    strong, rule = StrongPlayer(level), RulePlayer()
+    diffs: dict[str, list[float]] = {c: [] for c in ("king", "queens", "diamonds", "tricks", "trix")}
+    for i in range(deals):
+        cards = _deal_cards(3000 + i)
+        for contract, out in diffs.items():
+            base = play_deal("trix", cards, [rule] * 4, 3000 + i, contract=contract)["deltas"]["players"]
+            for s in range(4):
+                players = [strong if x == s else rule for x in range(4)]
+                d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
+                out.append(d[s] - base[s])
+    allx = [x for v in diffs.values() for x in v]
+    m, se = _mean_se(allx)
+    print(f"trix, {deals} deals x 5 contracts x 4 seats, level={level}")
+    print(f"  strong seat - rule seat, points per deal per seat: {m:+.1f} ± {se:.1f}")
+    for c, xs in diffs.items():
+        cm, cse = _mean_se(xs)
+        print(f"    {c:9s} {cm:+7.1f} ± {cse:.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "all"], default="all")
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--level", choices=["normal", "strong"], default="strong")
+    a = ap.parse_args()
+    t0 = time.perf_counter()
+    if a.game in ("tarneeb", "all"):
+        bench_tarneeb(a.deals, a.level)
+    if a.game in ("tarneeb41", "all"):
+        bench_tarneeb41(a.deals, a.level)
+    if a.game in ("trix", "all"):
+        bench_trix(max(1, a.deals // 4), a.level)
+    for kind, ts in TIMES.items():
+        if ts:
+            q = sorted(ts)
+            print(f"  strong move time ({kind}, n={len(q)}): median {q[len(q) // 2] * 1000:.0f} ms,"
+                  f" p90 {q[int(len(q) * 0.9)] * 1000:.0f} ms, max {q[-1] * 1000:.0f} ms")
+    print(f"  elapsed {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
