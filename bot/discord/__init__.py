@@ -1,1 +1,60 @@
-"""The Discord adapter: slash commands, the live table message, hands by DM and ephemeral replies."""
+"""The Discord adapter: slash commands, the live table message, hands by DM and ephemeral replies.
+
+``majlis run --discord`` calls :func:`run` with the configuration; tests and the benchmark use
+:func:`build_client` with their own table manager::
+
+    client = build_client(manager, guild_ready_timeout=0.1)
+    await client.start(token)
+
+A REST proxy or a local fake is reached by :func:`redirect` (``MAJLIS_DISCORD_API_BASE``,
+``MAJLIS_DISCORD_GATEWAY``): discord.py has no per-client base URL, so this is process-wide.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.discord.client import MajlisClient, MajlisShardedClient, build_client
+
+if TYPE_CHECKING:
+    from bot.config import Config
+
+__all__ = ["MajlisClient", "MajlisShardedClient", "build_client", "redirect", "run"]
+
+
+def redirect(api_base: str | None = None, gateway: str | None = None) -> tuple[str, yarl.URL]:
+    """Point discord.py's REST calls and gateway elsewhere; returns the old values to restore."""
+    old = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    return old
+
+
+async def run(config: Config, **options: Any) -> None:
+    """Run the Discord bot until it is stopped (the token, URLs, database from ``config``).
+
+    The ``[discord]`` section of the config file may set ``sharded = true``.
+    """
+    from bot.config import ConfigError
+    from bot.manager import TableManager
+    from bot.settings import ManagerSettings
+    from storage import open_repository
+
+    if not config.discord_token:
+        raise ConfigError("MAJLIS_DISCORD_TOKEN is not set")
+    redirect(config.discord_api_base, config.discord_gateway)
+    repo = await open_repository(config.db)
+    settings = ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds)
+    manager = TableManager(repo, settings=settings)
+    client = build_client(manager, sharded=bool(config.section("discord").get("sharded", False)), **options)
+    try:
+        async with client:
+            await client.start(config.discord_token)
+    finally:
+        await repo.close()

@@ -589,7 +589,7 @@ class FakeDiscord:
                     return value
                 async with self.changed:
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.changed.wait(), 0.05)
+                        await asyncio.wait_for(self.changed.wait(), 0.005)
         return await asyncio.wait_for(loop(), timeout)
 
     def _message_json(self, message: Message) -> dict[str, Any]:

@@ -1,0 +1,156 @@
+"""The discord.py client: the command tree, the dynamic items, the transport and the presenter.
+
+``build_client(manager)`` gives a ``discord.Client`` (or, with ``sharded=True``, an
+``AutoShardedClient``) that on start-up registers the button templates, syncs ``/majlis``,
+subscribes a presenter to the manager and restores the live tables, whose public messages are
+then edited in place again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.commands import build_group
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.handlers import Handlers
+from bot.discord.transport import DiscordTransport
+from bot.render import render_error
+
+if TYPE_CHECKING:
+    from bot.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+PresenterFactory = Callable[["TableManager", DiscordTransport], Any]
+
+
+def default_presenter(manager: TableManager, transport: DiscordTransport) -> Any:
+    """A presenter that feeds Discord destinations (``dc:`` and ``dm:dc:``) only."""
+    from bot.presenter import Presenter
+
+    return Presenter(manager, {"dc": transport})
+
+
+class MajlisMixin:
+    """What both client classes share; ``_setup_majlis`` is called from ``__init__``."""
+
+    manager: TableManager
+    tree: app_commands.CommandTree[Any]
+    transport: DiscordTransport
+    handlers: Handlers
+    presenter: Any
+
+    def _setup_majlis(self, manager: TableManager, *, presenter: PresenterFactory | None, sync: bool,
+                      guild_ids: list[int] | None, start_manager: bool) -> None:
+        client: Any = self
+        self.manager = manager
+        self.transport = DiscordTransport(client)
+        self.handlers = Handlers(manager, transport=self.transport)
+        self.tree = app_commands.CommandTree(client)
+        self.tree.add_command(build_group(self.handlers))
+        self.tree.on_error = self._tree_error  # type: ignore[method-assign]
+        self.presenter = None
+        self._presenter_factory = presenter or default_presenter
+        self._sync = sync
+        self._guild_ids = guild_ids or []
+        self._start_manager = start_manager
+        self._closing = False
+
+    async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        """Called by the dynamic items for every press."""
+        try:
+            await self.handlers.on_payload(interaction, payload)
+        except Exception:
+            log.exception("button %s failed", payload)
+            await self._apologise(interaction)
+
+    async def setup_hook(self) -> None:
+        """After login, before the gateway: buttons, commands, presenter, restored tables."""
+        client: Any = self
+        client.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.presenter = self._presenter_factory(self.manager, self.transport)
+        self.handlers.presenter = self.presenter
+        if self._sync:
+            if self._guild_ids:
+                for gid in self._guild_ids:
+                    guild = discord.Object(gid)
+                    self.tree.copy_global_to(guild=guild)
+                    await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        if self._start_manager:
+            await self.manager.start()
+
+    async def shutdown(self, *, drain_seconds: float = 5.0) -> None:
+        """Stop the timers, deliver what is queued (briefly), stop the outboxes."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._start_manager:
+            await self.manager.close()
+        if self.presenter is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.presenter.drain(), drain_seconds)
+            await self.presenter.close()
+
+    async def _tree_error(self, interaction: discord.Interaction[Any],
+                          error: app_commands.AppCommandError) -> None:
+        log.error("command failed", exc_info=error)
+        await self._apologise(interaction)
+
+    async def _apologise(self, interaction: discord.Interaction[Any]) -> None:
+        with contextlib.suppress(Exception):
+            t = await self.handlers.translator_for(interaction)
+            text = render_error("illegal", {}, t)
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+
+class MajlisClient(MajlisMixin, discord.Client):
+    """One gateway connection."""
+
+    def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
+                 guild_ids: list[int] | None = None, start_manager: bool = True, **options: Any) -> None:
+        options.setdefault("intents", discord.Intents(guilds=True))
+        super().__init__(**options)
+        self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
+                           start_manager=start_manager)
+
+    async def close(self) -> None:
+        """Stop the tables' timers and outboxes, then disconnect."""
+        await self.shutdown()
+        await super().close()
+
+
+class MajlisShardedClient(MajlisMixin, discord.AutoShardedClient):
+    """As many shards as Discord recommends (``GET /gateway/bot``), or ``shard_count``."""
+
+    def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
+                 guild_ids: list[int] | None = None, start_manager: bool = True, **options: Any) -> None:
+        options.setdefault("intents", discord.Intents(guilds=True))
+        super().__init__(**options)
+        self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
+                           start_manager=start_manager)
+
+    async def close(self) -> None:
+        """Stop the tables' timers and outboxes, then disconnect every shard."""
+        await self.shutdown()
+        await super().close()
+
+
+def build_client(manager: TableManager, *, sharded: bool = False, presenter: PresenterFactory | None = None,
+                 sync: bool = True, guild_ids: list[int] | None = None, start_manager: bool = True,
+                 **options: Any) -> MajlisClient | MajlisShardedClient:
+    """The bot's client; ``options`` go to discord.py (``intents``, ``guild_ready_timeout`` ...)."""
+    cls = MajlisShardedClient if sharded else MajlisClient
+    return cls(manager, presenter=presenter, sync=sync, guild_ids=guild_ids, start_manager=start_manager,
+               **options)

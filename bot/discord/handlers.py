@@ -1,0 +1,397 @@
+"""What each slash command and each button press does: decode, call the table manager, answer.
+
+Every interaction is acknowledged first (a defer, well inside Discord's 3 seconds) and then
+answered by editing that response; the interaction's token is never kept, so nothing relies on a
+token older than 15 minutes. Answers that concern one person (a hand, a refusal, a confirmation)
+are ephemeral. Public table messages are the presenter's: they go through the outbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import codec
+from bot.discord.components import build_view
+from bot.discord.transport import channel_dest, dm_dest, player_id
+from bot.errors import TableError
+from bot.i18n import T, resolve_lang, translator
+from bot.outbox import Forbidden, TransportError
+from bot.render import (
+    render_error,
+    render_hand,
+    render_help,
+    render_leaderboard,
+    render_rules,
+    render_scores,
+    render_stats,
+)
+from bot.render.cards import game_name
+from bot.render.lobby import lobby_text
+from bot.render.message import OutMessage
+from bot.render.table import table_text
+from bot.types import Person, TableSnapshot
+
+if TYPE_CHECKING:
+    from bot.discord.transport import DiscordTransport
+    from bot.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+#: How long a player's stored language is trusted before it is read again.
+PLAYER_TTL = 30.0
+GAMES = ("tarneeb41", "tarneeb", "trix")
+
+
+def person_of(interaction: Interaction) -> Person:
+    """The neutral person behind an interaction (Discord's locale as the language hint)."""
+    user = interaction.user
+    return Person(player_id(user.id), user.display_name, str(interaction.locale) if interaction.locale else None)
+
+
+def chat_of(interaction: Interaction) -> str:
+    """The neutral chat id of the interaction's channel or thread."""
+    return channel_dest(interaction.channel_id or 0)
+
+
+def can_manage(interaction: Interaction) -> bool:
+    """Whether the person may change the server's settings (Manage Server or Administrator)."""
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def summary_text(snap: TableSnapshot, t: T) -> str:
+    """The table as its public message shows it (lobby or match)."""
+    return lobby_text(snap, t) if snap.public is None else table_text(snap, t)
+
+
+class Handlers:
+    """The adapter's behaviour, independent of how commands are declared.
+
+    ``presenter`` (optional) is told when a person's DMs work again, so that their hands resume.
+    """
+
+    def __init__(self, manager: TableManager, *, transport: DiscordTransport | None = None,
+                 presenter: Any = None) -> None:
+        self.manager = manager
+        self.transport = transport
+        self.presenter = presenter
+        self._langs: dict[str, tuple[float, str | None]] = {}
+        self.latencies: list[float] = []  # seconds from receipt to the first acknowledgement
+
+    # ---- languages ----
+
+    async def translator_for(self, interaction: Interaction, chat_id: str | None = None) -> T:
+        """The language of a private answer: the player's choice, the server's, the locale hint."""
+        person = person_of(interaction)
+        now = time.monotonic()
+        cached = self._langs.get(person.player_id)
+        if cached is None or now - cached[0] > PLAYER_TTL:
+            rec = await self.manager.player(person)
+            cached = (now, rec.lang)
+            self._langs[person.player_id] = cached
+        chat = await self.manager.chat_settings(chat_id or chat_of(interaction))
+        return translator(resolve_lang(cached[1] or chat.lang, person.lang_hint), chat.digits)
+
+    def forget(self, player: str) -> None:
+        """Read the player's language again next time."""
+        self._langs.pop(player, None)
+        if self.presenter is not None:
+            self.presenter.forget_player(player)
+
+    # ---- answering ----
+
+    async def ack(self, interaction: Interaction, *, ephemeral: bool = True, update: bool = False) -> None:
+        """Acknowledge at once: a thinking (ephemeral) response, or a silent update of the message."""
+        if interaction.response.is_done():
+            return
+        started = interaction.created_at.timestamp()
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        self.latencies.append(max(0.0, time.time() - started))
+
+    @staticmethod
+    async def answer(interaction: Interaction, text: str, msg: OutMessage | None = None) -> None:
+        """Fill the deferred response (its buttons, if any, are dynamic items)."""
+        view = build_view(msg.buttons) if msg is not None else None
+        await interaction.edit_original_response(content=text[:2000], view=view)
+
+    @staticmethod
+    async def tell(interaction: Interaction, text: str) -> None:
+        """An extra ephemeral line, after a silent acknowledgement."""
+        await interaction.followup.send(text[:2000], ephemeral=True)
+
+    # ---- slash commands ----
+
+    async def new(self, interaction: Interaction, game: str, target: int | None) -> None:
+        """``/majlis new``: open a table in this channel with the caller in seat 0."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        options = {"target": target} if target else None
+        try:
+            snap = await self.manager.create(chat_of(interaction), person_of(interaction), game, options)
+        except TableError as e:
+            await self.answer(interaction, render_error(e.code, e.params, t))
+            return
+        text = t.gettext("{game} · table {table} · waiting for players", game=game_name(game, t),
+                         table=snap.table_id)
+        await self.answer(interaction, await self._dm_probe(interaction, snap, 0, t, text))
+
+    async def join(self, interaction: Interaction) -> None:
+        """``/majlis join``: sit at this channel's table."""
+        await self.ack(interaction)
+        await self._join(interaction, chat_of(interaction), None)
+
+    async def leave(self, interaction: Interaction) -> None:
+        """``/majlis leave``."""
+        await self.ack(interaction)
+        await self._simple(interaction, "leave", chat_of(interaction))
+
+    async def begin(self, interaction: Interaction) -> None:
+        """``/majlis begin``: start the match now (AI players take empty seats)."""
+        await self.ack(interaction)
+        await self._simple(interaction, "begin", chat_of(interaction))
+
+    async def stop(self, interaction: Interaction) -> None:
+        """``/majlis stop``: the creator, or anyone with Manage Server."""
+        await self.ack(interaction)
+        await self._simple(interaction, "stop", chat_of(interaction))
+
+    async def hand(self, interaction: Interaction) -> None:
+        """``/majlis hand``: your cards here, only for you, with the moves you may make now."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        snap = self.manager.table_in_chat(chat_of(interaction))
+        if snap is None:
+            await self.answer(interaction, render_error("no_table", {}, t))
+            return
+        await self._show_hand(interaction, snap.table_id, t)
+
+    async def scores(self, interaction: Interaction) -> None:
+        """``/majlis scores``."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        snap = self.manager.table_in_chat(chat_of(interaction))
+        if snap is None:
+            await self.answer(interaction, render_error("no_table", {}, t))
+            return
+        await self.answer(interaction, render_scores(snap, t).text)
+
+    async def leaderboard(self, interaction: Interaction, game: str | None) -> None:
+        """``/majlis leaderboard``: this channel's best players of one game."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        chat = chat_of(interaction)
+        if game is None:
+            snap = self.manager.table_in_chat(chat)
+            game = snap.table.game if snap else GAMES[0]
+        rows = await self.manager.leaderboard(chat, game)
+        await self.answer(interaction, render_leaderboard(rows, game, t).text)
+
+    async def stats(self, interaction: Interaction) -> None:
+        """``/majlis stats``: your record, everywhere."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        person = person_of(interaction)
+        rows = await self.manager.stats(person.player_id)
+        await self.answer(interaction, render_stats(rows, person.name, t).text)
+
+    async def rules(self, interaction: Interaction, game: str | None) -> None:
+        """``/majlis rules``."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        if game is None:
+            snap = self.manager.table_in_chat(chat_of(interaction))
+            game = snap.table.game if snap else ""
+        await self.answer(interaction, render_rules(game or "", t))
+
+    async def help(self, interaction: Interaction) -> None:
+        """``/majlis help``."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        await self.answer(interaction, render_help("discord", t))
+
+    async def lang(self, interaction: Interaction, language: str, scope: str) -> None:
+        """``/majlis lang``: the server's language (Manage Server) or your own."""
+        await self.ack(interaction)
+        person = person_of(interaction)
+        if scope == "me":
+            await self.manager.update_player(person.player_id, lang=language)
+            self.forget(person.player_id)
+        else:
+            if not can_manage(interaction):
+                t = await self.translator_for(interaction)
+                await self.answer(interaction, t.gettext("Only the group's admins may change this."))
+                return
+            await self.manager.update_chat(chat_of(interaction), lang=language)
+        # The catalog words this sentence in each language ("... I speak Arabic ..." in ar).
+        await self.answer(interaction, translator(language).gettext("From now on I speak English here."))
+
+    async def settings(self, interaction: Interaction, turn: int | None, digits: str | None,
+                       ai: str | None) -> None:
+        """``/majlis settings``: turn timer, digits and AI level of this channel (Manage Server)."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        chat_id = chat_of(interaction)
+        changes: dict[str, Any] = {}
+        if turn is not None:
+            changes["turn_seconds"] = turn
+        if digits is not None:
+            changes["digits"] = digits
+        if ai is not None:
+            changes["ai_level"] = ai
+        if changes and not can_manage(interaction):
+            await self.answer(interaction, t.gettext("Only the group's admins may change this."))
+            return
+        chat = await (self.manager.update_chat(chat_id, **changes) if changes
+                      else self.manager.chat_settings(chat_id))
+        t = await self.translator_for(interaction)
+        lines = [t.gettext("Turn timer: {seconds} s", seconds=chat.turn_seconds),
+                 t.gettext("Digits: {digits}", digits=chat.digits),
+                 t.gettext("AI level: {level}", level=chat.ai_level)]
+        await self.answer(interaction, "\n".join(lines))
+
+    # ---- buttons ----
+
+    async def on_payload(self, interaction: Interaction, payload: str) -> None:
+        """A pressed button or a chosen select option (any message, any age)."""
+        try:
+            p = codec.decode(payload)
+        except codec.CodecError:
+            await self.ack(interaction)
+            t = await self.translator_for(interaction)
+            await self.answer(interaction, render_error("bad_action", {}, t))
+            return
+        if p.verb == "a":
+            await self._act(interaction, p)
+            return
+        await self.ack(interaction)
+        snap = self.manager.get(p.table_id)
+        chat_id = snap.table.chat_id if snap else chat_of(interaction)
+        t = await self.translator_for(interaction, chat_id)
+        if snap is None:
+            await self.answer(interaction, render_error("no_table", {}, t))
+            return
+        if p.verb == "h":
+            await self._show_hand(interaction, p.table_id, t)
+            return
+        live = self.manager.table_in_chat(chat_id)
+        if live is None or live.table_id != p.table_id:
+            await self.answer(interaction, render_error("stale" if live else "no_table", {}, t))
+            return
+        if p.verb == "j":
+            await self._join(interaction, chat_id, int(p.arg) if p.arg.isdigit() else None)
+        elif p.verb == "c":
+            await self._simple(interaction, "claim", chat_id, seat=int(p.arg) if p.arg.isdigit() else -1)
+        else:
+            await self._simple(interaction, {"b": "begin", "l": "leave", "x": "stop"}[p.verb], chat_id)
+
+    async def _act(self, interaction: Interaction, p: codec.Payload) -> None:
+        """A move from a hand: the DM hand is refreshed by the presenter, an ephemeral one here."""
+        message = interaction.message
+        ephemeral = bool(message is not None and message.flags.ephemeral)
+        await self.ack(interaction, update=True)
+        person = person_of(interaction)
+        snap = self.manager.get(p.table_id)
+        t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
+        try:
+            if p.version is None:
+                await self.manager.act_current(p.table_id, person, p.arg)
+            else:
+                await self.manager.act(p.table_id, person, p.version, p.arg)
+        except TableError as e:
+            await self.tell(interaction, render_error(e.code, e.params, t))
+            if ephemeral and e.code in ("stale", "not_your_turn", "illegal"):
+                await self._refresh_hand(interaction, p.table_id, t)
+            return
+        if ephemeral:
+            await self._refresh_hand(interaction, p.table_id, t)
+
+    # ---- shared steps ----
+
+    async def _simple(self, interaction: Interaction, what: str, chat_id: str, **kw: Any) -> None:
+        t = await self.translator_for(interaction, chat_id)
+        person = person_of(interaction)
+        try:
+            if what == "stop":
+                snap = await self.manager.stop(chat_id, person, is_admin=can_manage(interaction))
+            else:
+                snap = await getattr(self.manager, what)(chat_id, person, **kw)
+        except TableError as e:
+            await self.answer(interaction, render_error(e.code, e.params, t))
+            return
+        if what in ("begin", "claim") and snap.seat_of(person.player_id) is not None and snap.public:
+            await self._show_hand(interaction, snap.table_id, t)
+            return
+        await self.answer(interaction, summary_text(snap, t))
+
+    async def _join(self, interaction: Interaction, chat_id: str, seat: int | None) -> None:
+        t = await self.translator_for(interaction, chat_id)
+        person = person_of(interaction)
+        try:
+            snap = await self.manager.join(chat_id, person, seat)
+        except TableError as e:
+            await self.answer(interaction, render_error(e.code, e.params, t))
+            return
+        mine = snap.seat_of(person.player_id)
+        if mine is None:  # the table filled and began with the join; show where things stand
+            await self.answer(interaction, summary_text(snap, t))
+            return
+        text = t.gettext("Seat {seat}: {name}", seat=mine, name=person.name)
+        await self.answer(interaction, await self._dm_probe(interaction, snap, mine, t, text))
+
+    async def _dm_probe(self, interaction: Interaction, snap: TableSnapshot, seat: int, t: T, text: str) -> str:
+        """Greet the new player by DM; if Discord refuses (50007), say to use My hand instead."""
+        if self.transport is None:
+            return text
+        person = person_of(interaction)
+        greeting = t.gettext("You sit in seat {seat} at table {table} ({game}). Your cards will come here.",
+                             seat=seat, table=snap.table_id, game=game_name(snap.table.game, t))
+        try:
+            await self.transport.send(dm_dest(interaction.user.id), OutMessage(greeting, notify=False))
+        except Forbidden:
+            await self.manager.update_player(person.player_id, dm_ok=False)
+            self.forget(person.player_id)
+            return text + "\n" + t.gettext(
+                "{name}, I cannot send you your cards privately. Open a private chat with me, then press My hand.",
+                name=person.name)
+        except TransportError:
+            log.info("greeting %s by DM failed", person.player_id)
+            return text
+        rec = await self.manager.player(person)
+        if rec.dm_ok is False:
+            if self.presenter is not None:
+                await self.presenter.dm_restored(person.player_id)
+            else:
+                await self.manager.update_player(person.player_id, dm_ok=True)
+        return text
+
+    def _hand_message(self, interaction: Interaction, table_id: int, t: T) -> OutMessage:
+        snap = self.manager.get(table_id)
+        if snap is None:
+            raise TableError("no_table")
+        seat = snap.seat_of(player_id(interaction.user.id))
+        if seat is None:
+            raise TableError("not_seated")
+        return render_hand(snap, self.manager.view(table_id, seat), t, platform="dc")
+
+    async def _show_hand(self, interaction: Interaction, table_id: int, t: T) -> None:
+        try:
+            msg = self._hand_message(interaction, table_id, t)
+        except TableError as e:
+            await self.answer(interaction, render_error(e.code, e.params, t))
+            return
+        await self.answer(interaction, msg.text, msg)
+
+    async def _refresh_hand(self, interaction: Interaction, table_id: int, t: T) -> None:
+        try:
+            msg = self._hand_message(interaction, table_id, t)
+        except TableError:
+            return
+        await self.answer(interaction, msg.text, msg)
