@@ -47,6 +47,7 @@ Snapshot = tuple[int, dict[str, Any]]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _LIVE = "('" + "', '".join(LIVE_STATUSES) + "')"
 
 
@@ -152,24 +153,50 @@ def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
     return found
 
 
+def statements(sql: str) -> list[str]:
+    """Split a script into complete SQL statements (a trigger's ``BEGIN … END`` stays whole)."""
+    out, buf = [], ""
+    for part in sql.split(";"):
+        buf += part + ";"
+        if sqlite3.complete_statement(buf):
+            if _has_code(buf):
+                out.append(buf.strip())
+            buf = ""
+    if _has_code(buf.removesuffix(";")):
+        raise ValueError(f"incomplete SQL statement in a migration: {buf.strip()[:80]!r}")
+    return out
+
+
+def _has_code(sql: str) -> bool:
+    """Whether ``sql`` holds more than blanks, semicolons and ``--`` comments."""
+    return any(line.split("--", 1)[0].strip(" \t;") for line in sql.splitlines())
+
+
 def migrate(conn: sqlite3.Connection, scripts: Sequence[tuple[int, str]]) -> int:
-    """Apply the scripts newer than the file's ``schema_version``, each in one transaction."""
+    """Apply the scripts newer than the file's ``schema_version``, each in one transaction.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). The version is read again
+    inside each ``BEGIN IMMEDIATE``, so two processes opening one file never apply a script twice.
+    """
     conn.execute("CREATE TABLE IF NOT EXISTS schema_version "
                  "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
-    current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+    current = 0
     for number, sql in scripts:
-        if number <= current:
-            continue
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.executescript(
-                f"BEGIN IMMEDIATE;\n{sql}\n;INSERT INTO schema_version VALUES ({number}, {time.time()!r});"
-                "\nCOMMIT;"
-            )
+            current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            if number > current:
+                for statement in statements(sql):
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
+                current = number
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
-                conn.rollback()
+                conn.execute("ROLLBACK")
             raise
-        current = number
+    if not scripts:
+        current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
     return int(current)
 
 
@@ -188,8 +215,10 @@ class SQLiteRepository:
     """The :class:`storage.repository.Repository` in one SQLite file."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL", group_commit: bool = True) -> None:
+        if synchronous.upper() not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         self.path = str(path)
-        self.synchronous = synchronous
+        self.synchronous = synchronous.upper()
         self.group_commit = group_commit
         self._db: aiosqlite.Connection | None = None
         self._queue: list[_Write] = []
@@ -225,7 +254,7 @@ class SQLiteRepository:
         if self._db is None:
             return
         while self._flusher is not None and not self._flusher.done():
-            await asyncio.shield(self._flusher)
+            await asyncio.wait({self._flusher})  # the writes in flight finish (or fail) first
         db, self._db = self._db, None
         await db.close()
 

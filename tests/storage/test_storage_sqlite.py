@@ -12,7 +12,7 @@ import pytest
 from storage import make_repository, open_repository
 from storage.memory import MemoryRepository
 from storage.records import FINISHED, PLAYING, ActionRecord, MatchResult, PlayerResult, Seat, TableRecord
-from storage.sqlite import SQLiteRepository, migrate, migrations
+from storage.sqlite import SQLiteRepository, migrate, migrations, statements
 
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
 
@@ -188,3 +188,32 @@ async def test_an_existing_file_is_upgraded_and_keeps_its_rows(tmp_path: Path) -
         assert [t.table_id for t in await repo.live_tables()] == [table_id]
     indexes = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "tables_live_by_id" in indexes and "tables_live" not in indexes
+
+
+def test_statements_split_scripts_but_keep_triggers_and_strings_whole() -> None:
+    script = ("-- a comment; with a semicolon\nCREATE TABLE b (x TEXT DEFAULT 'a;b'); CREATE TRIGGER t "
+              "AFTER INSERT ON b BEGIN SELECT 1; SELECT 2; END;\n-- the end;\n")
+    parts = statements(script)
+    assert len(parts) == 2
+    assert parts[0].endswith("CREATE TABLE b (x TEXT DEFAULT 'a;b');")
+    assert parts[1].startswith("CREATE TRIGGER t") and parts[1].endswith("END;")
+    with pytest.raises(ValueError, match="incomplete"):
+        statements("CREATE TRIGGER t AFTER INSERT ON b BEGIN SELECT 1;")
+
+
+def test_a_second_connection_finds_the_migrations_done(tmp_path: Path) -> None:
+    first = sqlite3.connect(tmp_path / "two.db", isolation_level=None)
+    second = sqlite3.connect(tmp_path / "two.db", isolation_level=None)
+    try:
+        assert migrate(first, migrations()) == len(migrations())
+        assert migrate(second, migrations()) == len(migrations())
+        assert second.execute("SELECT COUNT(*) FROM schema_version").fetchone() == (len(migrations()),)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_synchronous_must_be_a_known_level(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="synchronous"):
+        SQLiteRepository(tmp_path / "s.db", synchronous="FULL; DROP TABLE tables")
+    assert SQLiteRepository(tmp_path / "s.db", synchronous="normal").synchronous == "NORMAL"
