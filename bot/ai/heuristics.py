@@ -83,7 +83,10 @@ def discard(legal: list[Card], trump: int | None, hand: list[Card]) -> Card:
 
 
 def choose_lead(hand: list[Card], legal: list[Card], trump: int | None, strong_trumps: bool) -> Card:
-    """Lead: cash side aces, pull trumps when long and strong in them, else lead low from the longest suit."""
+    """Lead: cash side aces, pull trumps when long and strong in them, else the longest side suit.
+
+    From the longest side suit it leads the top of touching honours (KQ, QJ...), else its lowest.
+    """
     suits = by_suit(hand)
     legal_set = set(legal)
     if trump is not None and strong_trumps:
@@ -93,12 +96,12 @@ def choose_lead(hand: list[Card], legal: list[Card], trump: int | None, strong_t
     aces = [c for c in legal if c[1] == 14 and c[0] != trump]
     if aces:
         return max(aces, key=lambda c: (len(suits[c[0]]), -c[0]))
-    kings = [c for c in legal if c[1] == 13 and c[0] != trump and 12 in suits[c[0]]]
-    if kings:
-        return kings[0]
     side = [s for s in range(4) if s != trump and any(c[0] == s for c in legal)]
     if side:
         s = max(side, key=lambda x: (len(suits[x]), suits[x][0], -x))
+        ranks = suits[s]
+        if len(ranks) >= 2 and ranks[0] >= 12 and ranks[0] - ranks[1] == 1:
+            return (s, ranks[0])
         return (s, min(r for su, r in legal if su == s))
     return min(legal, key=lambda c: c[1])
 
@@ -114,11 +117,7 @@ def choose_follow(view: dict[str, Any], hand: list[Card], legal: list[Card], tru
     if win_seat == partner:
         return min(legal, key=lambda c: (c[1], c[0])) if following else discard(legal, trump, hand)
     if winners:
-        cheapest = min(winners, key=lambda c: (c[0] == trump, c[1]))
-        second_hand = len(trick) == 1
-        if following and second_hand and cheapest[1] < 13:
-            return min(legal, key=lambda c: c[1])
-        return cheapest
+        return min(winners, key=lambda c: (c[0] == trump, c[1]))
     if following:
         return min(legal, key=lambda c: c[1])
     return discard(legal, trump, hand)
