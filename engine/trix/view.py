@@ -49,6 +49,7 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
         "leader": g.leader if g.phase == "play" else None,
         "last_trick": last,
         "tricks": list(g.tricks),
+        "trick_no": sum(g.tricks),
         "scores": g.scores(),
         "winner": None if g.winner is None else list(g.winner),
         "legal": legal,
