@@ -122,10 +122,13 @@ def test_option_value_table_tiered_multiplier() -> None:
 
 
 def test_option_value_table_end_to_end(tk) -> None:
-    _g, ev = tk.scenario(
-        "tarneeb41", ["bid 7", "bid 2", "bid 2", "bid 2"], SEATS, [7, 2, 2, 2], options={"value_table": "double_from_7"}
-    )
-    assert tk.of_type(ev, "deal_scored")[0]["deltas"]["players"] == [14, 2, 2, 2]
+    g = new(dealer=3, options={"value_table": "double_from_7"})
+    tk.run(g, ["bid 7", "bid 2", "bid 2", "bid 2"])
+    ev = tk.autoplay(g, until=lambda x: x.hand_no == 1)
+    scored = tk.of_type(ev, "deal_scored")[0]
+    tricks = scored["summary"]["tricks"]
+    assert scored["deltas"]["players"] == deal_deltas([7, 2, 2, 2], tricks, [0] * 4, "double_from_7")
+    assert abs(scored["deltas"]["players"][0]) == 14
 
 
 def test_option_rising_minimums(tk) -> None:
