@@ -82,6 +82,13 @@ def suit_label(suit: str, t: T) -> str:
     return f"{SUIT_SYMBOL[s]} {suit_name(s, t)}"
 
 
+def trump_label(trump: str, t: T) -> str:
+    """The trump of a deal: ``"♥ Hearts"``, or "No trump" for ``"N"`` (a classic Tarneeb variant)."""
+    if trump.upper() == "N":
+        return t.pgettext("trump", "No trump")
+    return suit_label(trump, t)
+
+
 def game_name(game_id: str, t: T) -> str:
     """The game's name: Syrian Tarneeb 41 / طرنيب سوري ٤١, Tarneeb / طرنيب, Trix / تركس."""
     f = _GAMES.get(game_id)

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import codec
 from bot.i18n import T
-from bot.render.cards import SUIT_SYMBOL, card_label, contract_name, suit_name
+from bot.render.cards import card_label, contract_name, trump_label
 from bot.render.message import Button
 from bot.types import TableSnapshot
 
@@ -39,6 +39,15 @@ def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> st
     )
 
 
+def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T) -> str:
+    """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``)."""
+    items = []
+    for d in doubled:
+        item = t.gettext("{card} by {name}", card=card_label(d["card"]), name=seat_name(snapshot, int(d["seat"]), t))
+        items.append(item)
+    return t.join(items)
+
+
 def action_label(code: str, t: T) -> str:
     """A short button label for an engine action code."""
     words = code.split()
@@ -50,7 +59,7 @@ def action_label(code: str, t: T) -> str:
     if verb == "pass":
         return t.pgettext("action", "Pass")
     if verb == "trump" and len(words) == 2:
-        return f"{SUIT_SYMBOL[words[1]]} {suit_name(words[1], t)}"
+        return trump_label(words[1], t)
     if verb == "contract" and len(words) == 2:
         return contract_name(words[1], t)
     if verb == "double" and len(words) == 2:

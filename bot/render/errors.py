@@ -40,8 +40,17 @@ _REASONS: dict[str, Callable[[T, dict[str, Any]], str]] = {
     "must_follow_suit": lambda t, p: (
         t.gettext("You must follow suit: play {suit}.", suit=_suit(p, t)) if _suit(p, t)
         else t.gettext("You must follow the suit that was led.")),
-    "bid_too_low": lambda t, p: t.gettext("Your bid must be higher than the standing bid."),
-    "bid_out_of_range": lambda t, p: t.gettext("That bid is out of range."),
+    "bid_too_low": lambda t, p: (
+        t.gettext("Your bid must be at least {minimum}.", minimum=int(p["minimum"]))
+        if isinstance(p.get("minimum"), int) else t.gettext("Your bid must be higher than the standing bid.")),
+    "bid_out_of_range": lambda t, p: (
+        t.gettext("A bid is from {minimum} to {maximum}.", minimum=int(p["minimum"]), maximum=int(p["maximum"]))
+        if isinstance(p.get("minimum"), int) and isinstance(p.get("maximum"), int)
+        else t.gettext("That bid is out of range.")),
+    "must_lead_trump": lambda t, p: t.gettext("The first lead must be a trump."),
+    "must_play_king": lambda t, p: t.gettext("You must play the King of Hearts now."),
+    "no_heart_lead": lambda t, p: t.gettext("Hearts may not be led in the King of Hearts contract."),
+    "no_trump_not_allowed": lambda t, p: t.gettext("No-trump is not allowed at this table."),
     "unknown_action": lambda t, p: t.gettext("That is not a move I understand."),
     "bad_seat": lambda t, p: t.gettext("There is no such seat."),
     "not_in_hand": lambda t, p: (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import SUIT_SYMBOL, card_label, contract_name, game_name, suit_name
-from bot.render.common import score_lines, seat_name, seat_order, team_name, winners_text
+from bot.render.cards import card_label, contract_name, game_name, trump_label
+from bot.render.common import doubled_list, score_lines, seat_name, seat_order, team_name, winners_text
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
 
@@ -18,9 +18,9 @@ def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[
     team = declarer % 2
     took = int((s.get("tricks") or [0, 0])[team])
     trump = s.get("trump")
-    lines = [t.gettext("{name} ({team}) bid {bid} with {symbol} {suit} as trump.",
+    lines = [t.gettext("{name} ({team}) bid {bid} with {trump} as trump.",
                        name=seat_name(snapshot, declarer, t), team=team_name(team, t), bid=bid,
-                       symbol=SUIT_SYMBOL.get(trump or "", ""), suit=suit_name(trump, t) if trump else "")]
+                       trump=trump_label(str(trump or "N"), t))]
     tricks = t.ngettext("{n} trick", "{n} tricks", took)
     if took >= bid:
         lines.append(t.gettext("{team} took {tricks}: the contract is made.", team=team_name(team, t), tricks=tricks))
@@ -149,9 +149,7 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
         elif kind == "doubles_revealed":
             doubles = ev.get("doubles") or []
             if doubles:
-                text = t.gettext("Doubled: {cards}", cards=t.join([
-                    t.gettext("{card} by {name}", card=card_label(d["card"]),
-                              name=seat_name(snap, int(d["seat"]), t)) for d in doubles]))
+                text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t))
             else:
                 text = t.gettext("Nobody doubled.")
         if text:

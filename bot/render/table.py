@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, card_label, contract_name, game_name, rank_glyph, suit_name
+from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, card_label, contract_name, game_name, rank_glyph, trump_label
 from bot.render.common import (
     TEAM_GAMES,
+    doubled_list,
     hand_button,
     score_lines,
     seat_name,
@@ -70,18 +71,19 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) ->
 def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
     game = snapshot.table.game
     out: list[str] = []
+    trump = pub.get("trump")
+    exposed = pub.get("exposed")
+    if game in TEAM_GAMES and trump and exposed:
+        out.append(t.gettext("Trump: {trump} (sister suit of the exposed {card} in the dealer's hand)",
+                             trump=trump_label(trump, t), card=card_label(exposed)))
+    elif game == "tarneeb41" and trump:
+        out.append(t.gettext("Trump: {trump}", trump=trump_label(trump, t)))
     if game == "tarneeb41":
-        trump = pub.get("trump")
-        exposed = pub.get("exposed")
-        if trump and exposed:
-            out.append(t.gettext("Trump: {symbol} {suit} (sister suit of the exposed {card} in the dealer's hand)",
-                                 symbol=SUIT_SYMBOL[trump], suit=suit_name(trump, t), card=card_label(exposed)))
-        elif trump:
-            out.append(t.gettext("Trump: {symbol} {suit}", symbol=SUIT_SYMBOL[trump], suit=suit_name(trump, t)))
         bids = [b for b in (pub.get("bids") or []) if b is not None]
-        if bids:
+        if bids and pub.get("phase") == "bid":
+            minimum = pub.get("min_total") or (pub.get("options") or {}).get("min_total", 11)
             out.append(t.gettext("Bids so far total {total} (at least {minimum} to play)", total=sum(bids),
-                                 minimum=int((pub.get("options") or {}).get("min_total", 11))))
+                                 minimum=int(minimum)))
     elif game == "tarneeb":
         history = pub.get("bids") or []
         if pub.get("phase") == "bid" and history:
@@ -100,9 +102,9 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
         if pub.get("declarer") is not None and pub.get("contract"):
             trump = pub.get("trump")
             if trump:
-                out.append(t.gettext("Contract: {name} bid {bid}, trump {symbol} {suit}",
+                out.append(t.gettext("Contract: {name} bid {bid}, trump {trump}",
                                      name=seat_name(snapshot, pub["declarer"], t), bid=pub["contract"],
-                                     symbol=SUIT_SYMBOL[trump], suit=suit_name(trump, t)))
+                                     trump=trump_label(trump, t)))
             else:
                 out.append(t.gettext("Contract: {name} bid {bid}; trump not chosen yet",
                                      name=seat_name(snapshot, pub["declarer"], t), bid=pub["contract"]))
@@ -116,9 +118,7 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
                                  contracts=t.join([contract_name(c, t) for c in left])))
         doubled = pub.get("doubled") or []
         if doubled:
-            out.append(t.gettext("Doubled: {cards}", cards=t.join([
-                t.gettext("{card} by {name}", card=card_label(d["card"]),
-                          name=seat_name(snapshot, d["seat"], t)) for d in doubled])))
+            out.append(t.gettext("Doubled: {cards}", cards=doubled_list(snapshot, doubled, t)))
         layout = pub.get("layout")
         if contract == "trix" and isinstance(layout, dict):
             out.append(t.gettext("Layout:"))
@@ -129,7 +129,8 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
                     ranks = " ".join(rank_glyph(r) for r in _LAYOUT_RANKS[lo:hi + 1])
                     out.append(f"{SUIT_SYMBOL[s]} {t.isolate(ranks)}")
                 else:
-                    out.append(f"{SUIT_SYMBOL[s]} {t.gettext('not started')}")
+                    not_started = t.gettext("not started")
+                    out.append(f"{SUIT_SYMBOL[s]} {not_started}")
     return out
 
 
