@@ -68,6 +68,7 @@ class TableManager:
         self._listeners: list[Listener] = []
         self._sched = Scheduler(self.clock, self._wake)
         self._seeds = random.SystemRandom()
+        self._jitter = random.Random()
         self._started = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -296,9 +297,9 @@ class TableManager:
         if seat_value is not None:
             seats[seat] = seat_value
         seq = table.record.version + 1
-        record = dataclasses.replace(table.record, seats=tuple(seats), version=seq, warned=False)
-        deadline, ai_at, warn_at = self._plan_turn(record.chat_id, record.seats, game, now, table)
-        record = dataclasses.replace(record, deadline=deadline)
+        new_seats = tuple(seats)
+        deadline, ai_at, warn_at = self._plan_turn(table.record.chat_id, new_seats, game, now, table)
+        record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
         try:
             await self.repo.append_action(entry, record)
@@ -362,7 +363,7 @@ class TableManager:
                 return
             seat, version = table.to_act, record.version
             assert table.game is not None and seat is not None
-            view, rng = table.game.view(seat), _ai_rng(record.seed, version)
+            view, rng = table.game.view(seat), _ai_rng(table)
         try:
             decision: str | None = await asyncio.to_thread(player.decide, view, record.game, rng)
         except Exception:
@@ -380,7 +381,7 @@ class TableManager:
         record = table.record
         if decision is None and not is_heavy(player):
             try:
-                decision = player.decide(table.game.view(seat), record.game, _ai_rng(record.seed, record.version))
+                decision = player.decide(table.game.view(seat), record.game, _ai_rng(table))
             except Exception:
                 log.exception("AI of table %s seat %s failed; playing the automatic move", table.table_id, seat)
         actor = record.seats[seat].player_id or ai_seat_id(record.ai_level, seat)
@@ -439,8 +440,14 @@ class TableManager:
 
     def _ai_delay(self, table: Table, seats: tuple[Seat, ...] | None = None) -> float:
         seats = seats or table.record.seats
-        watched = any((s.away and s.owner) or (not s.is_ai and is_human_id(s.player_id)) for s in seats)
-        return self.settings.ai_delay if watched else 0.0
+        delay = self.settings.ai_delay
+        if delay <= 0:
+            return 0.0
+        if self.settings.fast_forward_unwatched and not any(
+                (s.away and s.owner) or (not s.is_ai and is_human_id(s.player_id)) for s in seats):
+            return 0.0
+        jitter = self.settings.ai_jitter
+        return delay * self._jitter.uniform(1 - jitter, 1 + jitter) if jitter else delay
 
     def _turn_seconds(self, chat_id: str) -> float:
         chat = self._chats.get(chat_id)
@@ -765,9 +772,11 @@ class TableManager:
             raise TableError("finished")
 
 
-def _ai_rng(seed: int, version: int) -> random.Random:
-    """A generator fixed by the table and the move, so an AI's choice is reproducible."""
-    return random.Random(seed * 1_000_003 + version)
+def _ai_rng(table: Table) -> random.Random:
+    """The table's generator for AI choices (seeded from the table, made once: seeding is slow)."""
+    if table.rng is None:
+        table.rng = random.Random(table.record.seed)
+    return table.rng
 
 
 def _with_id(ids: dict[str, str], key: str, message_id: str | None) -> dict[str, str]:

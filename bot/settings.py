@@ -10,16 +10,26 @@ from dataclasses import dataclass
 class ManagerSettings:
     """Knobs of :class:`bot.manager.TableManager`.
 
-    ``ai_delay`` paces AI moves so people can follow them (0 in tests and benchmarks);
-    ``autoplay_after`` auto-moves in a row hand a seat to the AI until its owner acts again;
-    ``lobby_timeout`` cancels a lobby nobody starts; ``snapshot_every`` saves the engine state
-    after that many actions (0: only at the end of each deal) so a restore replays a short tail.
-    ``latency_sink`` (benchmarks) receives the seconds each action took, lock to notification.
+    - ``one_table_per_chat``: refuse a second live table in a chat (``table_exists``).
+    - ``lobby_timeout``: seconds after which a lobby nobody started is cancelled.
+    - ``ai_delay``: seconds an AI seat waits before it moves, so people can follow (0 in tests and
+      benchmarks); ``ai_jitter`` spreads it over ``delay * (1 ± jitter)``;
+      ``fast_forward_unwatched`` lets a table with no person left at it play out without pacing.
+    - ``autoplay_after``: automatic moves in a row after which the AI plays the seat until its owner
+      acts again.
+    - ``default_turn_seconds``: the turn timer of a chat that has no stored settings.
+    - ``auto_begin_when_full``: start the match when a fourth person sits down.
+    - ``snapshot_every``: save the engine state after that many actions (0: only at the end of each
+      deal), so that a restore replays a short tail of the log.
+    - ``seed_source``: gives each new table's seed (tests fix it; default: system randomness).
+    - ``latency_sink``: receives the seconds each action took, lock to notification (benchmarks).
     """
 
     one_table_per_chat: bool = True
     lobby_timeout: float = 600.0
     ai_delay: float = 1.0
+    ai_jitter: float = 0.0
+    fast_forward_unwatched: bool = True
     autoplay_after: int = 2
     default_turn_seconds: int = 60
     auto_begin_when_full: bool = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ class Table:
     ai_at: float | None = None  # when the AI seat to act moves
     warn_at: float | None = None  # when the turn warning is due (deadline is in the record)
     since_snapshot: int = 0
+    rng: random.Random | None = None  # AI choices
     _snapshot: TableSnapshot | None = None
 
     @property
