@@ -117,7 +117,8 @@ class Presenter:
         self._players: dict[str, tuple[float, str | None, bool | None]] = {}  # id -> (read at, lang, dm_ok)
         self._blocked: set[str] = set()
         self._turn: dict[tuple[int, int], bool] = {}
-        self._tables: dict[int, TableSnapshot] = {}
+        self._tables: dict[int, TableSnapshot] = {}  # live tables
+        self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
         self._langs: dict[int, tuple[str, str]] = {}  # table id -> (public lang, digits)
         manager.subscribe(self.on_update)
 
@@ -174,6 +175,9 @@ class Presenter:
             self._tables[tid] = snap
         else:
             self._tables.pop(tid, None)
+        self._seen[tid] = snap
+        while len(self._seen) > 1000:
+            self._seen.pop(next(iter(self._seen)))
         if update.reason == "restored":
             self._remember(snap)
         t = await self._public_t(snap)
@@ -285,7 +289,7 @@ class Presenter:
         except Exception:
             log.exception("marking %s dm_ok=False failed", player)
         tid = table_of_key(key)
-        tables = [self._tables[tid]] if tid in self._tables else [
+        tables = [self._seen[tid]] if tid is not None and tid in self._seen else [
             s for s in self._tables.values() if s.seat_of(player) is not None
         ]
         for snap in tables:
