@@ -1,0 +1,273 @@
+"""Random-play invariants for all three games (OpenSpiel ``random_sim_test`` in spirit).
+
+Two layers: thousands of seeded (truncated) matches through the integer fast path
+(``legal_ids`` / ``step`` / ``check`` / ``auto_id``), and fewer whole matches through the public
+string API with every check: events, views, privacy, JSON round trips, refusals, clones.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine import cards as C
+from engine.tarneeb.scoring import score_hand
+from engine.tarneeb41.scoring import deal_deltas
+
+HAVE_TRIX = (Path(engine.__file__).parent / "trix" / "game.py").exists()
+GAMES = [
+    "tarneeb",
+    "tarneeb41",
+    pytest.param("trix", marks=pytest.mark.skipif(not HAVE_TRIX, reason="engine/trix/game.py not there yet")),
+]
+TRIX_TOTALS = {"king": -75, "queens": -100, "diamonds": -130, "tricks": -195, "trix": 500}
+JUNK = [
+    "",
+    " ",
+    "play",
+    "play AS KS",
+    "bid 7 8",
+    "bid",
+    "bid -1",
+    "bid x",
+    "play 1S",
+    "play ZZ",
+    "trump",
+    "trump X",
+    "contract",
+    "contract chess",
+    "double",
+    "double 2C",
+    "dance",
+    "pass pass",
+    "PLAY",
+    "play  AS",
+    "x" * 40,
+    "bid ٧",
+    None,
+    7,
+    ["play", "AS"],
+]
+
+
+def pick(g: Any, legal: list[Any], r: random.Random, codes: bool) -> Any:
+    """A random legal action, biased so that random matches end: low bids, frequent passes."""
+    if g.phase == "bid":
+        passes = [a for a in legal if a in ("pass", 200)]
+        if passes and r.random() < 0.7:
+            return passes[0]
+        bids = [a for a in legal if a not in passes]
+        return r.choice(bids[:3])
+    return r.choice(legal)
+
+
+def cards_in_play(g: Any) -> int:
+    return sum(h.bit_count() for h in g.hands) + len(g.trick)
+
+
+# ----------------------------------------------------------------- fast path, many matches
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fast_path_thousands_of_matches(game: str) -> None:
+    r = random.Random(2024)
+    matches = 1500 if game != "trix" else 400
+    for seed in range(matches):
+        opts: dict[str, Any] = {"target": 11} if game == "tarneeb41" and seed % 2 else {}
+        g: Any = engine.new_game(game, seed=seed, options=opts)
+        deals_left = 4
+        deal_no = g.deal_no
+        while g.to_act is not None and deals_left:
+            ids = g.legal_ids()
+            assert ids, (game, seed)
+            a = g.auto_id()
+            assert a in ids
+            choice = pick(g, ids, r, codes=False)
+            g.check(g.to_act, choice)
+            g.step(choice)
+            if game != "trix":
+                played = 4 * g.trick_no
+                assert cards_in_play(g) + played == 52 or g.deal_no != deal_no
+                hands = g.hands
+                assert (
+                    hands[0] & hands[1] == 0
+                    and hands[2] & hands[3] == 0
+                    and (hands[0] | hands[1]) & (hands[2] | hands[3]) == 0
+                )
+            if g.deal_no != deal_no:
+                deal_no = g.deal_no
+                deals_left -= 1
+
+
+# ----------------------------------------------------------------- public API, whole matches
+
+
+def check_views(g: Any, game: str) -> None:
+    hands = [g.hand(s) for s in range(4)]
+    pub = g.view(None)
+    json.dumps(pub)
+    assert "hand" not in pub
+    exposed = pub.get("exposed")
+    public_cards = {exposed} if exposed else set()
+    for d in pub.get("doubled") or []:
+        public_cards.add(d["card"])
+    text = json.dumps(pub)
+    for h in hands:
+        for c in h:
+            if c not in public_cards:
+                assert f'"{c}"' not in text, (game, c)
+    for s in range(4):
+        v = g.view(s)
+        assert v["hand"] == hands[s]
+        vt = json.dumps(v)
+        for o in range(4):
+            if o == s:
+                continue
+            for c in hands[o]:
+                if c not in public_cards:
+                    assert f'"{c}"' not in vt, (game, s, o, c)
+        if g.to_act == s:
+            assert v["legal"] == g.legal()
+
+
+def check_deal_scored(e: dict[str, Any], game: str, prev: dict[str, list[int]], g: Any) -> None:
+    deltas, scores = e["deltas"], e["scores"]
+    assert set(deltas) == set(prev) == set(scores)
+    for k in deltas:
+        assert [a + b for a, b in zip(prev[k], deltas[k], strict=True)] == scores[k]
+    s = e["summary"]
+    if game == "tarneeb":
+        assert sum(s["tricks"]) == 13
+        team = s["declarer"] % 2
+        mine, theirs = score_hand(s["bid"], s["tricks"][team], g.options)
+        want = [0, 0]
+        want[team], want[1 - team] = mine, theirs
+        assert deltas["teams"] == want
+    elif game == "tarneeb41":
+        assert sum(s["tricks"]) == 13
+        want = deal_deltas(s["bids"], s["tricks"], prev["players"], g.options["value_table"])
+        assert deltas["players"] == want
+        assert deltas["teams"] == [want[0] + want[2], want[1] + want[3]]
+    else:
+        assert sum(deltas["players"]) == TRIX_TOTALS[s["contract"]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_public_api_whole_matches(game: str) -> None:
+    r = random.Random(7)
+    finished = 0
+    matches = 40 if game != "trix" else 15
+    for seed in range(matches):
+        opts: dict[str, Any] = {"target": 21} if game == "tarneeb41" else {}
+        g: Any = engine.new_game(game, seed=seed, options=opts)
+        prev = g.scores()
+        tricks_this_deal = 0
+        steps = 0
+        saw_over = 0
+        while g.to_act is not None and g.deal_no < 60:
+            steps += 1
+            legal = g.legal()
+            assert legal and g.auto() in legal
+            if steps % 37 == 0:
+                check_views(g, game)
+            if steps % 53 == 0:
+                before = g.to_json()
+                for junk in r.sample(JUNK, 3):
+                    with pytest.raises(engine.IllegalAction):
+                        g.act(g.to_act, junk)  # type: ignore[arg-type]
+                other = (g.to_act + 1 + r.randrange(3)) % 4
+                if game != "trix" or g.phase != "double":
+                    with pytest.raises(engine.IllegalAction) as e:
+                        g.act(other, legal[0])
+                    assert e.value.reason == "not_your_turn"
+                for bad in (-1, 4, "0", None):
+                    with pytest.raises(engine.IllegalAction):
+                        g.act(bad, legal[0])  # type: ignore[arg-type]
+                assert g.to_json() == before
+            if steps % 97 == 0:
+                twin = engine.load(json.loads(json.dumps(g.to_json())))
+                assert twin.to_json() == g.to_json()
+                clone = g.clone()
+                for _ in range(30):
+                    if g.to_act is None:
+                        break
+                    a = pick(g, g.legal(), r, codes=True)
+                    ev1 = g.act(g.to_act, a)
+                    assert twin.act(twin.to_act, a) == ev1  # type: ignore[arg-type]
+                    for e in ev1:
+                        if e["type"] == "deal_scored":
+                            check_deal_scored(e, game, prev, g)
+                            prev = e["scores"]
+                            tricks_this_deal = 0
+                        elif e["type"] == "trick_taken":
+                            tricks_this_deal += 1
+                        elif e["type"] == "match_over":
+                            saw_over += 1
+                assert twin.to_json() == g.to_json()
+                assert clone.to_json() != g.to_json() or g.to_act is None
+                continue
+            events = g.act(g.to_act, pick(g, legal, r, codes=True))
+            for e in events:
+                assert isinstance(e, dict) and "type" in e
+                if e["type"] == "deal_scored":
+                    if game != "trix":
+                        assert tricks_this_deal == 13
+                    check_deal_scored(e, game, prev, g)
+                    prev = e["scores"]
+                    tricks_this_deal = 0
+                elif e["type"] == "trick_taken":
+                    tricks_this_deal += 1
+                    assert e["trick_no"] == tricks_this_deal
+                elif e["type"] in ("deal_thrown_in", "deal_started"):
+                    if e["type"] == "deal_thrown_in":
+                        tricks_this_deal = 0
+                elif e["type"] == "match_over":
+                    saw_over += 1
+        if g.to_act is None:
+            finished += 1
+            assert saw_over == 1
+            assert g.phase == "over" and g.legal() == [] and g.winner == sorted(g.winner)
+            with pytest.raises(engine.IllegalAction):
+                g.act(0, "pass")
+            check_views(g, game)
+    assert finished >= matches // 2, (game, finished)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_seed_same_game(game: str) -> None:
+    def play(seed: int) -> list[Any]:
+        r = random.Random(seed)
+        g: Any = engine.new_game(game, seed=seed)
+        out = []
+        for _ in range(400):
+            if g.to_act is None:
+                break
+            out.append(g.act(g.to_act, pick(g, g.legal(), r, codes=True)))
+        return [*out, g.to_json()]
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clone_is_independent(game: str) -> None:
+    g: Any = engine.new_game(game, seed=3)
+    for _ in range(30):
+        g.act(g.to_act, g.auto())
+    snap = g.to_json()
+    c = g.clone()
+    for _ in range(200):
+        if c.to_act is None:
+            break
+        c.act(c.to_act, c.auto())
+    assert g.to_json() == snap
+    assert type(c) is type(g)
+
+
+def test_no_card_code_is_an_action_of_another_shape() -> None:
+    assert len({C.code(i) for i in range(52)}) == 52
