@@ -34,7 +34,9 @@ class Story:
     #: Events that the live notices already tell (bot/render/summary.py).
     NOTICED = frozenset({"deal_scored", "match_over", "deal_thrown_in"})
 
-    def __init__(self, record: TableRecord, t: T, *, show_hands: bool, live: bool = False) -> None:
+    def __init__(self, record: TableRecord, t: T, *, show_hands: bool, live: bool = False,
+                 me: int | None = None) -> None:
+        self.me = me  # the reader's seat: their own moves are told in the second person
         self.snap = TableSnapshot(table=record)
         self.t = t
         self.game = record.game
@@ -72,10 +74,14 @@ class Story:
         add = self.lines.append
         if self.live and kind in self.NOTICED:
             return
+        mine = e.get("seat") == self.me and self.me is not None
         if kind == "card_played" and self.live:
-            add("  " + t.gettext("{name} plays {card}", name=self.name(e["seat"]), card=card_label(e["card"])))
+            card = card_label(e["card"])
+            add("  " + (t.gettext("You play {card}", card=card) if mine else
+                        t.gettext("{name} plays {card}", name=self.name(e["seat"]), card=card)))
         elif kind == "trick_taken" and self.live:
-            add("  " + t.gettext("{name} takes the trick.", name=self.name(e["seat"])))
+            add("  " + (t.gettext("You take the trick.") if mine else
+                        t.gettext("{name} takes the trick.", name=self.name(e["seat"]))))
         elif kind == "deal_started":
             add("")
             if self.game == "trix":
@@ -89,20 +95,25 @@ class Story:
                 add("  " + t.gettext("The dealer's exposed card: {card}; trump: {suit}",
                                      card=card_label(e["exposed"]), suit=suit_label(e["trump"], t)))
         elif kind == "bid_made":
-            add("  " + t.gettext("{name} bids {bid}", name=self.name(e["seat"]), bid=int(e["bid"])))
+            bid = int(e["bid"])
+            add("  " + (t.gettext("You bid {bid}", bid=bid) if mine else
+                        t.gettext("{name} bids {bid}", name=self.name(e["seat"]), bid=bid)))
         elif kind == "passed":
-            add("  " + t.gettext("{name} passes", name=self.name(e["seat"])))
+            add("  " + (t.gettext("You pass") if mine else t.gettext("{name} passes", name=self.name(e["seat"]))))
         elif kind == "auction_won":
-            add("  " + t.gettext("{name} wins the auction with {bid}", name=self.name(e["seat"]),
-                                 bid=int(e["bid"])))
+            bid = int(e["bid"])
+            add("  " + (t.gettext("You win the auction with {bid}", bid=bid) if mine else
+                        t.gettext("{name} wins the auction with {bid}", name=self.name(e["seat"]), bid=bid)))
         elif kind == "trump_chosen":
-            add("  " + t.gettext("{name} names {suit} as trump", name=self.name(e["seat"]),
-                                 suit=suit_label(e["suit"], t)))
+            suit = suit_label(e["suit"], t)
+            add("  " + (t.gettext("You name {suit} as trump", suit=suit) if mine else
+                        t.gettext("{name} names {suit} as trump", name=self.name(e["seat"]), suit=suit)))
         elif kind == "deal_thrown_in":
             add("  " + t.gettext("The deal is thrown in and dealt again."))
         elif kind == "contract_chosen":
-            add("  " + t.gettext("{name} chooses {contract}", name=self.name(e["seat"]),
-                                 contract=contract_name(e["contract"], t)))
+            contract = contract_name(e["contract"], t)
+            add("  " + (t.gettext("You choose {contract}", contract=contract) if mine else
+                        t.gettext("{name} chooses {contract}", name=self.name(e["seat"]), contract=contract)))
         elif kind == "doubles_revealed":
             doubles = e.get("doubles") or []
             if doubles:
@@ -110,14 +121,17 @@ class Story:
             else:
                 add("  " + t.gettext("Nobody doubled."))
         elif kind == "card_doubled":
-            add("  " + t.gettext("{name} doubles {card}", name=self.name(e["seat"]), card=card_label(e["card"])))
+            card = card_label(e["card"])
+            add("  " + (t.gettext("You double {card}", card=card) if mine else
+                        t.gettext("{name} doubles {card}", name=self.name(e["seat"]), card=card)))
         elif kind == "trick_taken":
             add("  " + t.gettext("Trick {n}: {cards} → {name}", n=int(e.get("trick_no", 0)),
                                  cards=trick_line(self.snap, e.get("cards") or [], t),
                                  name=self.name(e["seat"])))
         elif kind == "player_out":
-            add("  " + t.gettext("{name} is out in place {place}", name=self.name(e["seat"]),
-                                 place=int(e["place"])))
+            place = int(e["place"])
+            add("  " + (t.gettext("You are out in place {place}", place=place) if mine else
+                        t.gettext("{name} is out in place {place}", name=self.name(e["seat"]), place=place)))
         elif kind == "deal_scored":
             self._scored(e)
         elif kind == "match_over":

@@ -90,7 +90,8 @@ class TerminalGame:
         """The play-by-play lines of an update (the presenter posts them before its notices)."""
         if update.snapshot.table_id != self.table_id or not update.events:
             return []
-        story = Story(update.snapshot.table, t, show_hands=False, live=True)
+        story = Story(update.snapshot.table, t, show_hands=False, live=True,
+                      me=update.snapshot.seat_of(PLAYER))
         for e in update.events:
             story.event(e)
         text = "\n".join(story.lines)
