@@ -51,14 +51,15 @@ _CONTRACTS: dict[str, Callable[[T], str]] = {
 CONTRACT_ORDER: tuple[str, ...] = ("king", "queens", "diamonds", "tricks", "trix")
 
 
-def rank_glyph(rank: str) -> str:
-    """``"10"`` for ``"T"``, the letter otherwise."""
-    return RANK_GLYPH.get(rank, rank)
+def rank_glyph(rank: str, t: T | None = None) -> str:
+    """``"10"`` for ``"T"``, the letter for a picture card; numbers in the reader's digits."""
+    glyph = RANK_GLYPH.get(rank, rank)
+    return t.number(int(glyph)) if t is not None and glyph.isdigit() else glyph
 
 
 def card_label(code: str, t: T | None = None) -> str:
-    """The compact label of a card, the same in every language: ``"Q♠"``, ``"10♥"``."""
-    return rank_glyph(code[0]) + SUIT_SYMBOL[code[1]]
+    """The compact label of a card: ``"Q♠"``, ``"10♥"`` (``"١٠♥"`` with Arabic-Indic digits)."""
+    return rank_glyph(code[0], t) + SUIT_SYMBOL[code[1]]
 
 
 def card_name(code: str, t: T) -> str:
@@ -116,4 +117,4 @@ def by_suit(codes: Iterable[str]) -> dict[str, list[str]]:
 
 def cards_line(codes: Iterable[str], t: T) -> str:
     """Cards as labels separated by spaces, isolated as one run for right-to-left text."""
-    return t.isolate(" ".join(card_label(c) for c in codes))
+    return t.isolate(" ".join(card_label(c, t) for c in codes))

@@ -34,7 +34,7 @@ def team_name(team: int, t: T) -> str:
 def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> str:
     """``Ali Q♠ · Sara 3♠`` for a list of ``{"seat", "card"}``."""
     return " · ".join(
-        t.gettext("{name} {card}", name=seat_name(snapshot, p["seat"], t), card=card_label(p["card"]))
+        t.gettext("{name} {card}", name=seat_name(snapshot, p["seat"], t), card=card_label(p["card"], t))
         for p in plays
     )
 
@@ -43,7 +43,7 @@ def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T) -
     """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``)."""
     items = []
     for d in doubled:
-        item = t.gettext("{card} by {name}", card=card_label(d["card"]), name=seat_name(snapshot, int(d["seat"]), t))
+        item = t.gettext("{card} by {name}", card=card_label(d["card"], t), name=seat_name(snapshot, int(d["seat"]), t))
         items.append(item)
     return t.join(items)
 
@@ -53,7 +53,7 @@ def action_label(code: str, t: T) -> str:
     words = code.split()
     verb = words[0]
     if verb == "play" and len(words) == 2:
-        return card_label(words[1])
+        return card_label(words[1], t)
     if verb == "bid" and len(words) == 2:
         return t.number(int(words[1]))
     if verb == "pass":
@@ -63,7 +63,7 @@ def action_label(code: str, t: T) -> str:
     if verb == "contract" and len(words) == 2:
         return contract_name(words[1], t)
     if verb == "double" and len(words) == 2:
-        return t.gettext("Double {card}", card=card_label(words[1]))
+        return t.gettext("Double {card}", card=card_label(words[1], t))
     if verb == "done":
         return t.pgettext("action", "Done")
     return code

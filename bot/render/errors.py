@@ -54,7 +54,7 @@ _REASONS: dict[str, Callable[[T, dict[str, Any]], str]] = {
     "unknown_action": lambda t, p: t.gettext("That is not a move I understand."),
     "bad_seat": lambda t, p: t.gettext("There is no such seat."),
     "not_in_hand": lambda t, p: (
-        t.gettext("You do not hold {card}.", card=card_label(str(p["card"])))
+        t.gettext("You do not hold {card}.", card=card_label(str(p["card"]), t))
         if isinstance(p.get("card"), str) and len(p["card"]) == 2 and p["card"][1] in "SHDC"
         and p["card"][0] in "23456789TJQKA"
         else t.gettext("You do not hold that card.")),

@@ -41,10 +41,10 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
     if not groups:
         lines.append(t.gettext("No cards in your hand."))
     for suit, codes in groups.items():
-        lines.append(f"{SUIT_SYMBOL[suit]} {t.isolate(' '.join(card_label(c)[:-1] for c in codes))}")
+        lines.append(f"{SUIT_SYMBOL[suit]} {t.isolate(' '.join(card_label(c, t)[:-1] for c in codes))}")
     mine = view.get("my_doubles") or []
     if mine:
-        lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c) for c in mine)))
+        lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c, t) for c in mine)))
     ask = prompt(view, t)
     if ask:
         lines.append(ask)

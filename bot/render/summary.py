@@ -72,7 +72,7 @@ def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str
         else:
             cards = taken.get(str(seat), taken.get(seat, [])) if isinstance(taken, dict) else []
             if cards:
-                detail = " ".join(card_label(c) for c in cards)
+                detail = " ".join(card_label(c, t) for c in cards)
         if detail:
             lines.append(t.gettext("{name} ({detail}): {change} → {total}", name=seat_name(snapshot, seat, t),
                                    detail=detail, change=t.signed(int(deltas[seat])), total=int(totals[seat])))

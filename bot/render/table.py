@@ -75,7 +75,7 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
     exposed = pub.get("exposed")
     if game in TEAM_GAMES and trump and exposed:
         out.append(t.gettext("Trump: {trump} (sister suit of the exposed {card} in the dealer's hand)",
-                             trump=trump_label(trump, t), card=card_label(exposed)))
+                             trump=trump_label(trump, t), card=card_label(exposed, t)))
     elif game == "tarneeb41" and trump:
         out.append(t.gettext("Trump: {trump}", trump=trump_label(trump, t)))
     if game == "tarneeb41":
@@ -126,7 +126,7 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
                 row = layout.get(s)
                 if row:
                     lo, hi = _LAYOUT_RANKS.index(row[0]), _LAYOUT_RANKS.index(row[1])
-                    ranks = " ".join(rank_glyph(r) for r in _LAYOUT_RANKS[lo:hi + 1])
+                    ranks = " ".join(rank_glyph(r, t) for r in _LAYOUT_RANKS[lo:hi + 1])
                     out.append(f"{SUIT_SYMBOL[s]} {t.isolate(ranks)}")
                 else:
                     not_started = t.gettext("not started")
