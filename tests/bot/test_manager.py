@@ -20,6 +20,7 @@ from test_manager_helpers import (
     play_one,
     replayed,
     started_table,
+    turn,
 )
 
 from bot.errors import TableError
@@ -216,9 +217,9 @@ async def test_a_legal_press_is_logged_before_anyone_hears_of_it(h: Harness) -> 
 
 async def test_a_doubled_press_is_refused_as_stale_and_applied_once(h: Harness) -> None:
     snap = await started_table(h, ALICE, BOB)
-    person = person_to_act(snap, [ALICE, BOB])
+    person = person_to_act(h, snap, [ALICE, BOB])
     assert person is not None
-    legal = h.manager.view(snap.table_id, snap.to_act)["legal"]
+    legal = h.manager.view(snap.table_id, turn(h, snap))["legal"]
     version = snap.table.version
     await h.manager.act(snap.table_id, person, version, legal[0])
     log_len = len(await h.repo.actions(snap.table_id))
@@ -235,10 +236,10 @@ async def test_foreign_out_of_turn_illegal_and_malformed_presses_change_nothing(
     snap = await started_table(h, ALICE, BOB)
     before = live_game(h, snap.table_id).to_json()
     version = snap.table.version
-    to_act = person_to_act(snap, [ALICE, BOB])
+    to_act = person_to_act(h, snap, [ALICE, BOB])
     other = BOB if to_act == ALICE else ALICE
     assert to_act is not None
-    legal = h.manager.view(snap.table_id, snap.to_act)["legal"]
+    legal = h.manager.view(snap.table_id, turn(h, snap))["legal"]
     cases: list[tuple[Person, object, str]] = [
         (EVE, legal[0], "not_seated"),
         (other, legal[0], "not_your_turn"),
@@ -339,7 +340,7 @@ async def test_an_ai_that_answers_nonsense_plays_the_automatic_move() -> None:
     h = make_manager(MemoryRepository(), ai=lambda level: Broken())
     snap = await started_table(h, ALICE)
     ai_actions = [a for a in await h.repo.actions(snap.table_id) if a.actor.startswith("ai:")]
-    assert ai_actions or snap.to_act == 0
+    assert ai_actions or turn(h, snap) == 0
     assert all(a.action != "play ZZ" for a in ai_actions)
 
 
@@ -385,3 +386,23 @@ async def test_message_ids_are_stored(h: Harness) -> None:
     assert (await h.repo.get_table(snap.table_id)).message_ids == {}  # type: ignore[union-attr]
     with pytest.raises(TableError):
         await h.manager.set_message_id(999, "table", "1")
+
+
+async def test_the_public_snapshot_never_names_who_is_asked_in_the_doubling_window(h: Harness) -> None:
+    snap = await started_table(h, ALICE, BOB, CAROL)
+    rng = random.Random(4)
+    game = live_game(h, snap.table_id)
+    for _ in range(300):
+        if game.phase == "double":
+            break
+        person = person_to_act(h, snap, [ALICE, BOB, CAROL])
+        assert person is not None
+        snap = await play_one(h, snap, person, rng)
+        game = live_game(h, snap.table_id)
+    assert game.phase == "double" and game.to_act is not None
+    assert snap.to_act is None and snap.public["to_act"] is None  # type: ignore[index]
+    asked = game.to_act
+    last = h.updates[-1]
+    assert last.snapshot.to_act is None
+    if asked in last.private:
+        assert last.private[asked]["to_act"] == asked

@@ -75,19 +75,25 @@ async def started_table(h: Harness, *people: Person, game: str = "trix",
     return snap
 
 
-def person_to_act(snap: TableSnapshot, people: tuple[Person, ...] | list[Person]) -> Person | None:
+def turn(h: Harness, snap: TableSnapshot) -> int | None:
+    """The seat the engine waits for (``snap.to_act`` is the public one: None in the Trix doubling window)."""
+    return h.manager._tables[snap.table_id].to_act
+
+
+def person_to_act(h: Harness, snap: TableSnapshot, people: tuple[Person, ...] | list[Person]) -> Person | None:
     """The person whose turn it is, if a person's."""
-    if snap.to_act is None:
+    seat_no = turn(h, snap)
+    if seat_no is None:
         return None
-    seat = snap.table.seats[snap.to_act]
+    seat = snap.table.seats[seat_no]
     pid = seat.owner if seat.away else seat.player_id
     return next((p for p in people if p.player_id == pid), None)
 
 
 async def play_one(h: Harness, snap: TableSnapshot, person: Person, rng: random.Random) -> TableSnapshot:
     """``person`` plays a random legal move at the current version; AI moves follow."""
-    assert snap.to_act is not None
-    legal = h.manager.view(snap.table_id, snap.to_act)["legal"]
+    assert turn(h, snap) is not None
+    legal = h.manager.view(snap.table_id, turn(h, snap))["legal"]
     await h.manager.act(snap.table_id, person, snap.table.version, rng.choice(legal))
     await h.manager.run_due()
     out = h.manager.get(snap.table_id)
@@ -103,7 +109,7 @@ async def play_to_end(h: Harness, table_id: int, people: list[Person], seed: int
     for _ in range(5000):
         if snap.table.status != "playing":
             return snap
-        person = person_to_act(snap, people)
+        person = person_to_act(h, snap, people)
         assert person is not None, "an AI seat is waiting although the AI runs at once"
         snap = await play_one(h, snap, person, rng)
     raise AssertionError("the match did not end")

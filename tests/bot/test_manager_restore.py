@@ -17,6 +17,7 @@ from test_manager_helpers import (
     play_to_end,
     replayed,
     started_table,
+    turn,
 )
 
 from bot.clock import FakeClock
@@ -33,7 +34,7 @@ async def played_a_while(h: Harness, game: str, moves: int, *people: object) -> 
     snap = await started_table(h, ALICE, BOB, game=game)
     rng = random.Random(11)
     for _ in range(moves):
-        seat = snap.to_act
+        seat = turn(h, snap)
         assert seat is not None
         person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
         snap = await play_one(h, snap, person, rng)
@@ -72,7 +73,7 @@ async def test_a_restored_table_equals_the_live_one(tmp_path: Path, game: str, s
             snap = await repo2.latest_snapshot(table_id)
             assert snap is not None and snap[0] > 0
         # it plays on from where it was
-        snap = await play_one(h2, after, ALICE if after.to_act == 0 else BOB, random.Random(5))
+        snap = await play_one(h2, after, ALICE if turn(h2, after) == 0 else BOB, random.Random(5))
         assert snap.table.version > after.table.version
     finally:
         await h2.manager.close()
@@ -87,7 +88,7 @@ async def test_an_expired_deadline_fires_at_once_on_restore(tmp_path: Path) -> N
     await h.manager.start()
     snap = await started_table(h, ALICE)
     deadline = snap.table.deadline
-    assert deadline is not None and snap.to_act == 0
+    assert deadline is not None and turn(h, snap) == 0
     expected = live_game(h, snap.table_id).auto()
     await h.manager.close()
     await repo.close()
@@ -170,11 +171,11 @@ async def test_an_ai_turn_resumes_after_restore(tmp_path: Path) -> None:
     snap = await started_table(h, ALICE)
     rng = random.Random(2)
     for _ in range(30):  # get to a point where an AI seat is to act
-        if snap.to_act != 0:
+        if turn(h, snap) != 0:
             break
         legal = h.manager.view(snap.table_id, 0)["legal"]
         snap = await h.manager.act(snap.table_id, ALICE, snap.table.version, rng.choice(legal))
-    assert snap.to_act != 0
+    assert turn(h, snap) != 0
     await h.manager.close()
     await repo.close()
 

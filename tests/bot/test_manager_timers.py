@@ -16,6 +16,7 @@ from test_manager_helpers import (
     play_to_end,
     replayed,
     started_table,
+    turn,
 )
 
 from bot.errors import TableError
@@ -36,7 +37,7 @@ async def until_turn_of(h: Harness, table_id: int, seat: int, limit: int = 400) 
     for _ in range(limit):
         snap = h.manager.get(table_id)
         assert snap is not None and snap.table.status == "playing"
-        if snap.to_act == seat:
+        if turn(h, snap) == seat:
             return snap
         h.clock.advance(1)
         await h.manager.run_due()
@@ -214,7 +215,7 @@ async def test_a_pressed_button_and_a_timeout_never_both_apply(h: Harness) -> No
     version = snap.table.version
     h.clock.advance(60)
     await h.manager.run_due()
-    legal = h.manager.view(snap.table_id, h.manager.get(snap.table_id).to_act or 0)["legal"]  # type: ignore[union-attr]
+    legal = h.manager.view(snap.table_id, turn(h, h.manager.get(snap.table_id)) or 0)["legal"]  # type: ignore[arg-type]
     with pytest.raises(TableError) as e:
         await h.manager.act(snap.table_id, ALICE, version, legal[0] if legal else "done")
     assert e.value.code in ("stale", "not_your_turn")

@@ -93,7 +93,7 @@ class ManagerMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def legal_press(self, data: st.DataObject) -> None:
         snap = self.snap()
-        seat = snap.to_act
+        seat = self.h.manager._tables[self.table_id].to_act
         assert seat is not None
         s = snap.table.seats[seat]
         owner = s.owner if s.away else s.player_id
