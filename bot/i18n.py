@@ -73,8 +73,8 @@ class T:
         s = str(n)
         if self.digits == "arabic":
             s = s.translate(_ARABIC_DIGITS)
-        if n < 0 and self.rtl:
-            s = "\u2212" + s[1:]  # a real minus sign keeps its place in right-to-left text
+        if n < 0:
+            s = "\u2212" + s[1:]  # a real minus sign (it also keeps its place in right-to-left text)
         return s
 
     def isolate(self, s: str) -> str:

@@ -13,6 +13,7 @@ this script exists so the output is stable (no line numbers, sorted) and testabl
 
 from __future__ import annotations
 
+import copy
 import io
 import sys
 from collections.abc import Iterable
@@ -103,17 +104,14 @@ def merge(template: Catalog, lang: str) -> Catalog:
     else:
         cat = Catalog(locale=lang, project="majlis", version="0.1", copyright_holder="Majlis", fuzzy=False)
     cat._num_plurals, cat._plural_expr = PLURALS[lang]  # type: ignore[attr-defined]
-    cat.update(template, no_fuzzy_matching=True, update_creation_date=False)
+    cat.update(copy.deepcopy(template), no_fuzzy_matching=True, update_creation_date=False)
     cat.obsolete.clear()
     for m in cat:
         if not m.id:
             continue
         m.flags.discard("fuzzy")
-        if lang == "en":
-            if isinstance(m.id, tuple | list):
-                m.string = (m.id[0], m.id[1])
-            elif not m.string:
-                m.string = m.id
+        if lang == "en":  # the ids are the English text
+            m.string = (m.id[0], m.id[1]) if isinstance(m.id, tuple | list) else m.id
     return cat
 
 

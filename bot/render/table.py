@@ -112,7 +112,7 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
         contract = pub.get("contract")
         if contract:
             out.append(t.gettext("Contract: {contract}", contract=contract_name(contract, t)))
-        left = pub.get("contracts_left") or []
+        left = [c for c in pub.get("contracts_left") or [] if c != contract]
         if left:
             out.append(t.gettext("Still to play in this kingdom: {contracts}",
                                  contracts=t.join([contract_name(c, t) for c in left])))

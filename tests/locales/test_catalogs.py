@@ -153,3 +153,8 @@ def test_babel_extracts_every_literal_call_in_the_code() -> None:
     for key, _plural in U.template_keys(U.read(U.HERE / "messages.pot")):
         extracted.add(key if isinstance(key, tuple) else (None, key))
     assert literal_calls() - extracted == set()
+
+
+def test_the_english_catalog_is_the_ids_themselves() -> None:
+    for m in messages("en"):
+        assert tuple(m.string) == tuple(m.id) if isinstance(m.id, tuple | list) else m.string == m.id
