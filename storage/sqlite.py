@@ -92,7 +92,7 @@ def table_row(t: TableRecord) -> Row:
         raise ValueError(f"a table has 4 seats, not {len(t.seats)}")
     return (
         t.table_id, t.chat_id, t.game, dumps(t.options), t.seed, t.dealer, t.creator, t.status,
-        seats_json(t.seats), t.version, t.deadline, int(t.warned), t.lobby_deadline,
+        seats_json(tuple(t.seats)), t.version, t.deadline, int(t.warned), t.lobby_deadline,
         dumps(t.message_ids), t.lang, t.ai_level, t.created_at,
     )
 
