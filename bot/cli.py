@@ -102,6 +102,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                       variables=t.join(missing), where=where),
             1,
         )
+    import logging
+
+    logging.basicConfig(level=cfg.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     runners: list[Any] = []
     if want_tg and cfg.telegram_token:
         from bot import telegram

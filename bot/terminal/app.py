@@ -134,7 +134,11 @@ class TerminalGame:
                     self.screen.line(self.t.gettext(
                         "The unfinished match at table {table} was abandoned (use {command} to continue "
                         "a match).", table=snap.table_id, command="majlis play --resume"))
-                await self._new_match()
+                try:
+                    await self._new_match()
+                except TableError as e:
+                    self.screen.line(render_error(e.code, e.params, self.t))
+                    return 2
             return await self._loop()
         finally:
             await manager.close()
