@@ -12,6 +12,7 @@ from engine import cards as C
 from engine.errors import IllegalAction, InvalidOptions
 
 Event = dict[str, Any]
+_BIT: tuple[int, ...] = tuple(1 << i for i in range(52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +99,10 @@ class Dealer:
                 self._rng, self._shared = rng, False
             deck = list(range(52))
             self._rng.shuffle(deck)
-            order = [[] for _ in range(4)]
-            for i, c in enumerate(deck):
-                order[(dealer + 1 + i) % 4].append(c)
-        masks = [0, 0, 0, 0]
-        for s in range(4):
-            for c in order[s]:
-                masks[s] |= 1 << c
+            # deck[i] goes to seat (dealer + 1 + i) % 4: seat s gets every 4th card from its offset
+            order = [deck[(s - dealer - 1) % 4 :: 4] for s in range(4)]
+        bit = _BIT
+        masks = [sum([bit[c] for c in order[s]]) for s in range(4)]
         return masks, order
 
     def randint(self, a: int, b: int) -> int:
