@@ -1,0 +1,174 @@
+"""Engine speed: random full deals/s, rollouts/s from a cloned mid-deal state, clone() time.
+
+Run ``python bench/engine.py [--seconds 2]``. When ``pyspiel`` (open-spiel) is importable, OpenSpiel
+hearts random games/s driven from Python is measured in the same run, with the ratio. Figures are
+printed, never asserted (speed is not a test).
+
+Two drivers per game: the integer fast path that search code uses (``legal_ids`` / ``step``, no
+events) and the public string API (``legal`` / ``act`` with events).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine
+
+GAMES = ("tarneeb", "tarneeb41", "trix")
+
+
+def _available(game: str) -> bool:
+    try:
+        engine.game_class(game)
+    except ImportError:
+        return False
+    return True
+
+
+def deals_fast(game: str, seconds: float) -> float:
+    """Random full deals per second through ``legal_ids`` / ``step``."""
+    r = random.Random(1)
+    rr = r.randrange
+    seed = 0
+    g: Any = engine.new_game(game, seed=seed)
+    deals = 0
+    start = g.deal_no
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        for _ in range(200):
+            ids = g.legal_ids()
+            g.step(ids[rr(len(ids))])
+            if g.to_act is None:
+                deals += g.deal_no - start
+                seed += 1
+                g = engine.new_game(game, seed=seed)
+                start = g.deal_no
+        if time.perf_counter() > end:
+            break
+    deals += g.deal_no - start
+    return deals / (time.perf_counter() - t0)
+
+
+def deals_public(game: str, seconds: float) -> float:
+    """Random full deals per second through ``legal`` / ``act`` (strings and events)."""
+    r = random.Random(1)
+    seed = 0
+    g: Any = engine.new_game(game, seed=seed)
+    deals = 0
+    start = g.deal_no
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        for _ in range(100):
+            legal = g.legal()
+            g.act(g.to_act, legal[r.randrange(len(legal))])
+            if g.to_act is None:
+                deals += g.deal_no - start
+                seed += 1
+                g = engine.new_game(game, seed=seed)
+                start = g.deal_no
+    deals += g.deal_no - start
+    return deals / (time.perf_counter() - t0)
+
+
+def mid_deal(game: str) -> Any:
+    """A state in the play phase with a few tricks played."""
+    r = random.Random(3)
+    g: Any = engine.new_game(game, seed=3)
+    while not (g.phase == "play" and 8 <= sum(g.view(None)["tricks"]) * 4 + len(g.trick) <= 24):
+        ids = g.legal_ids()
+        g.step(ids[r.randrange(len(ids))])
+    return g
+
+
+def rollouts(game: str, seconds: float) -> float:
+    """Random rollouts to the end of the deal per second, each from a clone of one mid-deal state."""
+    r = random.Random(2)
+    rr = r.randrange
+    root = mid_deal(game)
+    deal_no = root.deal_no
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        for _ in range(50):
+            g = root.clone()
+            while g.deal_no == deal_no and g.to_act is not None:
+                ids = g.legal_ids()
+                g.step(ids[rr(len(ids))])
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def clone_us(game: str) -> float:
+    """Microseconds per ``clone()`` of a mid-deal state (best of 5 runs)."""
+    g = mid_deal(game)
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(20_000):
+            g.clone()
+        best = min(best, (time.perf_counter() - t0) / 20_000)
+    return best * 1e6
+
+
+def openspiel_hearts(seconds: float) -> float | None:
+    """OpenSpiel hearts random full games per second driven from Python, or None without pyspiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    r = random.Random(1)
+    rr = r.randrange
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rr(len(outcomes))][0])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rr(len(legal))])
+        n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    ap.add_argument("--games", nargs="*", default=list(GAMES))
+    args = ap.parse_args(argv)
+    hearts = openspiel_hearts(args.seconds)
+    if hearts is None:
+        print("OpenSpiel hearts: pyspiel not importable, skipped")
+    else:
+        print(f"OpenSpiel hearts (C++ via Python): {hearts:9.0f} random games/s")
+    print(f"{'game':10} {'deals/s fast':>13} {'deals/s act()':>14} {'rollouts/s':>11} {'clone µs':>9} {'×hearts':>8}")
+    for game in args.games:
+        if not _available(game):
+            print(f"{game:10} not available")
+            continue
+        fast = deals_fast(game, args.seconds)
+        pub = deals_public(game, args.seconds)
+        roll = rollouts(game, args.seconds)
+        cl = clone_us(game)
+        ratio = f"{fast / hearts:8.2f}" if hearts else "       -"
+        print(f"{game:10} {fast:13.0f} {pub:14.0f} {roll:11.0f} {cl:9.2f} {ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
