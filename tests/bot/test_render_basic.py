@@ -80,3 +80,74 @@ def test_every_table_error_code_has_a_short_sentence() -> None:
             text = render_error(code, {"reason": "must_follow_suit", "detail": "x"}, t)
             assert text and len(text) <= 200
     assert render_error("illegal", {"reason": "no_such_reason"}, translator("en")) == "That move is not allowed now."
+
+
+def test_leaderboard_stats_and_scores() -> None:
+    from bot.render import render_leaderboard, render_scores, render_stats
+    from storage.records import LeaderRow, PlayerStats
+
+    rows = [LeaderRow("tg:1", "Ali", 3, 1, 27.4), LeaderRow("tg:2", "Sara", 1, 1, 12.0)]
+    text = render_leaderboard(rows, "trix", translator("en")).text
+    assert text.splitlines() == ["Leaderboard · Trix", "1. Ali · rating 27 · 3 matches · 1 win",
+                                 "2. Sara · rating 12 · 1 match · 1 win"]
+    ar = render_leaderboard(rows, "trix", translator("ar")).text
+    assert "مباراة واحدة" in ar and "فوز واحد" in ar and "تركس" in ar
+    assert "No finished matches yet." in render_leaderboard([], "tarneeb", translator("en")).text
+    stats = [PlayerStats("tarneeb41", 2, 0, 1, 20.0, -12)]
+    st = render_stats(stats, "Ali", translator("en")).text
+    assert st.splitlines()[1] == "Syrian Tarneeb 41: 2 matches, 0 wins, left 1 time · rating 20 · points −12"
+    scores = render_scores(snapshot("tarneeb41", T41_PUBLIC), translator("en")).text
+    assert "Team A: 0 (Ali 0, Omar 0)" in scores and "Target: 41" in scores
+    assert "not started" in render_scores(snapshot("trix", None), translator("en")).text
+
+
+def test_rules_and_help_for_every_game_and_platform() -> None:
+    from bot.render import render_help, render_rules
+
+    for lang in ("en", "ar"):
+        t = translator(lang)
+        texts = {g: render_rules(g, t) for g in ("tarneeb41", "tarneeb", "trix")}
+        assert len(set(texts.values())) == 3
+        assert all(len(x) < 1500 for x in texts.values())
+        assert render_rules("", t).count("\n\n") == 2
+        helps = {p: render_help(p, t) for p in ("telegram", "discord", "cli")}
+        assert len(set(helps.values())) == 3
+        assert "/new" in helps["telegram"] and "/new" in helps["discord"]
+    assert "41" in render_rules("tarneeb41", translator("en"))
+    assert "شايب الكبة" in render_rules("trix", translator("ar"))
+
+
+def test_turn_ping_warning_and_dm_failure() -> None:
+    from bot.render import render_dm_failed, render_turn_ping, render_turn_warning
+
+    snap = snapshot("tarneeb41", T41_PUBLIC, to_act=3)
+    ping = render_turn_ping(snap, 3, translator("en"))
+    check_limits(ping)
+    assert ping.notify and ping.text == "Your turn to play at table 7 (Syrian Tarneeb 41)."
+    warn = render_turn_warning(snap, 3, 1, translator("en"))
+    assert warn.text == "Huda, 1 second left, then a move is played for you."
+    assert "ثانيتان" in render_turn_warning(snap, 3, 2, translator("ar")).text
+    dm = render_dm_failed("Huda", "https://t.me/majlis_bot?start=hand", translator("en"))
+    assert dm.buttons[0][0].url == "https://t.me/majlis_bot?start=hand"
+    assert render_dm_failed("Huda", None, translator("en")).buttons == ()
+
+
+def test_notices_for_table_events() -> None:
+    from bot.render import render_notices
+    from bot.types import TableUpdate
+
+    snap = snapshot("trix", None)
+    en = translator("en")
+    events = [{"type": "table_started"}, {"type": "seat_to_ai", "seat": 1, "reason": "timeouts"},
+              {"type": "seat_to_ai", "seat": 2, "reason": "left"}, {"type": "seat_reclaimed", "seat": 1},
+              {"type": "table_cancelled", "reason": "lobby_timeout"}, {"type": "card_played", "seat": 0, "card": "2C"},
+              {"type": "deal_thrown_in", "reason": "low_total", "total": 9, "next_dealer": 2}]
+    texts = [m.text for m in render_notices(TableUpdate(snap, events), en)]
+    assert texts == [
+        "Trix starts at table 7: Ali, Sara, Omar, Huda. Play passes 0 → 1 → 2 → 3.",
+        "Sara is away; an AI player plays the seat until they return.",
+        "Omar left the table; an AI player takes the seat.",
+        "Sara is back at the table.",
+        "Table 7 was closed: nobody started it in time.",
+        "The bids total only 9, so the deal is thrown in. Omar deals again.",
+    ]
