@@ -18,6 +18,7 @@ from typing import Any
 from bot.errors import TableError
 from bot.i18n import T, translator
 from bot.presenter import Presenter, dm_dest, hand_key, table_key
+from bot.render.cards import sort_key
 from bot.render.common import action_label
 from bot.render.errors import render_error
 from bot.render.message import OutMessage
@@ -70,6 +71,15 @@ def parse_choice(text: str, legal: list[str]) -> str | None:
                              and wanted == low.split(" ", 1)[1]):
             return code
     return None
+
+
+def display_order(legal: list[str]) -> list[str]:
+    """Cards in the order the hand shows them (by suit, high to low), other actions as given."""
+    plays = [c for c in legal if c.startswith("play ")]
+    if not plays:
+        return legal
+    rest = [c for c in legal if not c.startswith("play ")]
+    return sorted(plays, key=lambda c: sort_key(c.split()[1])) + rest
 
 
 class TerminalGame:
@@ -213,7 +223,7 @@ class TerminalGame:
 
     async def _turn(self, snap: TableSnapshot, seat: int, view: dict[str, Any]) -> None:
         """Show the table and the hand, read a choice, act; repeat until the action is accepted."""
-        legal: list[str] = list(view["legal"])
+        legal = display_order(list(view["legal"]))
         table_text = self._message(CHAT, table_key(snap.table_id))
         hand_text = self._message(dm_dest(PLAYER), hand_key(snap.table_id, PLAYER))
         self.screen.line("")

@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import build_parser, main
 from bot.config import ConfigError, default_data_dir, load_config
-from bot.terminal.app import parse_choice
+from bot.terminal.app import display_order, parse_choice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -184,3 +184,9 @@ def test_bids_and_contracts_parse_by_their_argument() -> None:
     assert parse_choice("bid 7", ["pass", "bid 7", "bid 8"]) == "bid 7"
     assert parse_choice("pass", ["pass", "bid 7"]) == "pass"
     assert parse_choice("queens", ["contract king", "contract queens"]) == "contract queens"
+
+
+def test_cards_are_numbered_in_the_order_the_hand_shows_them() -> None:
+    legal = ["play 3C", "play AC", "play 7D", "play 10H".replace("10", "T"), "play 8S", "play AS"]
+    assert display_order(legal) == ["play AS", "play 8S", "play TH", "play 7D", "play AC", "play 3C"]
+    assert display_order(["bid 7", "pass"]) == ["bid 7", "pass"]

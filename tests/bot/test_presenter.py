@@ -109,7 +109,7 @@ async def play_draining(h: Harness, presenter: Presenter, table_id: int) -> Any:
         await presenter.drain()
         if snap.table.status != "playing":
             return snap
-        person = person_to_act(snap, [ALICE, BOB])
+        person = person_to_act(h, snap, [ALICE, BOB])
         assert person is not None
         snap = await play_one(h, snap, person, rng)
     raise AssertionError("the match did not end")
@@ -228,7 +228,7 @@ async def test_after_a_restart_the_stored_messages_are_edited_not_posted_again()
         await h2.manager.run_due()
         snap2 = h2.manager.get(snap.table_id)
         assert snap2 is not None
-        person = person_to_act(snap2, [ALICE, BOB])
+        person = person_to_act(h2, snap2, [ALICE, BOB])
         assert person is not None
         snap2 = await play_one(h2, snap2, person, rng)
         await presenter2.drain()
