@@ -6,8 +6,9 @@ from typing import Any
 
 from bot.i18n import T
 from bot.render.cards import SUIT_SYMBOL, by_suit, card_label, game_name
-from bot.render.common import action_button, hand_button, seat_name
+from bot.render.common import action_button, hand_button, seat_name, trick_line
 from bot.render.message import Button, OutMessage, rows
+from bot.render.table import game_lines
 from bot.types import TableSnapshot
 
 
@@ -42,6 +43,18 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
         lines.append(t.gettext("No cards in your hand."))
     for suit, codes in groups.items():
         lines.append(f"{SUIT_SYMBOL[suit]} {t.isolate(' '.join(card_label(c, t)[:-1] for c in codes))}")
+    context = game_lines(snapshot, view, t)
+    if view.get("game") == "tarneeb41" and view.get("phase") == "play" and isinstance(seat, int):
+        bid = (view.get("bids") or [None] * 4)[seat]
+        if bid is not None:
+            took = t.ngettext("{n} trick", "{n} tricks", int((view.get("tricks") or [0] * 4)[seat]))
+            context.append(t.gettext("You bid {bid} and have taken {tricks}.", bid=bid, tricks=took))
+    trick = view.get("trick") or []
+    if trick:
+        context.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
+    if context:
+        lines.append("")
+        lines += context
     mine = view.get("my_doubles") or []
     if mine:
         lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c, t) for c in mine)))

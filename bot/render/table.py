@@ -68,7 +68,8 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) ->
     return " · ".join(parts)
 
 
-def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
+def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
+    """The game's own lines: trump and exposed card, auction and contract, Trix contract, doubles, layout."""
     game = snapshot.table.game
     out: list[str] = []
     trump = pub.get("trump")
@@ -80,6 +81,10 @@ def _game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]
         out.append(t.gettext("Trump: {trump}", trump=trump_label(trump, t)))
     if game == "tarneeb41":
         bids = [b for b in (pub.get("bids") or []) if b is not None]
+        if bids and pub.get("phase") == "bid" and pub.get("seat") is not None:
+            said = [t.gettext("{name} bid {bid}", name=seat_name(snapshot, s, t), bid=b)
+                    for s, b in enumerate(pub.get("bids") or []) if b is not None]
+            out.append(t.gettext("Bids: {bids}", bids=t.join(said)))
         if bids and pub.get("phase") == "bid":
             minimum = pub.get("min_total") or (pub.get("options") or {}).get("min_total", 11)
             out.append(t.gettext("Bids so far total {total} (at least {minimum} to play)", total=sum(bids),
@@ -158,7 +163,7 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
     lines = [_header(snapshot, pub, t)]
     lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
     lines += [_seat_line(snapshot, pub, s, t) for s in range(4)]
-    lines += _game_lines(snapshot, pub, t)
+    lines += game_lines(snapshot, pub, t)
     trick = pub.get("trick") or []
     if trick:
         lines.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
