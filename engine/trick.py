@@ -103,6 +103,7 @@ class TrickGame(Game):
 
     __slots__ = (
         "_dealer",
+        "_dshared",
         "deal_no",
         "dealer",
         "exposed",
@@ -122,6 +123,7 @@ class TrickGame(Game):
 
     options: dict[str, Any]
     _dealer: Dealer
+    _dshared: bool
     dealer: int
     deal_no: int
     hand_no: int
@@ -146,6 +148,7 @@ class TrickGame(Game):
             raise InvalidOptions(f"seed must be an int, got {seed!r}")
         self.options = resolve_options(self.OPTIONS, options)
         self._dealer = Dealer(seed, deals)
+        self._dshared = False
         if dealer is None:
             fixed = self.options.get("first_dealer", "random")
             dealer = fixed if type(fixed) is int else self._dealer.randint(0, 3)
@@ -198,6 +201,9 @@ class TrickGame(Game):
     # ------------------------------------------------------------ deal / play
 
     def _new_deal(self, events: list[Event]) -> None:
+        if self._dshared:
+            self._dealer = self._dealer.clone()
+            self._dshared = False
         masks, order = self._dealer.deal(self.dealer)
         self.hands = masks
         self.deal_no += 1
@@ -411,6 +417,7 @@ class TrickGame(Game):
         self.options = resolve_options(self.OPTIONS, d["options"])
         self._setup()
         self._dealer = Dealer.from_json(d["dealer_rng"])
+        self._dshared = False
         self.phase = str(d["phase"])
         self.to_act = d["to_act"]
         self.winner = None if d["winner"] is None else [int(x) for x in d["winner"]]
@@ -429,7 +436,8 @@ class TrickGame(Game):
 
     def _copy_base(self, g: TrickGame) -> None:
         g.options = self.options
-        g._dealer = self._dealer.clone()
+        g._dealer = self._dealer
+        g._dshared = self._dshared = True
         g.phase = self.phase
         g.to_act = self.to_act
         g.winner = self.winner
