@@ -45,6 +45,16 @@ def platform_of(dest: str) -> str:
     return dest.removeprefix("dm:").split(":", 1)[0]
 
 
+#: A destination prefix -> the platform name the renderers take.
+PLATFORM_NAMES = {"tg": "telegram", "dc": "discord", "cli": "cli"}
+
+
+def platform_name(dest: str) -> str:
+    """``"telegram"``, ``"discord"`` or ``"cli"`` for a destination (the render API's word)."""
+    prefix = platform_of(dest)
+    return PLATFORM_NAMES.get(prefix, prefix)
+
+
 def dm_dest(player_id: str) -> str:
     """The private destination of a person."""
     return f"dm:{player_id}"
@@ -199,7 +209,7 @@ class Presenter:
                 self._turn.pop((tid, seat), None)
 
     def _public(self, snap: TableSnapshot, t: T) -> OutMessage:
-        platform = platform_of(snap.table.chat_id)
+        platform = platform_name(snap.table.chat_id)
         status = snap.table.status
         if status == LOBBY:
             url = self.join_link(snap) if self.join_link else None
@@ -241,7 +251,7 @@ class Presenter:
         public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
         t = translator(resolve_lang(lang, public_lang), digits)
         dest = dm_dest(player)
-        hub.put(dest, hand_key(snap.table_id, player), render_hand(snap, view, t, platform=platform_of(player)),
+        hub.put(dest, hand_key(snap.table_id, player), render_hand(snap, view, t, platform=platform_name(player)),
                 EDIT)
         mine = view.get("to_act") == seat and bool(view.get("legal"))
         was = self._turn.get((snap.table_id, seat), False)
