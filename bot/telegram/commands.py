@@ -1,0 +1,40 @@
+"""The command menu: ``setMyCommands`` in English (default) and Arabic, for all chats and for groups."""
+
+from __future__ import annotations
+
+from telegram import Bot, BotCommand, BotCommandScope, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+
+from bot.i18n import T, translator
+
+#: Command -> its menu description (a gettext message id).
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("new", "Open a table: tarneeb41, tarneeb or trix"),
+    ("join", "Take a seat at this table"),
+    ("leave", "Leave your seat"),
+    ("begin", "Start the match; AI players fill empty seats"),
+    ("stop", "End the table (creator or admin)"),
+    ("scores", "This table's scores"),
+    ("leaderboard", "This group's best players"),
+    ("stats", "Your record"),
+    ("lang", "Language: ar or en (admins)"),
+    ("settings", "Turn timer and defaults (admins)"),
+    ("rules", "The rules in brief"),
+    ("help", "How to play here"),
+)
+#: Commands that make sense in the private chat with the bot.
+PRIVATE = frozenset({"stats", "lang", "rules", "help"})
+
+
+def bot_commands(t: T, *, groups: bool) -> list[BotCommand]:
+    """The menu in ``t``'s language, for groups or for the private chat."""
+    return [BotCommand(name, t.gettext(desc)) for name, desc in COMMANDS if groups or name in PRIVATE]
+
+
+async def register_commands(bot: Bot) -> None:
+    """Set the menus: default scope and group scope, each in English (no language code) and Arabic."""
+    scopes: tuple[tuple[BotCommandScope, bool], ...] = (
+        (BotCommandScopeDefault(), False), (BotCommandScopeAllGroupChats(), True))
+    for scope, groups in scopes:
+        for lang in ("en", "ar"):
+            await bot.set_my_commands(bot_commands(translator(lang), groups=groups), scope=scope,
+                                      language_code=None if lang == "en" else lang)

@@ -1,0 +1,75 @@
+"""Four simulated people play whole matches through the real PTB Application and the fake Bot API."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.adapters.telegram.harness import GROUP, Bed, Player, join_url_payload, max_in_window, play_out
+
+NAMES = {"en": ["Ali", "Huda", "Omar", "Sara"], "ar": ["علي", "هدى", "عمر", "سارة"]}
+LATENCY_ALLOWANCE = 3.0
+OPTIONS = {"tarneeb41": "target=1", "tarneeb": "target=31", "trix": "mode=complex"}
+
+
+@pytest.fixture
+async def bed(tmp_path: Path) -> AsyncIterator[Bed]:
+    b = Bed(tmp_path)
+    await b.open()
+    try:
+        yield b
+    finally:
+        await b.close()
+
+
+async def open_table(bed: Bed, game: str, lang: str) -> tuple[int, list[Player]]:
+    """The first person opens a table with /new; the three others join through the deep link."""
+    tg = bed.tg
+    people = bed.people(NAMES[lang], lang)
+    tg.add_group(GROUP, admins=[people[0].user_id])
+    await tg.say(people[0].user, GROUP, f"/lang {lang}")
+    await tg.wait_for(lambda: tg.bot_messages(GROUP))
+    await tg.say(people[0].user, GROUP, f"/new {game} {OPTIONS[game]}")
+    snap = await tg.wait_for(lambda: bed.manager.table_in_chat(f"tg:{GROUP}"))
+    tid = snap.table_id
+    lobby = await tg.wait_for(lambda: bed.table_message(tid))
+    payload = join_url_payload(lobby)
+    for p in people[1:]:
+        await tg.start_bot(p.user, payload)
+    await tg.wait_for(lambda: (s := bed.manager.get(tid)) is not None and s.table.status == "playing")
+    return tid, people
+
+
+def assert_group_budget(bed: Bed) -> None:
+    """At most 20 sends+edits reached the group in any minute.
+
+    Exactly by the times the outbox sent them; by the fake's arrival times with an allowance of
+    ``LATENCY_ALLOWANCE`` scaled seconds, because the request latency (same event loop, a loaded
+    machine) varies by up to ~150 ms real, i.e. 1.5 scaled seconds at speed 10.
+    """
+    assert max_in_window(bed.sent_at[f"tg:{GROUP}"], 60.0) <= 20
+    assert bed.tg.max_ops_in_window(GROUP, 60.0 - LATENCY_ALLOWANCE) <= 20
+    assert len(bed.sent_at[f"tg:{GROUP}"]) >= len(bed.tg.texts(GROUP))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("game", ["tarneeb41", "tarneeb", "trix"])
+async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> None:
+    tid, people = await open_table(bed, game, lang)
+    tally = await play_out(bed, tid, people, random.Random(7))
+    await bed.drain()
+    result = await bed.manager.table_results(tid)
+    assert result is not None and result.game == game
+    assert tally.get("ok", 0) > 40
+    assert bed.checker.violations == []
+    group_texts = bed.tg.texts(GROUP)
+    assert set(group_texts) <= bed.checker.checked[f"tg:{GROUP}"]
+    assert_group_budget(bed)
+    for p in people:
+        assert bed.checker.hands_seen.get(p.dm, 0) > 0
+        assert bed.tg.bot_messages(p.user_id)
+        assert set(bed.tg.texts(p.user_id)) <= bed.checker.checked[p.dm]
