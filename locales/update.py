@@ -97,13 +97,15 @@ def template_keys(cat: Catalog) -> set[tuple[Key, str | None]]:
 
 
 def merge(template: Catalog, lang: str) -> Catalog:
-    """The ``.po`` of ``lang`` updated to ``template`` (English ids fill English gaps)."""
+    """The ``.po`` of ``lang`` updated to ``template`` (the English catalog is the ids themselves)."""
     path = po_path(lang)
     if path.exists():
         cat = read(path, lang)
     else:
         cat = Catalog(locale=lang, project="majlis", version="0.1", copyright_holder="Majlis", fuzzy=False)
-    cat._num_plurals, cat._plural_expr = PLURALS[lang]  # type: ignore[attr-defined]
+    nplurals, expr = PLURALS[lang]
+    cat._num_plurals = nplurals  # type: ignore[assignment]  # Babel keeps the header's rule here
+    cat._plural_expr = expr  # type: ignore[assignment]
     cat.update(copy.deepcopy(template), no_fuzzy_matching=True, update_creation_date=False)
     cat.obsolete.clear()
     for m in cat:
