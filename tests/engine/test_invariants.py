@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine import cards as C
@@ -271,3 +273,36 @@ def test_clone_is_independent(game: str) -> None:
 
 def test_no_card_code_is_an_action_of_another_shape() -> None:
     assert len({C.code(i) for i in range(52)}) == 52
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clone_continues_like_the_original(game: str) -> None:
+    r = random.Random(11)
+    g: Any = engine.new_game(game, seed=12)
+    for _ in range(150):
+        g.act(g.to_act, pick(g, g.legal(), r, codes=True))
+    c = g.clone()
+    for _ in range(400):
+        if g.to_act is None:
+            break
+        a = pick(g, g.legal(), r, codes=True)
+        assert c.act(c.to_act, a) == g.act(g.to_act, a)
+    assert c.to_json() == g.to_json()
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=300, deadline=None)
+@given(junk=st.text(max_size=24) | st.from_regex(r"(play|bid|pass|trump|contract|double|done) ?[0-9A-Za-z ]{0,6}"))
+def test_random_strings_refused_or_legal(game: str, junk: str) -> None:
+    g: Any = engine.new_game(game, seed=1)
+    for _ in range(3):
+        g.act(g.to_act, g.auto() if game != "tarneeb" else g.legal()[0])
+    before = g.to_json()
+    legal = g.legal()
+    try:
+        g.act(g.to_act, junk)
+    except engine.IllegalAction as e:
+        assert e.reason
+        assert g.to_json() == before
+    else:
+        assert " ".join(junk.split()).lower() in {a.lower() for a in legal} or junk.strip().lower().startswith("play")
