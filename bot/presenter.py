@@ -145,9 +145,14 @@ class Presenter:
         cached = self._players.get(player_id)
         if cached is not None and now - cached[0] < PLAYER_TTL:
             return cached[1], cached[2]
-        rec = await self.manager.player(Person(player_id, name))
-        self._players[player_id] = (now, rec.lang, rec.dm_ok)
-        return rec.lang, rec.dm_ok
+        repo = getattr(self.manager, "repo", None)
+        if repo is not None:  # read only: the manager's player() would rename them
+            rec = await repo.get_player(player_id)
+        else:
+            rec = await self.manager.player(Person(player_id, name))
+        lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
+        self._players[player_id] = (now, lang, dm_ok)
+        return lang, dm_ok
 
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
@@ -198,7 +203,8 @@ class Presenter:
             hub.put(chat, None, msg, NEW)
         for ev in update.events:
             if ev.get("type") == "turn_warning":
-                await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t)
+                await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t,
+                                 hidden=bool(ev.get("hidden")))
         if not self.private:
             return
         restored = update.reason == "restored"
@@ -259,7 +265,9 @@ class Presenter:
         if ping and self.pings and mine and (not was or force_ping):
             hub.put(dest, None, render_turn_ping(snap, seat, t), NEW)
 
-    async def _warn(self, snap: TableSnapshot, seat: int, seconds_left: int, public_t: T) -> None:
+    async def _warn(self, snap: TableSnapshot, seat: int, seconds_left: int, public_t: T, *,
+                    hidden: bool = False) -> None:
+        """Remind the seat in private; in public only when its turn is public (not while doubling)."""
         player = human_of(snap, seat)
         if player is None:
             return
@@ -270,7 +278,7 @@ class Presenter:
             hub.put(dm_dest(player), None,
                     render_turn_warning(snap, seat, seconds_left, translator(resolve_lang(lang, public_lang),
                                                                              digits)), NEW)
-        else:
+        elif not hidden:
             self.hubs[platform_of(snap.table.chat_id)].put(
                 snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW)
 

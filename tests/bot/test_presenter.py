@@ -267,3 +267,17 @@ def test_destination_helpers() -> None:
     assert table_of_key("hand:12:tg:5") == 12
     assert table_of_key("left:tg:5") is None
     assert table_of_key(None) is None
+
+
+async def test_a_turn_warning_reaches_the_seat_in_private() -> None:
+    h, rec, presenter = await setup()
+    await h.manager.update_chat(CHAT, lang="en", turn_seconds=60)
+    snap = await started_table(h, ALICE, game="tarneeb41")
+    assert snap.to_act == 0
+    await presenter.drain()
+    h.clock.advance(31)
+    await h.manager.run_due()
+    await presenter.drain()
+    warnings = [o[3].text for o in rec.at(dm_dest(ALICE.player_id), "send") if "seconds left" in o[3].text]
+    assert warnings == ["Alice, 29 seconds left, then a move is played for you."]
+    assert not [o for o in rec.at(CHAT, "send") if "seconds left" in o[3].text]
