@@ -167,7 +167,12 @@ def _lead(hand: list[Card], legal: list[Card], contract: str, pen: tuple[int, in
 
 
 def play_penalty_trick(view: dict[str, Any]) -> str:
-    """A card for K♥, Queens, Diamonds, Latoosh and the merged contract: take as little as possible."""
+    """A card for K♥, Queens, Diamonds, Latoosh and the merged contract: take as little as possible.
+
+    Void: throw the costliest card (K♥, a queen...) or the highest. Following: the highest card that
+    still loses; when every card wins, the lowest (or, last to play, the highest that costs
+    nothing). Under ``partnership`` no penalty card is thrown onto the partner's trick.
+    """
     hand = [card_of(c) for c in view.get("hand", [])]
     legal = legal_cards(view)
     contract = str(view.get("contract"))
@@ -176,8 +181,13 @@ def play_penalty_trick(view: dict[str, Any]) -> str:
     if not trick:
         return "play " + code_of(_lead(hand, legal, contract, pen))
     led = trick[0][1][0]
-    _, win = current_winner(trick, None)
+    win_seat, win = current_winner(trick, None)
     suits = by_suit(hand)
+    me = int(view.get("seat") or 0)
+    if (view.get("options") or {}).get("partnership") and win_seat == (me + 2) % 4:
+        below = [c for c in legal if c[0] != led or c[1] < win[1]]
+        if below:
+            return "play " + code_of(max(below, key=lambda c: (-card_penalty(c, contract, pen), c[1])))
     if legal[0][0] != led:
         worst = max(legal, key=lambda c: (card_penalty(c, contract, pen), c[1], -len(suits[c[0]])))
         return "play " + code_of(worst)

@@ -167,6 +167,14 @@ def test_trix_dumps_king_of_hearts_when_void() -> None:
     assert RulePlayer().decide(v, "trix", random.Random(0)) == "play KH"
 
 
+def test_trix_partnership_spares_the_partner() -> None:
+    hand = "KH 2S AS 9D"
+    v = trix_view(
+        "king", hand, [(1, "5C"), (2, "AC")], ["play " + c for c in codes(hand)], options={"partnership": True}
+    )
+    assert RulePlayer().decide(v, "trix", random.Random(0)) == "play AS"
+
+
 def test_trix_plays_queen_under_a_higher_card() -> None:
     v = trix_view("queens", "QS 3S 4H", [(1, "KS")], ["play 3S", "play QS"])
     assert RulePlayer().decide(v, "trix", random.Random(0)) == "play QS"
