@@ -152,3 +152,34 @@ def test_clone_is_independent() -> None:
     assert g.to_json() == before
     g2 = g.clone()
     assert g2.to_json() == before
+
+
+def test_fuzzed_actions_either_apply_or_leave_the_game_unchanged() -> None:
+    """Any seat and any string: a refusal is an ``IllegalAction`` and changes nothing."""
+    words = ["play", "double", "contract", "done", "pass", "bid", "trump", "PLAY", "Play"]
+    args = [*C.CODES, "10h", "1S", "kh", "king", "queens", "trix", "tricks", "complex", "7", "", "S"]
+    rng = random.Random(5)
+    for seed in range(6):
+        g = engine.new_game("trix", seed=seed)
+        accepted = 0
+        for _ in range(3000):
+            if g.to_act is None:
+                break
+            seat: Any = rng.choice([0, 1, 2, 3, g.to_act, g.to_act, 4, -1, "0", None])
+            action: Any = " ".join(x for x in (rng.choice(words), rng.choice(args)) if x)
+            if rng.random() < 0.05:
+                action = rng.choice([None, 5, "", " ", "play  QS", "play QS QS", "x" * 30, "play QS\n"])
+            before = g.to_json()
+            legal_before = g.legal()
+            try:
+                g.act(seat, action)
+            except engine.IllegalAction as e:
+                assert e.reason
+                assert g.to_json() == before
+                continue
+            accepted += 1
+            assert seat == json.loads(json.dumps(before))["to_act"]
+            assert " ".join(str(action).lower().split()).replace("10", "t") in [x.lower() for x in legal_before]
+            if rng.random() < 0.5 and g.to_act is not None:
+                g.act(g.to_act, g.auto())
+        assert accepted > 0
