@@ -14,6 +14,7 @@ codes, numbers and Latin names embedded in an Arabic sentence keep their own dir
 from __future__ import annotations
 
 import gettext as _gettext
+import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,8 +30,20 @@ LOCALE_DIR = Path(locales.__file__).resolve().parent
 
 FSI = "\u2068"
 PDI = "\u2069"
+RLM = "\u200f"
 _ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _WESTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+
+
+def _starts_rtl(line: str) -> bool:
+    """True if the first strong character of ``line`` is right-to-left."""
+    for ch in line:
+        d = unicodedata.bidirectional(ch)
+        if d in ("R", "AL"):
+            return True
+        if d == "L" or ch in (FSI, "\u2066", "\u2067"):
+            return False
+    return False
 
 
 def normalize_lang(code: str | None) -> str | None:
@@ -111,6 +124,14 @@ class T:
     def pgettext(self, context: str, msgid: str, **params: Any) -> str:
         """The translation of a short word in a ``context`` (``pgettext("suit", "Spades")``)."""
         return self._fill(self._tr.pgettext(context, msgid), params)
+
+    def lines(self, lines: list[str]) -> str:
+        """Lines joined into one text. In a right-to-left language a line that does not start with
+        a right-to-left letter gets a RIGHT-TO-LEFT MARK, so that clients which guess a paragraph's
+        direction from its first letter (ignoring isolates) still lay it out right to left."""
+        if not self.rtl:
+            return "\n".join(lines)
+        return "\n".join(line if not line or _starts_rtl(line) else RLM + line for line in lines)
 
     def join(self, items: list[str]) -> str:
         """A list for a sentence: ``"a, b, c"`` (Arabic comma in Arabic)."""

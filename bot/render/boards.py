@@ -24,7 +24,7 @@ def render_leaderboard(rows: Sequence[LeaderRow], game: str, t: T) -> OutMessage
             matches=t.ngettext("{n} match", "{n} matches", r.matches),
             wins=t.ngettext("{n} win", "{n} wins", r.wins),
         ))
-    return OutMessage("\n".join(lines), notify=False)
+    return OutMessage(t.lines(lines), notify=False)
 
 
 def render_stats(stats: Sequence[PlayerStats], name: str, t: T) -> OutMessage:
@@ -40,7 +40,7 @@ def render_stats(stats: Sequence[PlayerStats], name: str, t: T) -> OutMessage:
             left=t.ngettext("left {n} time", "left {n} times", s.left),
             rating=round(s.rating), points=s.total_score,
         ))
-    return OutMessage("\n".join(lines), notify=False)
+    return OutMessage(t.lines(lines), notify=False)
 
 
 def render_scores(snapshot: TableSnapshot, t: T) -> OutMessage:
@@ -54,4 +54,4 @@ def render_scores(snapshot: TableSnapshot, t: T) -> OutMessage:
         lines += score_lines(snapshot, pub.get("scores") or {}, game, t)
         if pub.get("target"):
             lines.append(t.gettext("Target: {target}", target=int(pub["target"])))
-    return OutMessage("\n".join(lines), notify=False)
+    return OutMessage(t.lines(lines), notify=False)

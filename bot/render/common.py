@@ -14,10 +14,14 @@ TEAM_GAMES = frozenset({"tarneeb", "tarneeb41"})
 
 
 def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
-    """The name shown for a seat (``snapshot.table.seats[i].name``), or "Seat N" when empty."""
+    """The name shown for a seat: ``snapshot.table.seats[i].name``; "Sara (AI)" while an AI plays a
+    person's seat; "AI 2" for an AI seat without a name; "Seat 2" when empty."""
     seats = snapshot.table.seats
-    if 0 <= seat < len(seats) and seats[seat].name:
-        return seats[seat].name
+    s = seats[seat] if 0 <= seat < len(seats) else None
+    if s is not None and s.name:
+        return t.gettext("{name} (AI)", name=s.name) if s.is_ai else s.name
+    if s is not None and s.is_ai:
+        return t.gettext("AI {seat}", seat=seat)
     return t.gettext("Seat {seat}", seat=seat)
 
 

@@ -86,6 +86,7 @@ def render_error(code: str, params: dict[str, Any], t: T) -> str:
     else:
         f = _TABLE.get(code)
         text = f(t, params) if f else t.gettext("That move is not allowed now.")
+    text = t.lines([text])
     if len(text) > MAX_CHARS:
         text = text[: MAX_CHARS - 1] + "…"
     return text

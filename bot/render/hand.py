@@ -65,7 +65,7 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
         lines.append(t.gettext("Doubling is open; please wait."))
     elif snapshot.to_act is not None and snapshot.to_act != seat and view.get("phase") != "over":
         lines.append(t.gettext("Waiting for {name}.", name=seat_name(snapshot, snapshot.to_act, t)))
-    return "\n".join(lines)
+    return t.lines(lines)
 
 
 def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[tuple[Button, ...], ...]:
@@ -116,7 +116,7 @@ def render_turn_ping(snapshot: TableSnapshot, seat: int, t: T) -> OutMessage:
         text = t.gettext("You may double at table {table} ({game}).", table=table, game=game)
     else:
         text = t.gettext("Your turn to play at table {table} ({game}).", table=table, game=game)
-    return OutMessage(text, ((hand_button(snapshot, t),),), notify=True)
+    return OutMessage(t.lines([text]), ((hand_button(snapshot, t),),), notify=True)
 
 
 def render_turn_warning(snapshot: TableSnapshot, seat: int, seconds_left: int, t: T) -> OutMessage:
@@ -126,4 +126,4 @@ def render_turn_warning(snapshot: TableSnapshot, seat: int, seconds_left: int, t
         "{name}, {n} seconds left, then a move is played for you.",
         seconds_left, name=seat_name(snapshot, seat, t),
     )
-    return OutMessage(text, ((hand_button(snapshot, t),),), notify=True)
+    return OutMessage(t.lines([text]), ((hand_button(snapshot, t),),), notify=True)

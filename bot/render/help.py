@@ -11,7 +11,7 @@ def render_help(platform: str, t: T) -> str:
     Commands are parameters, so that they stay isolated (and left-to-right) in Arabic lines.
     """
     if platform == "cli":
-        return "\n".join([
+        return t.lines([
             t.gettext("Majlis in the terminal: type the number of a choice and press Enter."),
             t.gettext("Commands: {help} help, {scores} scores, {rules} rules, {quit} quit (the match can be "
                       "resumed).", help="h", scores="s", rules="r", quit="q"),
@@ -36,4 +36,4 @@ def render_help(platform: str, t: T) -> str:
     elif platform == "discord":
         lines.append(t.gettext("Your cards are shown only to you; allow direct messages from this server "
                                "to get them privately as well."))
-    return "\n".join(lines)
+    return t.lines(lines)

@@ -24,11 +24,17 @@ def lobby_text(snapshot: TableSnapshot, t: T) -> str:
         lines.append(t.gettext("Target: {target}", target=int(target)))
     if table.game != "trix":
         lines.append(t.gettext("Seats 0 and 2 play against seats 1 and 3."))
-    taken = sum(1 for s in table.seats if s.player_id)
-    lines.append(t.ngettext("{n} seat is free; AI players fill the empty seats when the game begins.",
-                            "{n} seats are free; AI players fill the empty seats when the game begins.",
-                            4 - taken))
-    return "\n".join(lines)
+    free = sum(1 for s in table.seats if not s.player_id)
+    if free:
+        lines.append(t.ngettext("{n} seat is free; AI players fill the empty seats when the game begins.",
+                                "{n} seats are free; AI players fill the empty seats when the game begins.",
+                                free))
+    else:
+        lines.append(t.gettext("All four seats are taken."))
+    creator = next((s.name for s in table.seats if s.player_id == table.creator and s.name), None)
+    if creator:
+        lines.append(t.gettext("{name} (or an admin) starts the match with Begin.", name=creator))
+    return t.lines(lines)
 
 
 def render_lobby(snapshot: TableSnapshot, t: T, *, platform: str, join_url: str | None = None) -> OutMessage:

@@ -51,4 +51,4 @@ def render_rules(game: str, t: T) -> str:
         ]
     else:
         return "\n\n".join(render_rules(g, t) for g in ("tarneeb41", "tarneeb", "trix"))
-    return "\n".join([game_name(game, t), *_common(t), *body])
+    return t.lines([game_name(game, t), *_common(t), *body])

@@ -93,7 +93,7 @@ def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
         body = _tarneeb41_summary(snapshot, ev, t)
     else:
         body = _trix_summary(snapshot, ev, t)
-    return "\n".join([head, *body])
+    return t.lines([head, *body])
 
 
 def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
@@ -104,7 +104,7 @@ def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
     lines.append(winners_text(snapshot, list(ev.get("winner") or []), game, t))
     lines.append(t.gettext("Final scores:"))
     lines += ["  " + x for x in score_lines(snapshot, ev.get("scores") or {}, game, t)]
-    return "\n".join(lines)
+    return t.lines(lines)
 
 
 def _thrown_in(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
@@ -153,7 +153,7 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
             else:
                 text = t.gettext("Nobody doubled.")
         if text:
-            out.append(OutMessage(text, notify=kind != "doubles_revealed"))
+            out.append(OutMessage(t.lines(text.split("\n")), notify=kind != "doubles_revealed"))
     return out
 
 
@@ -162,4 +162,4 @@ def render_dm_failed(name: str, start_url: str | None, t: T) -> OutMessage:
     text = t.gettext("{name}, I cannot send you your cards privately. Open a private chat with me, then press "
                      "My hand.", name=name)
     buttons = ((Button(t.gettext("Start the bot"), url=start_url),),) if start_url else ()
-    return OutMessage(text, buttons)
+    return OutMessage(t.lines([text]), buttons)

@@ -184,7 +184,7 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
         turn = _turn_line(snapshot, pub, t)
         if turn:
             lines.append(turn)
-    return "\n".join(lines)
+    return t.lines(lines)
 
 
 def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:

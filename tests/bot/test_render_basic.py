@@ -151,3 +151,20 @@ def test_notices_for_table_events() -> None:
         "Table 7 was closed: nobody started it in time.",
         "The bids total only 9, so the deal is thrown in. Omar deals again.",
     ]
+
+
+def test_ai_seats_are_named() -> None:
+    import dataclasses
+
+    from bot.render.common import seat_name
+    from bot.types import TableSnapshot
+    from storage.records import Seat
+
+    snap = snapshot("tarneeb", None)
+    seats = list(snap.table.seats)
+    seats[1] = Seat(player_id="ai:easy:1", is_ai=True)
+    seats[2] = Seat(player_id="ai:easy:2", name="Omar", is_ai=True, owner="tg:2", away=True)
+    snap = TableSnapshot(dataclasses.replace(snap.table, seats=tuple(seats)))
+    en = translator("en")
+    assert [seat_name(snap, i, en) for i in range(4)] == ["Ali", "AI 1", "Omar (AI)", "Huda"]
+    assert "آلي" in seat_name(snap, 1, translator("ar"))

@@ -45,3 +45,14 @@ def test_ngettext_passes_n_and_other_params() -> None:
     text = translator("en").ngettext("{name}, {n} second left, then a move is played for you.",
                                      "{name}, {n} seconds left, then a move is played for you.", 5, name="Ali")
     assert text == "Ali, 5 seconds left, then a move is played for you."
+
+
+def test_arabic_lines_that_start_with_a_latin_name_get_a_right_to_left_mark() -> None:
+    ar = translator("ar")
+    text = ar.lines([ar.gettext("{name}: {score}", name="Sam", score=3), "الدور", "", "♠ A K"])
+    first, second, third, fourth = text.split("\n")
+    assert first.startswith("\u200f" + FSI + "Sam")
+    assert second == "الدور" and third == ""
+    assert fourth == "\u200f♠ A K"
+    assert ar.lines([first]) == first  # idempotent
+    assert translator("en").lines(["Sam", "x"]) == "Sam\nx"
