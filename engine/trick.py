@@ -34,9 +34,15 @@ BIDDING, TRUMP_CHOICE, PLAYING, OVER = "bid", "trump", "play", "over"
 _TRUMP_LETTERS = "CDHSN"
 
 #: ``_SUIT_IDS[s][m]``: the card ids of the 13-bit rank mask ``m`` in suit ``s``, ascending.
-_SUIT_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(base + r for r in range(13) if m >> r & 1) for m in range(8192)) for base in (0, 13, 26, 39)
-)
+def _suit_table(base: int) -> tuple[tuple[int, ...], ...]:
+    t: list[tuple[int, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        t[m] = (base + low.bit_length() - 1, *t[m ^ low])
+    return tuple(t)
+
+
+_SUIT_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_table(base) for base in (0, 13, 26, 39))
 
 
 def card_ids(mask: int) -> list[int]:

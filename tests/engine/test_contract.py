@@ -210,3 +210,21 @@ def test_card_codes_parse_lower_case_and_10(game: str) -> None:
     low = ("10" + code[1] if code[0] == "T" else code).lower()
     twin = g.clone()
     assert g.act(g.to_act, "play " + low) == twin.act(twin.to_act, a)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "engine.trick",
+        "engine.tarneeb.game",
+        "engine.tarneeb.scoring",
+        "engine.tarneeb41.game",
+        "engine.tarneeb41.scoring",
+    ],
+)
+def test_doctests(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
