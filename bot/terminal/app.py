@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from bot.errors import TableError
 from bot.i18n import T, translator
@@ -95,6 +96,7 @@ class TerminalGame:
         self.transport = ConsoleTransport(screen, show={CHAT, dm_dest(PLAYER)})
         self.manager: Any = None
         self.presenter: Presenter | None = None
+        self._lines: asyncio.Queue[str] | None = None
 
     def feed(self, update: TableUpdate, t: T) -> list[OutMessage]:
         """The play-by-play lines of an update (the presenter posts them before its notices)."""
@@ -135,6 +137,8 @@ class TerminalGame:
             snap = manager.table_in_chat(CHAT)
             if self.opts.resume and snap is not None:
                 self.table_id = snap.table_id
+                await manager.update_chat(CHAT, lang=self.opts.lang, digits=self.opts.digits)
+                await manager.update_player(PLAYER, lang=self.opts.lang)
                 self.screen.line(self.t.gettext("Resuming table {table}.", table=snap.table_id))
             else:
                 if self.opts.resume:
@@ -248,21 +252,43 @@ class TerminalGame:
             try:
                 await self.manager.act_current(snap.table_id, self.person, choice)
             except TableError as e:
+                # The table moved on (a timer played for you) or refused: look at it afresh.
                 self.screen.line(render_error(e.code, e.params, self.t))
-                if e.code in ("not_your_turn", "stale", "finished", "not_started"):
-                    return
-                continue
             return
 
     async def _read(self, prompt: str) -> str:
         self.screen.stream.write(prompt)
         self.screen.stream.flush()
-        line = await asyncio.to_thread(sys.stdin.readline)
+        if self._lines is None:
+            self._lines = start_reader(sys.stdin)
+        line = await self._lines.get()
         if not line:
             raise InputEnded
         if not self._interactive():
             self.screen.stream.write(line if line.endswith("\n") else line + "\n")
         return line
+
+
+def start_reader(stream: TextIO) -> asyncio.Queue[str]:
+    """Lines of ``stream`` as they come ("" at the end), read by a daemon thread.
+
+    A daemon thread, unlike ``asyncio.to_thread``, does not keep the process alive at Ctrl-C.
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def pump() -> None:
+        while True:
+            try:
+                line = stream.readline()
+            except (OSError, ValueError):
+                line = ""
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+            if not line:
+                return
+
+    threading.Thread(target=pump, name="majlis-stdin", daemon=True).start()
+    return queue
 
 
 def prepare_db(db: str) -> None:
