@@ -22,10 +22,13 @@ from engine.trix.contracts import (
     AH,
     COMPLEX,
     CONTRACT_NAMES,
+    DIAMONDS,
     KH_BIT,
     KING,
     OPTIONS,
     PENALTY_CARDS,
+    QUEEN_MASK,
+    TRICKS,
     TRIX,
     scoring_cards,
     trick_points,
@@ -34,6 +37,8 @@ from engine.trix.doubling import doublable_now, doubles_json, doubling_queue
 from engine.trix.rules import TrixRules
 
 SEVEN_H = C.card(7, C.HEARTS)
+#: Per contract, the cards whose capture may change a score beyond the trick itself.
+SCORING: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, C.FULL_DECK)
 HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
 _CONTRACT_IDS = {name: i for i, name in enumerate(CONTRACT_NAMES)}
 #: Action ids: 0..51 play that card; ``CONTRACT + c``; ``DOUBLE + card``; ``DONE``; ``PASS``.
@@ -246,6 +251,11 @@ class TrixGame(Game):
         """The cards ``seat`` may play to the current trick (X-T2 and the K♥ restriction options)."""
         hand = self.hands[seat]
         r = self._rules
+        if not r.king_rules:
+            if self.trick:
+                follow = hand & C.SUIT_MASK[self.trick[0] // 13]
+                return follow if follow else hand
+            return hand
         king = self.contract in (KING, COMPLEX)
         if not self.trick:
             if king and r.no_heart_lead and hand & ~HEARTS_MASK:
@@ -275,7 +285,7 @@ class TrixGame(Game):
         if s is None:
             return []
         if self.phase == "play":
-            m = self.legal_mask()
+            m = self.hands[s] & self.open_mask if self.contract == TRIX else self.trick_legal_mask(s)
             return C.cards_of(m) if m else [PASS]
         if self.phase == "contract":
             return [CONTRACT + c for c in self.contracts_left()]
@@ -434,18 +444,24 @@ class TrixGame(Game):
         self.captured[winner] |= mask
         self.tricks[winner] += 1
         r = self._rules
-        pts = trick_points(
-            self.contract,
-            mask,
-            winner=winner,
-            leader=leader,
-            doubles=self.doubles,
-            penalties=r.penalties,
-            self_capture=r.self_capture,
-        )
         ds = self.deal_scores
-        for s in range(4):
-            ds[s] += pts[s]
+        contract = self.contract
+        if contract == TRICKS:
+            ds[winner] -= r.penalties[3]
+        elif contract == DIAMONDS:
+            ds[winner] -= r.penalties[2] * (mask & C.SUIT_MASK[C.DIAMONDS]).bit_count()
+        elif mask & SCORING[contract]:
+            pts = trick_points(
+                contract,
+                mask,
+                winner=winner,
+                leader=leader,
+                doubles=self.doubles,
+                penalties=r.penalties,
+                self_capture=r.self_capture,
+            )
+            for s in range(4):
+                ds[s] += pts[s]
         n = self.tricks[0] + self.tricks[1] + self.tricks[2] + self.tricks[3]
         if events is not None:
             events.append(

@@ -31,6 +31,7 @@ class TrixRules:
     auto_pass: bool
     partnership: bool
     expose_twos: bool
+    king_rules: bool
 
     @classmethod
     def from_options(cls, o: Mapping[str, Any]) -> TrixRules:
@@ -65,6 +66,9 @@ class TrixRules:
             auto_pass=o["auto_pass_in_layout"],
             partnership=o["partnership"],
             expose_twos=o["partnership_expose_twos"],
+            king_rules=bool(
+                o["no_heart_lead_in_king"] or o["king_must_be_discarded_when_void"] or o["king_on_ace_of_hearts"]
+            ),
         )
 
 
