@@ -46,7 +46,15 @@ CONTRACT, DOUBLE, DONE, PASS = 100, 200, 300, 301
 
 
 class TrixGame(Game):
-    """One Trix match (20 deals in kingdoms mode, 8 in complex mode)."""
+    """One Trix match (20 deals in kingdoms mode, 8 in complex mode).
+
+    Phases: ``"contract"`` (the owner chooses), ``"double"`` (K♥ / queens holders, one after
+    another from the owner), ``"play"`` (tricks, or the layout in the Trix contract), ``"over"``.
+    In ``mode="complex"`` a kingdom has two contracts, ``complex`` (every penalty of the four trick
+    contracts in one deal, always 13 tricks; see :mod:`engine.trix.contracts`) and ``trix``.
+    Search code can use the integer fast path: :meth:`legal_ids`, :meth:`step`, :meth:`auto_id`,
+    :meth:`clone` (action ids: :func:`action_code`).
+    """
 
     game_id = "trix"
 
