@@ -82,8 +82,7 @@ class Table:
         """An immutable copy for callers, cached until the next change."""
         if self._snapshot is None:
             public = self.game.view(None) if self.game is not None else None
-            to_act = public.get("to_act") if public is not None and self.to_act is not None else None
-            self._snapshot = TableSnapshot(table=self.record, public=public, to_act=to_act)
+            self._snapshot = TableSnapshot(table=self.record, public=public, to_act=self.to_act)
         return self._snapshot
 
     def seat_of(self, player_id: str) -> int | None:

@@ -30,6 +30,15 @@ class TableSnapshot:
         """The table's id."""
         return self.table.table_id
 
+    @property
+    def public_to_act(self) -> int | None:
+        """The seat to act as everyone may know it: None during the Trix doubling window.
+
+        ``to_act`` is the engine's seat to act, which names the seat being asked to double; render
+        public messages (and other seats' messages) from this property instead.
+        """
+        return self.public.get("to_act") if self.public is not None else None
+
     def seat_of(self, player_id: str) -> int | None:
         """The seat where ``player_id`` sits (or owns an AI-played seat), else None."""
         for i, s in enumerate(self.table.seats):

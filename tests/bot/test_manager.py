@@ -400,9 +400,10 @@ async def test_the_public_snapshot_never_names_who_is_asked_in_the_doubling_wind
         snap = await play_one(h, snap, person, rng)
         game = live_game(h, snap.table_id)
     assert game.phase == "double" and game.to_act is not None
-    assert snap.to_act is None and snap.public["to_act"] is None  # type: ignore[index]
+    assert snap.public_to_act is None and snap.public["to_act"] is None  # type: ignore[index]
     asked = game.to_act
     last = h.updates[-1]
-    assert last.snapshot.to_act is None
+    assert last.snapshot.public_to_act is None
+    assert snap.to_act == asked  # the engine's seat, for the manager's own callers
     if asked in last.private:
         assert last.private[asked]["to_act"] == asked

@@ -219,3 +219,29 @@ async def test_a_finished_match_is_recorded_with_its_winners(tmp_path: Path) -> 
     finally:
         await h.manager.close()
         await repo.close()
+
+
+@pytest.mark.parametrize("game", ["tarneeb41", "tarneeb"])
+async def test_a_team_match_played_out_by_the_rule_ai_is_recorded(tmp_path: Path, game: str) -> None:
+    from bot.ai import ai_player
+
+    repo = await open_sqlite(tmp_path / "majlis.db")
+    h = make_manager(repo, ai=lambda level: ai_player("easy"), ai_delay=3.0)
+    await h.manager.start()
+    try:
+        snap = await started_table(h, ALICE, game=game)
+        await h.manager.leave(CHAT, ALICE)  # nobody left watching: the AI plays out without pacing
+        await h.manager.run_due()
+        end = h.manager.get(snap.table_id)
+        assert end is not None and end.table.status == "finished"
+        result = await repo.table_results(snap.table_id)
+        assert result is not None
+        game_state = await replayed(repo, snap.table_id)
+        winners = sorted(r.seat for r in result.results if r.won)
+        assert winners == game_state.winner and winners in ([0, 2], [1, 3])
+        assert result.scores == game_state.scores()
+        [alice] = [r for r in result.results if r.player_id == ALICE.player_id]
+        assert alice.left and not alice.won and alice.seat == 0
+    finally:
+        await h.manager.close()
+        await repo.close()
