@@ -5,11 +5,12 @@
 
 Every figure is measured on the same seeded deals with the seats swapped, so the cards cancel:
 - classic Tarneeb: tricks per deal of a rule-player team against a random team, first with the
-  same (rule-player) bids for all four seats so that only the card play differs, then with each
-  side bidding for itself; and whole matches won;
+  same (rule-player) bids for all four seats so that only the card play differs (also against
+  auto-only seats that always play the weakest legal card), then with each side bidding for
+  itself; and whole matches won;
 - Tarneeb 41: points per deal of a rule seat against a random seat, and matches won by a rule team;
-- Trix: points per deal of one rule seat among three random seats (0 is par, the game is
-  zero-sum), per contract, and matches won;
+- Trix: points per deal of one rule seat among three random (or auto-only) seats, minus what a
+  random (auto-only) player scored in that seat on the same cards, per contract; matches won;
 - the time per decision.
 """
 
@@ -28,9 +29,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine
 from bot.ai.base import LegalPlayer
 from bot.ai.rules import RulePlayer
+from engine import cards as C
 
 RULE = RulePlayer()
 RANDOM = LegalPlayer()
+
+
+class AutoPlayer:
+    """The timeout player: the weakest legal card (rules.md §0.6), no double, the rule player's bids."""
+
+    def decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str:
+        legal = [a for a in view["legal"] if a.startswith("play ")]
+        if not legal:
+            return "done" if "done" in view["legal"] else str(RULE.decide(view, game, rng))
+        trump = view.get("trump")
+        mask = C.mask_of(a.split()[1] for a in legal)
+        return "play " + C.code(C.weakest(mask, None if trump is None else C.parse_suit(trump)))
+
+
+AUTO = AutoPlayer()
 TIMES: list[float] = []
 
 
@@ -90,6 +107,7 @@ def mean_se(xs: list[float]) -> str:
 
 def bench_tarneeb(deals: int, matches: int) -> None:
     play_only: list[float] = []
+    vs_auto: list[float] = []
     with_bids: list[float] = []
     for i in range(deals):
         for rule_team in (0, 1):
@@ -97,6 +115,9 @@ def bench_tarneeb(deals: int, matches: int) -> None:
             e = one_deal("tarneeb", 1000 + i, players, bidders=[RULE] * 4)
             tricks = e["summary"]["tricks"]
             play_only.append(tricks[rule_team] - 6.5)
+            autos = [RULE if s % 2 == rule_team else AUTO for s in range(4)]
+            e = one_deal("tarneeb", 1000 + i, autos, bidders=[RULE] * 4)
+            vs_auto.append(e["summary"]["tricks"][rule_team] - 6.5)
             e = one_deal("tarneeb", 1000 + i, players)
             d = e["deltas"]["teams"]
             with_bids.append(d[rule_team] - d[1 - rule_team])
@@ -107,6 +128,7 @@ def bench_tarneeb(deals: int, matches: int) -> None:
         wins += rule_team in [w % 2 for w in match("tarneeb", 5000 + i, players)]
     print(f"classic tarneeb, {deals} deals x 2 seatings")
     print(f"  rule team tricks per deal above 6.5, same bids, card play only: {mean_se(play_only)}")
+    print(f"  the same against auto-only seats (weakest legal card):          {mean_se(vs_auto)}")
     print(f"  team score per deal, rule minus random, each side bidding:      {mean_se(with_bids)}")
     print(f"  matches won by the rule team: {wins}/{matches}")
 
@@ -134,6 +156,7 @@ def bench_tarneeb41(deals: int, matches: int) -> None:
 
 def bench_trix(deals: int, matches: int) -> None:
     per: dict[str, list[float]] = {c: [] for c in ("king", "queens", "diamonds", "tricks", "trix")}
+    auto: dict[str, list[float]] = {c: [] for c in per}
     for i in range(deals):
         for contract, results in per.items():
             for seat in range(4):
@@ -141,13 +164,16 @@ def bench_trix(deals: int, matches: int) -> None:
                 e = one_deal("trix", 3000 + i, players, contract=contract)
                 base = one_deal("trix", 3000 + i, [RANDOM] * 4, contract=contract)
                 results.append(e["deltas"]["players"][seat] - base["deltas"]["players"][seat])
+                e = one_deal("trix", 3000 + i, [RULE if s == seat else AUTO for s in range(4)], contract=contract)
+                base = one_deal("trix", 3000 + i, [AUTO] * 4, contract=contract)
+                auto[contract].append(e["deltas"]["players"][seat] - base["deltas"]["players"][seat])
     wins = 0
     for i in range(matches):
         seat = i % 4
         wins += seat in match("trix", 7000 + i, [RULE if s == seat else RANDOM for s in range(4)])
     print(f"trix, {deals} deals x 5 contracts x 4 seats: one rule seat minus a random seat, same cards")
     for c, xs in per.items():
-        print(f"  {c:9s} {mean_se(xs)} points per deal")
+        print(f"  {c:9s} {mean_se(xs)} points per deal (among auto-only seats: {mean_se(auto[c])})")
     print(f"  matches won by the one rule seat among three random seats: {wins}/{matches} (par {matches / 4:.1f})")
 
 
