@@ -36,12 +36,14 @@ _WESTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
 
 
 def _starts_rtl(line: str) -> bool:
-    """True if the first strong character of ``line`` is right-to-left."""
+    """True if the first strong letter of ``line`` is right-to-left, looking inside isolates too
+    (as HTML's ``dir=auto`` does; a line whose first isolate holds Arabic is read right to left by
+    clients that skip isolates and by those that do not)."""
     for ch in line:
         d = unicodedata.bidirectional(ch)
         if d in ("R", "AL"):
             return True
-        if d == "L" or ch in (FSI, "\u2066", "\u2067"):
+        if d == "L":
             return False
     return False
 
@@ -126,9 +128,9 @@ class T:
         return self._fill(self._tr.pgettext(context, msgid), params)
 
     def lines(self, lines: list[str]) -> str:
-        """Lines joined into one text. In a right-to-left language a line that does not start with
-        a right-to-left letter gets a RIGHT-TO-LEFT MARK, so that clients which guess a paragraph's
-        direction from its first letter (ignoring isolates) still lay it out right to left."""
+        """Lines joined into one text. In a right-to-left language a line whose first strong letter
+        is not right-to-left (a Latin name, a card) gets a RIGHT-TO-LEFT MARK, so that clients which
+        guess a paragraph's direction from its first letter still lay it out right to left."""
         if not self.rtl:
             return "\n".join(lines)
         return "\n".join(line if not line or _starts_rtl(line) else RLM + line for line in lines)

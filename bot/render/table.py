@@ -29,9 +29,9 @@ def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
         return t.gettext(
             "{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 20",
             game=game_name(game, t), table=snapshot.table.table_id,
-            kingdom=int(pub.get("kingdom", 0)) + 1,
+            kingdom=min(int(pub.get("kingdom", 0)) + 1, 4),
             owner=seat_name(snapshot, int(pub.get("owner") or 0), t),
-            deal=int(pub.get("deal_index", 0)) + 1,
+            deal=min(int(pub.get("deal_index", 0)) + 1, 20),
         )
     return t.gettext("{game} · table {table} · deal {deal}", game=game_name(game, t),
                      table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))

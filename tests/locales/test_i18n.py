@@ -56,3 +56,9 @@ def test_arabic_lines_that_start_with_a_latin_name_get_a_right_to_left_mark() ->
     assert fourth == "\u200f♠ A K"
     assert ar.lines([first]) == first  # idempotent
     assert translator("en").lines(["Sam", "x"]) == "Sam\nx"
+
+
+def test_no_mark_when_the_first_letter_is_arabic_even_inside_an_isolate() -> None:
+    ar = translator("ar")
+    line = ar.gettext("{name}: {score}", name="تركس", score=1)
+    assert ar.lines([line]) == line
