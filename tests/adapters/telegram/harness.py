@@ -84,6 +84,7 @@ class PrivacyChecker:
     manager_of: Callable[[], TableManager]
     violations: list[Violation] = field(default_factory=list)
     event_cards: set[str] = field(default_factory=set)
+    last_put: dict[tuple[str, str], str] = field(default_factory=dict)
     checked: dict[str, set[str]] = field(default_factory=dict)
     hands_seen: dict[str, int] = field(default_factory=dict)
 
@@ -106,6 +107,8 @@ class PrivacyChecker:
 
     def check(self, dest: str, key: str | None, msg: OutMessage) -> None:
         self.checked.setdefault(dest, set()).add(msg.text)
+        if key:
+            self.last_put[(dest, key)] = msg.text
         if key and key.startswith("hand:"):
             self.hands_seen[dest] = self.hands_seen.get(dest, 0) + 1
         manager = self.manager_of()
