@@ -242,7 +242,11 @@ class TerminalGame:
                 choice: str | None = legal[0]
                 self.screen.line(self.t.gettext("> {choice}", choice=labels[0]))
             else:
-                line = await self._read(self.t.gettext("Your choice (1-{n}): ", n=len(legal)))
+                line = await self._read(self.t.gettext("Your choice (1-{n}): ", n=len(legal)),
+                                        snap.table.version)
+                if line is None:  # the timer played for you meanwhile: look at the table again
+                    self.screen.line("")
+                    return
                 choice = parse_choice(line, legal)
                 if choice is None:
                     self.screen.line(self.t.gettext(
@@ -256,12 +260,28 @@ class TerminalGame:
                 self.screen.line(render_error(e.code, e.params, self.t))
             return
 
-    async def _read(self, prompt: str) -> str:
+    async def _read(self, prompt: str, version: int) -> str | None:
+        """A line of input, or None if the table moved on while waiting (a timer, the match's end)."""
         self.screen.stream.write(prompt)
         self.screen.stream.flush()
         if self._lines is None:
             self._lines = start_reader(sys.stdin)
-        line = await self._lines.get()
+        get = asyncio.ensure_future(self._lines.get())
+        try:
+            while True:
+                self.changed.clear()
+                cur = self._snapshot()
+                if cur.table.version != version or cur.table.status not in LIVE_STATUSES:
+                    return None
+                moved = asyncio.ensure_future(self.changed.wait())
+                done, _ = await asyncio.wait({get, moved}, return_when=asyncio.FIRST_COMPLETED)
+                moved.cancel()
+                if get in done:
+                    break
+        finally:
+            if not get.done():
+                get.cancel()
+        line = get.result()
         if not line:
             raise InputEnded
         if not self._interactive():

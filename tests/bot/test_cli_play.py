@@ -122,3 +122,21 @@ def test_a_killed_match_resumes_and_finishes(tmp_path: Path) -> None:
     assert "Match over · Syrian Tarneeb 41 · table 1" in proc.stdout
     status, final_version = table_row(db)
     assert status == "finished" and final_version > version
+
+
+def test_with_a_timer_an_absent_player_is_played_for_and_the_match_ends(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()  # input stays open and silent: nobody at the keyboard
+    try:
+        proc = subprocess.run(
+            [*MAJLIS, "play", "--db", str(tmp_path / "m.sqlite3"), "--ai", "easy", "--game", "tarneeb",
+             "--lang", "en", "--seed", "6", "--timer", "1"],
+            stdin=read_end, capture_output=True, text=True, timeout=240, env=env_for(tmp_path), cwd=tmp_path,
+            check=False,
+        )
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "You (AI)" in proc.stdout or "an AI player plays the seat" in proc.stdout
+    assert "Match over · Tarneeb · table 1" in proc.stdout
+    assert table_row(tmp_path / "m.sqlite3")[0] == "finished"
