@@ -31,8 +31,24 @@ LOCALE_DIR = Path(locales.__file__).resolve().parent
 FSI = "\u2068"
 PDI = "\u2069"
 RLM = "\u200f"
+_OPENERS = frozenset({FSI, "\u2066", "\u2067"})  # FSI, LRI, RLI
 _ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _WESTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+
+
+def _is_isolated(s: str) -> bool:
+    """True if ``s`` is one isolate: an FSI at the start whose matching PDI is the last character."""
+    if not (s.startswith(FSI) and s.endswith(PDI)):
+        return False
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == PDI:
+            depth -= 1
+            if depth == 0:
+                return i == len(s) - 1
+    return False
 
 
 def _starts_rtl(line: str) -> bool:
@@ -94,7 +110,7 @@ class T:
 
     def isolate(self, s: str) -> str:
         """``s`` wrapped in FSI … PDI in a right-to-left language (unchanged otherwise)."""
-        if not self.rtl or not s or (s.startswith(FSI) and s.endswith(PDI)):
+        if not self.rtl or not s or _is_isolated(s):
             return s
         return f"{FSI}{s}{PDI}"
 

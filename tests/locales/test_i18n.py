@@ -62,3 +62,10 @@ def test_no_mark_when_the_first_letter_is_arabic_even_inside_an_isolate() -> Non
     ar = translator("ar")
     line = ar.gettext("{name}: {score}", name="تركس", score=1)
     assert ar.lines([line]) == line
+
+
+def test_a_run_of_isolated_items_is_isolated_as_a_whole() -> None:
+    ar = translator("ar")
+    run = f"{FSI}Sara{PDI} {FSI}Q♠{PDI}"
+    assert ar.isolate(run) == f"{FSI}{run}{PDI}"
+    assert ar.isolate(f"{FSI}a {FSI}b{PDI}{PDI}") == f"{FSI}a {FSI}b{PDI}{PDI}"
