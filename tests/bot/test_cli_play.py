@@ -87,6 +87,13 @@ def test_input_ending_early_saves_the_match_and_exits_nonzero(tmp_path: Path) ->
     assert "majlis play --resume" in proc.stdout
     status, version = table_row(tmp_path / "m.sqlite3")
     assert status == "playing" and version > 5
+    story = subprocess.run([*MAJLIS, "replay", "1", "--db", str(tmp_path / "m.sqlite3"), "--lang", "en"],
+                           capture_output=True, text=True, timeout=60, env=env_for(tmp_path), cwd=tmp_path,
+                           check=False)
+    assert story.returncode == 0
+    assert story.stdout.startswith("Trix · table 1 · being played")
+    assert "holds" not in story.stdout  # the players still hold their cards: no hands in the story
+    assert story.stdout.rstrip().endswith("The match goes on.")
 
 
 def test_a_killed_match_resumes_and_finishes(tmp_path: Path) -> None:
