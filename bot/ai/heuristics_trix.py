@@ -154,6 +154,10 @@ def _lead(hand: list[Card], legal: list[Card], contract: str, pen: tuple[int, in
         hearts = [c for c in legal if c[0] == HEARTS and c[1] <= 10]
         if hearts:
             return min(hearts, key=lambda c: c[1])
+    if contract == "king" and (HEARTS, 13) in hand:
+        side = [c for c in legal if c[0] != HEARTS]
+        if side:
+            return min(side, key=lambda c: (len(suits[c[0]]), c[1]))
     if contract in ("queens", "complex"):
         safe = [c for c in legal if 12 not in suits[c[0]] and c[1] < 12]
         if safe:
