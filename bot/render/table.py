@@ -19,8 +19,10 @@ from bot.render.common import (
 )
 from bot.render.message import OutMessage
 from bot.types import TableSnapshot
+from storage.records import CANCELLED, STOPPED
 
 _LAYOUT_RANKS = "23456789TJQKA"
+ENDED = frozenset({STOPPED, CANCELLED})
 
 
 def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
@@ -180,6 +182,8 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
         lines.append(t.gettext("Target: {target}", target=target))
     if pub.get("winner") is not None or pub.get("phase") == "over":
         lines.append(winners_text(snapshot, list(pub.get("winner") or []), game, t))
+    elif snapshot.table.status in ENDED:
+        lines.append(t.gettext("Table {table} was stopped.", table=snapshot.table.table_id))
     else:
         turn = _turn_line(snapshot, pub, t)
         if turn:
@@ -190,6 +194,6 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
 def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:
     """The public table message, edited in place. Uses ``snapshot.public`` only."""
     pub = snapshot.public or {}
-    over = pub.get("winner") is not None or pub.get("phase") == "over"
+    over = pub.get("winner") is not None or pub.get("phase") == "over" or snapshot.table.status in ENDED
     buttons = () if over else ((hand_button(snapshot, t),),)
     return OutMessage(table_text(snapshot, t), buttons, notify=False)

@@ -26,6 +26,7 @@ def check_limits(msg: OutMessage) -> None:
         for b in row:
             assert isinstance(b, Button)
             assert (b.payload is None) != (b.url is None)
+            assert 0 < len(b.label) <= 80  # Discord's label limit
             if b.payload:
                 assert len(b.payload.encode()) <= 64
                 decode(b.payload)
@@ -168,3 +169,11 @@ def test_ai_seats_are_named() -> None:
     en = translator("en")
     assert [seat_name(snap, i, en) for i in range(4)] == ["Ali", "AI 1", "Omar (AI)", "Huda"]
     assert "آلي" in seat_name(snap, 1, translator("ar"))
+
+
+def test_a_stopped_table_says_so_and_has_no_buttons() -> None:
+    msg = render_table(snapshot("tarneeb41", T41_PUBLIC, to_act=3, status="stopped"), translator("en"),
+                       platform="telegram")
+    assert msg.buttons == ()
+    assert msg.text.endswith("Table 7 was stopped.")
+    assert "Turn:" not in msg.text

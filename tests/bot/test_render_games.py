@@ -57,6 +57,7 @@ def check_buttons(msg: OutMessage) -> None:
         assert 1 <= len(row) <= 5
         for b in row:
             assert b.payload is not None or b.url is not None
+            assert 0 < len(b.label) <= 80  # Discord's label limit
             if b.payload is not None:
                 assert len(b.payload.encode()) <= 64
                 decode(b.payload)
