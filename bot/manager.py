@@ -328,6 +328,16 @@ class TableManager:
     # ------------------------------------------------------------------ timers and AI
 
     async def _wake(self, table_id: int) -> None:
+        """A table's timer came due: do what is due; after an internal error, try again in a second."""
+        try:
+            await self._wake_table(table_id)
+        except Exception:
+            log.exception("table %s: timer or AI move failed; retrying in a second", table_id)
+            table = self._tables.get(table_id)
+            if table is not None and table.live:
+                self._sched.set(table_id, self.clock.now() + 1.0)
+
+    async def _wake_table(self, table_id: int) -> None:
         table = self._tables.get(table_id)
         if table is None or not table.live:
             return
@@ -372,6 +382,8 @@ class TableManager:
         async with table.lock:
             if table.playing and table.record.version == version and table.to_act == seat and table.ai_at:
                 await self._ai_move(table, player, decision, time.perf_counter())
+            elif table.live:
+                self._reschedule(table)
 
     async def _ai_move(self, table: Table, player: Any, decision: str | None, started: float) -> None:
         """Play the AI seat to act (``decision`` already made by a heavy player, else decide now)."""
@@ -646,6 +658,10 @@ class TableManager:
         if "turn_seconds" in changes and (type(changes["turn_seconds"]) is not int
                                           or changes["turn_seconds"] < 0):
             raise TableError("bad_option", detail="turn_seconds must be a whole number of seconds")
+        if changes.get("ai_level", "easy") not in ("easy", "normal", "strong"):
+            raise TableError("bad_option", detail="ai_level is easy, normal or strong")
+        if changes.get("digits", "western") not in ("western", "arabic"):
+            raise TableError("bad_option", detail="digits is western or arabic")
         if "default_options" in changes:
             for game, opts in dict(changes["default_options"]).items():
                 if game not in engine.GAME_IDS:

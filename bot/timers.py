@@ -41,6 +41,10 @@ class Scheduler:
         if when is None:
             self._when.pop(table_id, None)
             return
+        if self._loop_task is not None and not self._closed and when <= self._clock.now():
+            self._when.pop(table_id, None)
+            self._spawn(table_id)  # due already: no trip through the heap and the loop
+            return
         self._when[table_id] = when
         heapq.heappush(self._heap, (when, next(self._order), table_id, gen))
         if self._heap[0][2] == table_id:

@@ -407,3 +407,57 @@ async def test_the_public_snapshot_never_names_who_is_asked_in_the_doubling_wind
     assert snap.to_act == asked  # the engine's seat, for the manager's own callers
     if asked in last.private:
         assert last.private[asked]["to_act"] == asked
+
+
+class FlakyRepo(MemoryRepository):
+    """Fails the next ``append_action``: before storing it (``"before"``) or after (``"after"``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fail: str | None = None
+
+    async def append_action(self, action, table):  # type: ignore[no-untyped-def]
+        mode, self.fail = self.fail, None
+        if mode == "before":
+            raise OSError("disk full")
+        await super().append_action(action, table)
+        if mode == "after":
+            raise OSError("connection lost after the commit")
+
+
+@pytest.mark.parametrize("mode", ["before", "after"])
+async def test_a_storage_failure_leaves_memory_equal_to_the_log(mode: str) -> None:
+    repo = FlakyRepo()
+    h = make_manager(repo)
+    snap = await started_table(h, ALICE)
+    legal = h.manager.view(snap.table_id, 0)["legal"]
+    repo.fail = mode
+    with pytest.raises(OSError):
+        await h.manager.act(snap.table_id, ALICE, snap.table.version, legal[0])
+    now = h.manager.get(snap.table_id)
+    assert now is not None
+    expected = snap.table.version + (1 if mode == "after" else 0)
+    assert now.table.version == expected
+    assert (await replayed(repo, snap.table_id)).to_json() == live_game(h, snap.table_id).to_json()
+    if mode == "before":  # the same press works once storage is back
+        await h.manager.act(snap.table_id, ALICE, snap.table.version, legal[0])
+        assert h.manager.get(snap.table_id).table.version > expected  # type: ignore[union-attr]
+
+
+async def test_an_ai_move_that_cannot_be_stored_is_retried() -> None:
+    repo = FlakyRepo()
+    h = make_manager(repo)
+    await h.manager.start()
+    snap = await started_table(h, ALICE)
+    legal = h.manager.view(snap.table_id, 0)["legal"]
+    before = len(await repo.actions(snap.table_id))
+    await h.manager.act(snap.table_id, ALICE, snap.table.version, legal[0])
+    assert turn(h, h.manager.get(snap.table_id)) != 0  # type: ignore[arg-type]  # (seed 7) an AI is next
+    repo.fail = "before"
+    await h.manager.run_due()
+    assert len(await repo.actions(snap.table_id)) == before + 1  # the AI's move failed
+    h.clock.advance(1)
+    await h.manager.run_due()
+    assert len(await repo.actions(snap.table_id)) > before + 1
+    assert (await replayed(repo, snap.table_id)).to_json() == live_game(h, snap.table_id).to_json()
+    await h.manager.close()
