@@ -109,11 +109,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if want_tg and cfg.telegram_token:
         from bot import telegram
 
-        runners.append(telegram.run)  # type: ignore[attr-defined]
+        runners.append(telegram.run)
     if want_dc and cfg.discord_token:
         from bot import discord
 
-        runners.append(discord.run)  # type: ignore[attr-defined]
+        runners.append(discord.run)
     results = [r(cfg) for r in runners]
     coros = [r for r in results if inspect.isawaitable(r)]
     if coros:

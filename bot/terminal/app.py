@@ -186,7 +186,7 @@ class TerminalGame:
 
     def _snapshot(self) -> TableSnapshot:
         assert self.table_id is not None
-        snap = self.manager.get(self.table_id)
+        snap: TableSnapshot | None = self.manager.get(self.table_id)
         assert snap is not None
         return snap
 
@@ -199,7 +199,7 @@ class TerminalGame:
                 break
             seat = snap.seat_of(PLAYER)
             view = self.manager.view(snap.table_id, seat) if seat is not None and snap.public else None
-            if view is not None and view.get("to_act") == seat and view.get("legal"):
+            if seat is not None and view is not None and view.get("to_act") == seat and view.get("legal"):
                 self.changed.clear()
                 try:
                     await self._turn(snap, seat, view)
