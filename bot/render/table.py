@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import codec
 from bot.i18n import T
 from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, card_label, contract_name, game_name, rank_glyph, trump_label
 from bot.render.common import (
@@ -17,7 +18,7 @@ from bot.render.common import (
     trick_line,
     winners_text,
 )
-from bot.render.message import OutMessage
+from bot.render.message import Button, OutMessage, rows
 from bot.types import TableSnapshot
 from storage.records import CANCELLED, STOPPED
 
@@ -195,5 +196,12 @@ def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:
     """The public table message, edited in place. Uses ``snapshot.public`` only."""
     pub = snapshot.public or {}
     over = pub.get("winner") is not None or pub.get("phase") == "over" or snapshot.table.status in ENDED
-    buttons = () if over else ((hand_button(snapshot, t),),)
-    return OutMessage(table_text(snapshot, t), buttons, notify=False)
+    if over:
+        return OutMessage(table_text(snapshot, t), (), notify=False)
+    claims: list[Button] = []
+    if platform != "cli":  # anyone may take over a seat an AI plays for nobody
+        for i, seat in enumerate(snapshot.table.seats):
+            if seat.is_ai and not seat.away:
+                payload = codec.encode("c", snapshot.table.table_id, None, str(i))
+                claims.append(Button(t.gettext("Take seat {seat}", seat=i), payload=payload, style="success"))
+    return OutMessage(table_text(snapshot, t), rows([[hand_button(snapshot, t)], claims]), notify=False)

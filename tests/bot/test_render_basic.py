@@ -177,3 +177,22 @@ def test_a_stopped_table_says_so_and_has_no_buttons() -> None:
     assert msg.buttons == ()
     assert msg.text.endswith("Table 7 was stopped.")
     assert "Turn:" not in msg.text
+
+
+def test_seats_played_by_an_ai_for_nobody_can_be_taken() -> None:
+    import dataclasses
+
+    from bot.types import TableSnapshot
+    from storage.records import Seat
+
+    snap = snapshot("tarneeb41", T41_PUBLIC, to_act=3)
+    seats = list(snap.table.seats)
+    seats[1] = Seat(player_id="ai:easy:1", is_ai=True)
+    seats[2] = Seat(player_id="ai:easy:2", name="Omar", is_ai=True, owner="tg:2", away=True)
+    snap = TableSnapshot(dataclasses.replace(snap.table, seats=tuple(seats)), snap.public, 3)
+    msg = render_table(snap, translator("en"), platform="telegram")
+    check_limits(msg)
+    payloads = [[decode(b.payload or "") for b in row] for row in msg.buttons]
+    assert [[(p.verb, p.table_id, p.arg) for p in row] for row in payloads] == [[("h", 7, "")], [("c", 7, "1")]]
+    assert msg.buttons[1][0].label == "Take seat 1"
+    assert len(render_table(snap, translator("en"), platform="cli").buttons) == 1
