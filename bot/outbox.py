@@ -5,7 +5,8 @@ its queue in order, never faster than the destination's :class:`Budget`. Waiting
 coalesce to the newest content, an edit equal to what was last sent is dropped, and the newest
 state of every keyed message is always delivered in the end. Errors are typed by the adapters'
 :class:`Transport` implementations: :class:`RetryAfter` pauses that destination only,
-:class:`TransientError` retries with backoff, :class:`MessageGone` turns an edit into a send and
+:class:`TransientError` retries with backoff (edits until they land; a new message or a delete
+gives up after ``max_attempts``), :class:`MessageGone` turns an edit into a send and
 :class:`Forbidden` is reported, not retried.
 """
 
@@ -260,7 +261,8 @@ class Outbox:
             self._requeue(item)
             await self.clock.sleep(max(e.retry_after, 0.0))
         except TransientError as e:
-            if item.attempts >= self.max_attempts:
+            # A message's state (an edit) is retried until it lands: the final state is never lost.
+            if item.mode != EDIT and item.attempts >= self.max_attempts:
                 log.warning("outbox %s: giving up after %d attempts: %s", self.dest, item.attempts, e)
                 return
             self._requeue(item)

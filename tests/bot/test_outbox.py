@@ -300,3 +300,19 @@ def test_put_refuses_a_bad_mode_or_a_keyless_edit() -> None:
         box.put("k", Msg("x"), mode="shout")
     with pytest.raises(ValueError, match="key"):
         box.put(None, Msg("x"))
+
+
+async def test_an_edit_is_retried_until_it_lands_so_the_final_state_is_not_lost() -> None:
+    clock = VirtualClock()
+    transport = FakeTransport(clock)
+    box = Outbox("g", transport, Budget(30, 1), clock, max_attempts=3, backoff=(1.0, 5.0))
+    box.put("table:1", Msg("v1"))
+    await clock.run(box)
+    for n in range(2, 12):
+        transport.errors[("g", n)] = TransientError("down")
+    box.put("table:1", Msg("v2"))
+    start = clock.now()
+    await clock.run(box)
+    ops = transport.ops("g")
+    assert [e[1] for e in ops] == ["send"] + ["error"] * 10 + ["edit"]
+    assert ops[-1][4] == "v2" and ops[-1][0] - start == 1 + 5 * 9
