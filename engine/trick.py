@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import cards as C
@@ -295,11 +295,87 @@ class TrickGame(Game):
         return self._bid_ids()
 
     def step(self, aid: int) -> None:
-        """Apply a legal action id without building events (fast path; no checks)."""
-        if aid < 52:
-            self._play(aid, None)
-        else:
+        """Apply a legal action id without building events (fast path; no checks).
+
+        The card branch is :meth:`_play` without events, inlined for search speed.
+        """
+        if aid >= 52:
             self._apply_other(aid, None)
+            return
+        s: int = self.to_act  # type: ignore[assignment]
+        self.hands[s] ^= 1 << aid
+        if aid == self.exposed:
+            self.exposed = None
+        trick = self.trick
+        trick.append(aid)
+        if len(trick) < 4:
+            self.to_act = (s + 1) & 3
+            return
+        leader = self.leader
+        w = (leader + C.trick_winner(trick, self.trump)) & 3
+        self.tricks[w] += 1
+        self.trick_no += 1
+        self.last_trick = (w, leader, tuple(trick))
+        self.trick = []
+        self.leader = self.to_act = w
+        if self.trick_no == 13:
+            self._score_deal(None)
+
+    def playout(self, rnd: Callable[[], float]) -> None:
+        """Play uniformly random legal actions until this deal ends (scored or thrown in).
+
+        ``rnd`` returns floats in ``[0, 1)`` (e.g. ``random.Random(seed).random``). The same
+        ``rnd`` stream gives the same actions as ``step(ids[int(rnd() * len(ids))])`` repeated;
+        this is the search rollout hot path, with the card loop kept in local variables.
+        """
+        deal_no = self.deal_no
+        while self.to_act is not None and self.deal_no == deal_no:
+            if self.phase != PLAYING:
+                ids = self._bid_ids()
+                self._apply_other(ids[int(rnd() * len(ids))], None)
+                continue
+            hands = self.hands
+            tricks = self.tricks
+            trump = self.trump
+            exposed = self.exposed
+            winner_of = C.trick_winner
+            table = _SUIT_IDS
+            s: int = self.to_act
+            leader = self.leader
+            trick = self.trick
+            trick_no = self.trick_no
+            last = self.last_trick
+            while True:
+                hand = hands[s]
+                if trick:
+                    led = trick[0] // 13
+                    follow = hand >> (13 * led) & 8191
+                    opts = table[led][follow] if follow else card_ids(hand)
+                else:
+                    opts = card_ids(self._lead_mask(hand) if trick_no == 0 else hand)
+                c = opts[int(rnd() * len(opts))]
+                hands[s] ^= 1 << c
+                if c == exposed:
+                    exposed = None
+                trick.append(c)
+                if len(trick) < 4:
+                    s = (s + 1) & 3
+                    continue
+                w = (leader + winner_of(trick, trump)) & 3
+                tricks[w] += 1
+                trick_no += 1
+                last = (w, leader, tuple(trick))
+                trick = []
+                leader = s = w
+                if trick_no == 13:
+                    break
+            self.exposed = exposed
+            self.trick = trick
+            self.leader = leader
+            self.to_act = s
+            self.trick_no = trick_no
+            self.last_trick = last
+            self._score_deal(None)
 
     def check(self, seat: int, aid: int) -> None:
         """Raise ``IllegalAction`` unless ``seat`` may play action id ``aid`` now."""

@@ -306,3 +306,26 @@ def test_random_strings_refused_or_legal(game: str, junk: str) -> None:
         assert g.to_json() == before
     else:
         assert " ".join(junk.split()).lower() in {a.lower() for a in legal} or junk.strip().lower().startswith("play")
+
+
+@pytest.mark.parametrize("game", ["tarneeb", "tarneeb41"])
+@pytest.mark.parametrize("options", [{}, {"first_lead_must_be_trump": True, "trump_mode": "exposed_sister_suit"}])
+def test_playout_equals_stepping_with_the_same_stream(game: str, options: dict[str, Any]) -> None:
+    if game == "tarneeb41" and options:
+        options = {"trump_mode": "hearts_fixed", "first_lead": "highest_bidder"}
+    r = random.Random(5)
+    for seed in range(150):
+        g: Any = engine.new_game(game, seed=seed, options=options)
+        for _ in range(r.randrange(80)):
+            if g.to_act is None:
+                break
+            g.act(g.to_act, pick(g, g.legal(), r, codes=True))
+        a, b = g.clone(), g.clone()
+        a.playout(random.Random(seed).random)
+        rnd = random.Random(seed).random
+        deal_no = b.deal_no
+        while b.to_act is not None and b.deal_no == deal_no:
+            ids = b.legal_ids()
+            b.step(ids[int(rnd() * len(ids))])
+        assert a.to_json() == b.to_json()
+        assert a.deal_no != g.deal_no or a.to_act is None
