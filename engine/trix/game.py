@@ -11,12 +11,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import cards as C
 from engine.base import Dealer, Event, Game, check_seat, resolve_options, split_code
 from engine.errors import IllegalAction
+from engine.trick import _SUIT_IDS, card_ids
 from engine.trix import layout as L
 from engine.trix.contracts import (
     AH,
@@ -294,7 +295,7 @@ class TrixGame(Game):
             return []
         if self.phase == "play":
             m = self.hands[s] & self.open_mask if self.contract == TRIX else self.trick_legal_mask(s)
-            return C.cards_of(m) if m else [PASS]
+            return card_ids(m) if m else [PASS]
         if self.phase == "contract":
             return [CONTRACT + c for c in self.contracts_left()]
         m = doublable_now(self.contract, self.hands[s], self.doubles)
@@ -395,6 +396,51 @@ class TrixGame(Game):
         """Apply a legal action id for ``to_act`` without building events (fast path; no checks)."""
         self._apply(aid, None)
 
+    def playout(self, rnd: Callable[[], float]) -> None:
+        """Play uniformly random legal actions until this deal ends (or the match does).
+
+        ``rnd`` returns floats in ``[0, 1)``. The same stream gives the same actions as
+        ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated; this is the
+        rollout hot path for search, with the card loop kept in local variables.
+        """
+        deal_no = self.deal_no
+        table = _SUIT_IDS
+        while self.to_act is not None and self.deal_no == deal_no:
+            contract = self.contract
+            if self.phase != "play" or (self._rules.king_rules and contract != TRIX):
+                ids = self.legal_ids()
+                self._apply(ids[int(rnd() * len(ids))], None)
+                continue
+            s: int = self.to_act
+            if contract == TRIX:
+                m = self.hands[s] & self.open_mask
+                if not m:
+                    rnd()
+                    self._apply(PASS, None)
+                    continue
+                opts = card_ids(m)
+                self._layout_play(s, opts[int(rnd() * len(opts))], None)
+                continue
+            hands = self.hands
+            trick = self.trick
+            while True:
+                hand = hands[s]
+                if trick:
+                    led = trick[0] // 13
+                    follow = hand >> (13 * led) & 8191
+                    opts = list(table[led][follow]) if follow else card_ids(hand)
+                else:
+                    opts = card_ids(hand)
+                c = opts[int(rnd() * len(opts))]
+                hands[s] = hand ^ (1 << c)
+                trick.append(c)
+                if len(trick) == 4:
+                    break
+                s = (s + 1) & 3
+            self.exposed = True
+            self.to_act = s
+            self._close_trick(None)
+
     def _apply(self, aid: int, events: list[Event] | None) -> None:
         seat = self.to_act
         assert seat is not None
@@ -445,6 +491,10 @@ class TrixGame(Game):
         if len(self.trick) < 4:
             self.to_act = (seat + 1) % 4
             return
+        self._close_trick(events)
+
+    def _close_trick(self, events: list[Event] | None) -> None:
+        """Score the full trick in ``self.trick``, give the lead to its winner, end the deal if done."""
         leader = self.leader
         cards = self.trick
         winner = (leader + C.trick_winner(cards, None)) % 4

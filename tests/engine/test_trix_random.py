@@ -183,3 +183,29 @@ def test_fuzzed_actions_either_apply_or_leave_the_game_unchanged() -> None:
             if rng.random() < 0.5 and g.to_act is not None:
                 g.act(g.to_act, g.auto())
         assert accepted > 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [None, {"auto_pass_in_layout": False}, {"king_on_ace_of_hearts": True}, {"mode": "complex"}],
+)
+def test_playout_matches_step_with_the_same_stream(options: dict[str, Any] | None) -> None:
+    for seed in range(40):
+        a = engine.new_game("trix", seed=seed, options=options)
+        assert isinstance(a, TrixGame)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 120)):
+            if a.to_act is None:
+                break
+            ids = a.legal_ids()
+            a.step(ids[rng.randrange(len(ids))])
+        b = a.clone()
+        ra, rb = random.Random(seed), random.Random(seed)
+        deal = a.deal_no
+        while a.to_act is not None and a.deal_no == deal:
+            ids = a.legal_ids()
+            a.step(ids[int(ra.random() * len(ids))])
+        b.playout(rb.random)
+        assert a.to_json() == b.to_json()
+        assert ra.random() == rb.random()
+        assert [C.code(c) for c in a.legal_ids() if c < 52] == [x[5:] for x in a.legal() if x.startswith("play")]
