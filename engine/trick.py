@@ -161,6 +161,7 @@ class TrickGame(Game):
         elif type(dealer) is not int or not 0 <= dealer <= 3:
             raise InvalidOptions(f"dealer must be a seat 0..3, got {dealer!r}")
         self._setup()
+        self._reset_scores()
         self.dealer = dealer
         self.deal_no = 0
         self.hand_no = 0
@@ -179,6 +180,10 @@ class TrickGame(Game):
 
     def _setup(self) -> None:
         """Derive fast attributes from ``self.options`` (called on creation and on load)."""
+
+    @abstractmethod
+    def _reset_scores(self) -> None:
+        """Set the match totals to zero (called once, on creation)."""
 
     @abstractmethod
     def _on_deal(self, order: list[list[int]], events: list[Event]) -> None:

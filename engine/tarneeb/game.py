@@ -61,8 +61,9 @@ class TarneebGame(TrickGame):
         self._final = bool(o["pass_is_final"])
         self._forced = o["all_pass"] == "dealer_forced_min"
         self._exposed_mode = o["trump_mode"] == "exposed_sister_suit"
-        if not hasattr(self, "team_scores"):
-            self.team_scores = [0, 0]
+
+    def _reset_scores(self) -> None:
+        self.team_scores = [0, 0]
 
     # ---------------------------------------------------------------- deal
 
@@ -300,8 +301,8 @@ class TarneebGame(TrickGame):
     def from_json(cls, d: Mapping[str, Any]) -> TarneebGame:
         """Rebuild a game from :meth:`to_json`."""
         g = cls.__new__(cls)
-        g.team_scores = [int(x) for x in d["team_scores"]]
         g._load_base(d)
+        g.team_scores = [int(x) for x in d["team_scores"]]
         g.passed = [bool(x) for x in d["passed"]]
         g.history = tuple((int(s), None if b is None else int(b)) for s, b in d["history"])
         g.high_bid = int(d["high_bid"])

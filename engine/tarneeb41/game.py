@@ -39,8 +39,9 @@ class Tarneeb41Game(TrickGame):
     def _setup(self) -> None:
         self._min_bid = int(self.options["min_bid"])
         self._rising = bool(self.options["rising_minimums"])
-        if not hasattr(self, "player_scores"):
-            self.player_scores = [0, 0, 0, 0]
+
+    def _reset_scores(self) -> None:
+        self.player_scores = [0, 0, 0, 0]
 
     # ---------------------------------------------------------------- deal
 
@@ -187,8 +188,8 @@ class Tarneeb41Game(TrickGame):
     def from_json(cls, d: Mapping[str, Any]) -> Tarneeb41Game:
         """Rebuild a game from :meth:`to_json`."""
         g = cls.__new__(cls)
-        g.player_scores = [int(x) for x in d["player_scores"]]
         g._load_base(d)
+        g.player_scores = [int(x) for x in d["player_scores"]]
         g.bids = [None if b is None else int(b) for b in d["bids"]]
         return g
 
