@@ -193,37 +193,39 @@ class TrixGame(Game):
         else:
             self.to_act = self.owner
 
-    def _end_deal(self, events: list[Event]) -> None:
+    def _end_deal(self, events: list[Event] | None) -> None:
         deltas = self.deal_scores
         for s in range(4):
             self.score_list[s] += deltas[s]
-        taken = {str(s): C.codes_of(scoring_cards(self.contract, self.captured[s])) for s in range(4)}
-        events.append(
-            {
-                "type": "deal_scored",
-                "deltas": self._shape(list(deltas)),
-                "scores": self.scores(),
-                "summary": {
-                    "contract": CONTRACT_NAMES[self.contract],
-                    "owner": self.owner,
-                    "tricks": list(self.tricks),
-                    "taken": taken,
-                    "places": list(self.finished),
-                },
-            }
-        )
+        if events is not None:
+            taken = {str(s): C.codes_of(scoring_cards(self.contract, self.captured[s])) for s in range(4)}
+            events.append(
+                {
+                    "type": "deal_scored",
+                    "deltas": self._shape(list(deltas)),
+                    "scores": self.scores(),
+                    "summary": {
+                        "contract": CONTRACT_NAMES[self.contract],
+                        "owner": self.owner,
+                        "tricks": list(self.tricks),
+                        "taken": taken,
+                        "places": list(self.finished),
+                    },
+                }
+            )
         self.used |= 1 << self.contract
         self.deal_index += 1
         if self.deal_index >= self._rules.deals_total:
             self.phase = "over"
             self.to_act = None
             self.winner = self._winners()
-            events.append({"type": "match_over", "winner": list(self.winner), "scores": self.scores()})
+            if events is not None:
+                events.append({"type": "match_over", "winner": list(self.winner), "scores": self.scores()})
             return
         if all(self.used >> c & 1 for c in self._rules.contracts):
             self.owner = (self.owner + 1) % 4
             self.used = 0
-        self._start_deal(events)
+        self._start_deal([] if events is None else events)
 
     def _winners(self) -> list[int]:
         sc = self.score_list
@@ -537,7 +539,7 @@ class TrixGame(Game):
         pen = PENALTY_CARDS[self.contract]
         all_taken = self.captured[0] | self.captured[1] | self.captured[2] | self.captured[3]
         if n == 13 or (r.early_end and pen and all_taken & pen == pen):
-            self._end_deal([] if events is None else events)
+            self._end_deal(events)
 
     def _layout_play(self, seat: int, card: int, events: list[Event] | None) -> None:
         self.hands[seat] &= ~(1 << card)
@@ -554,7 +556,7 @@ class TrixGame(Game):
             if len(self.finished) == 3:
                 last = next(x for x in range(4) if x not in self.finished)
                 self._player_out(last, ev)
-                self._end_deal(ev)
+                self._end_deal(events)
                 return
         self._layout_turn((seat + 1) % 4, events)
 
