@@ -312,12 +312,12 @@ def test_edge_1_6_07_partner_overbid(tk) -> None:
 
 
 def test_edge_1_6_08_declarer_leads_may_lead_trump(tk) -> None:
-    g = new(dealer=0)
-    tk.run(g, ["pass", "pass", "bid 7", "pass", "trump S"])
-    assert g.to_act == 3
-    spades = [c for c in g.hand(3) if c.endswith("S")]
-    if spades:
-        assert g.act(3, "play " + spades[0])[0]["card"] == spades[0]
+    g = new(dealer=0, deals=[tk.deal({3: "AS 2C"})])
+    ev = tk.run(g, ["pass", "pass", "bid 7", "pass", "trump S"])
+    assert g.phase == "play" and g.to_act == 3 and g.view(None)["leader"] == 3
+    assert "play AS" in g.legal()
+    assert g.act(3, "play AS") == [{"type": "card_played", "seat": 3, "card": "AS"}]
+    assert tk.of_type(ev, "trump_chosen") == [{"type": "trump_chosen", "seat": 3, "suit": "S"}]
 
 
 def test_edge_1_6_09_follow_suit(tk) -> None:

@@ -60,14 +60,16 @@ def test_S_D4_trump_is_sister_suit_of_exposed(tk) -> None:
 
 
 def test_S_D5_exposed_card_stays_in_hand_and_is_played_normally(tk) -> None:
-    g = new(dealer=3, deals=[tk.deal({0: "2H"}, last={3: "7C"})])
+    deal = tk.deal({0: "2H", 3: "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"}, last={3: "7C"})
+    g = new(dealer=3, deals=[deal])
     assert "7C" in g.hand(3) and "7C" in g.view(3)["hand"]
     tk.run(g, ["bid 3", "bid 3", "bid 3", "bid 2", "play 2H"])
-    while g.to_act != 3:
-        tk.run(g, [g.auto()])
-    if "play 7C" not in g.legal():
-        assert any(c.endswith("H") for c in g.hand(3))  # must follow hearts
-    assert g.view(None)["exposed"] == "7C"
+    tk.run(g, [g.auto()])
+    tk.run(g, [g.auto()])
+    assert g.to_act == 3 and g.view(None)["exposed"] == "7C"
+    ev = g.act(3, "play 7C")
+    assert ev[0] == {"type": "card_played", "seat": 3, "card": "7C"}
+    assert all(g.view(s)["exposed"] is None for s in (None, 0, 1, 2, 3))
 
 
 # ---------------------------------------------------------------- bidding
@@ -213,14 +215,21 @@ def test_S_W6_deal_passes_right_after_scored_deal(tk) -> None:
 # ---------------------------------------------------------------- §2.7 edge cases
 
 
-def test_edge_2_7_01_deal_and_exposure(tk) -> None:
-    deal = tk.deal(last={1: "7C"})
-    g = new(dealer=1, deals=[deal])
-    assert g.view(None)["exposed"] == "7C" and g.view(None)["trump"] == "S" and "7C" in g.hand(1)
-    started = {"type": "deal_started", "deal_no": 1, "dealer": 1, "first": 2, "exposed": "7C", "trump": "S"}
-    g2 = new(dealer=1, deals=[deal])
-    assert g2.view(2)["exposed"] == "7C"
-    assert started["exposed"] == g2.view(None)["exposed"]
+def test_edge_2_7_01_deal_and_exposure() -> None:
+    seed = next(x for x in range(2000) if _deck(x)[51] == C.parse("7C"))
+    deck = _deck(seed)
+    g = new(dealer=1, seed=seed)
+    for i, c in enumerate(deck):
+        assert C.code(c) in g.hand((2 + i) % 4)
+    assert g.hand(1) == sorted((C.code(c) for c in deck[3::4]), key=C.parse)
+    v = g.view(None)
+    assert v["exposed"] == "7C" and v["trump"] == "S" and "7C" in g.hand(1)
+
+
+def _deck(seed: int) -> list[int]:
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return deck
 
 
 def test_edge_2_7_02_sister_suit_map(tk) -> None:
