@@ -293,11 +293,12 @@ class TableManager:
             log.exception("engine failed on table %s: seat %s %r", table.table_id, seat, action)
             raise TableError("illegal", reason="internal") from None
         now = self.clock.now()
-        seats = list(table.record.seats)
+        new_seats = table.record.seats
         if seat_value is not None:
-            seats[seat] = seat_value
+            s = list(new_seats)
+            s[seat] = seat_value
+            new_seats = (s[0], s[1], s[2], s[3])
         seq = table.record.version + 1
-        new_seats = tuple(seats)
         deadline, ai_at, warn_at = self._plan_turn(table.record.chat_id, new_seats, game, now, table)
         record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
