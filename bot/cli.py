@@ -143,6 +143,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay,
     )
     prepare_db(cfg.db)
+    _log_to_file(cfg.db, cfg.log_level)
     try:
         return asyncio.run(play(opts))
     except KeyboardInterrupt:
@@ -150,6 +151,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(translator(lang, cfg.digits).gettext(
             "Stopped. Your match is saved: continue it with {command}.", command="majlis play --resume"))
         return 130
+
+
+def _log_to_file(db: str, level: str) -> None:
+    """Keep log records (an AI's trouble, say) off the player's screen: beside the database."""
+    import logging
+
+    if "://" in db or db.startswith(":"):
+        logging.getLogger().addHandler(logging.NullHandler())
+        return
+    wanted = logging.getLevelName(level.upper())
+    logging.basicConfig(filename=str(Path(db).expanduser().parent / "majlis-play.log"),
+                        level=max(logging.WARNING, wanted if isinstance(wanted, int) else 0),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

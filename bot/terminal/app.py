@@ -27,7 +27,7 @@ from bot.replay import Story
 from bot.settings import ManagerSettings
 from bot.terminal.screen import ConsoleTransport, Screen
 from bot.types import Person, TableSnapshot, TableUpdate
-from storage.records import LIVE_STATUSES
+from storage.records import LIVE_STATUSES, LOBBY
 
 CHAT = "cli:local"
 PLAYER = "cli:you"
@@ -139,6 +139,12 @@ class TerminalGame:
                 self.table_id = snap.table_id
                 await manager.update_chat(CHAT, lang=self.opts.lang, digits=self.opts.digits)
                 await manager.update_player(PLAYER, lang=self.opts.lang)
+                if snap.table.status == LOBBY:  # interrupted before it began
+                    try:
+                        await manager.begin(CHAT, self.person)
+                    except TableError:
+                        await manager.stop(CHAT, self.person, is_admin=True)
+                        await self._new_match()
                 self.screen.line(self.t.gettext("Resuming table {table}.", table=snap.table_id))
             else:
                 if self.opts.resume:
