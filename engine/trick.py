@@ -93,11 +93,6 @@ def suit_code(suit: int | None) -> str | None:
     return None if suit is None else C.SUIT_CODES[suit]
 
 
-def cards_in_order(mask: int) -> list[int]:
-    """The cards of a set, ascending (alias of :func:`engine.cards.cards_of`)."""
-    return C.cards_of(mask)
-
-
 class TrickGame(Game):
     """Common state and play of a four-seat, 13-trick Tarneeb deal.
 
