@@ -284,6 +284,7 @@ class TableManager:
                      after: list[Event] | None = None) -> None:
         """The one path of an engine action; the caller holds ``table.lock`` and checked the seat."""
         assert table.game is not None
+        action = _canonical(table.game, action)
         game = table.game.clone()
         try:
             events = game.act(seat, action)
@@ -794,6 +795,15 @@ def _ai_rng(table: Table) -> random.Random:
     if table.rng is None:
         table.rng = random.Random(table.record.seed)
     return table.rng
+
+
+def _canonical(game: Game, action: str) -> str:
+    """The legal code that ``action`` spells in another case or with spaces around it, else ``action``."""
+    key = action.strip().lower()
+    for code in game.legal():
+        if code.lower() == key:
+            return code
+    return action
 
 
 def _with_id(ids: dict[str, str], key: str, message_id: str | None) -> dict[str, str]:

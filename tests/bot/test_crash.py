@@ -37,9 +37,9 @@ def acks_in(path: Path) -> list[tuple[int, int, int, str]]:
     return out
 
 
-def start(db: Path, out: Path) -> subprocess.Popen[bytes]:
+def start(db: Path, out: Path, tables: int) -> subprocess.Popen[bytes]:
     with out.open("wb") as f:
-        return subprocess.Popen([sys.executable, str(CHILD), str(db), str(TABLES)], stdout=f,
+        return subprocess.Popen([sys.executable, str(CHILD), str(db), str(tables)], stdout=f,
                                 stderr=subprocess.DEVNULL, cwd=CHILD.parents[2])
 
 
@@ -51,9 +51,10 @@ def test_killed_again_and_again_no_acknowledged_move_is_lost_or_doubled(tmp_path
     kills = 0
     run = 0
     finished = False
+    tables = TABLES
     while not finished:
         out = tmp_path / f"run{run}.out"
-        proc = start(db, out)
+        proc = start(db, out, tables)
         if kills < KILLS:
             if rng.random() < 0.25:
                 time.sleep(rng.uniform(0.0, 0.6))  # maybe while importing or restoring
@@ -70,19 +71,22 @@ def test_killed_again_and_again_no_acknowledged_move_is_lost_or_doubled(tmp_path
             assert proc.wait(timeout=60) == 0
         acknowledged += acks_in(out)
         finished = "ALLDONE" in out.read_text()
+        if finished and kills < KILLS:  # all done before enough kills: open more tables
+            tables += 2
+            finished = False
         run += 1
     assert kills >= KILLS
-    asyncio.run(check(db, acknowledged))
+    asyncio.run(check(db, acknowledged, tables))
 
 
-async def check(db: Path, acknowledged: list[tuple[int, int, int, str]]) -> None:
+async def check(db: Path, acknowledged: list[tuple[int, int, int, str]], tables: int) -> None:
     """Every match finished validly; every acknowledged action is in the log at its seq."""
     repo = SQLiteRepository(db)
     await repo.open()
     try:
         assert await repo.live_tables() == []
         logs = {}
-        for table_id in range(1, TABLES + 1):
+        for table_id in range(1, tables + 1):
             record = await repo.get_table(table_id)
             assert record is not None and record.status == "finished"
             log = await repo.actions(table_id)

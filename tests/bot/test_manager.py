@@ -266,8 +266,10 @@ async def test_foreign_out_of_turn_illegal_and_malformed_presses_change_nothing(
 async def test_act_current_needs_no_version(h: Harness) -> None:
     snap = await started_table(h, ALICE)
     legal = h.manager.view(snap.table_id, 0)["legal"]
-    out = await h.manager.act_current(snap.table_id, ALICE, legal[0])
+    out = await h.manager.act_current(snap.table_id, ALICE, f"  {legal[0].lower()} ")
     assert out.table.version > snap.table.version
+    logged = (await h.repo.actions(snap.table_id))[snap.table.version]
+    assert logged.action == legal[0]  # stored in the engine's canonical spelling
 
 
 async def test_acting_in_the_lobby_is_refused(h: Harness) -> None:

@@ -80,9 +80,10 @@ class ManagerMachine(RuleBasedStateMachine):
         assert snap.table.status == "playing"
         assert seat is not None and seat == to_act, "a press from outside the seat to act was applied"
         assert current or version == before_version, "a stale press was applied"
-        assert isinstance(action, str) and action.lower() in legal, f"{action!r} was not legal"
+        assert isinstance(action, str) and action.strip().lower() in legal, f"{action!r} was not legal"
         log = self.run(self.repo.actions(self.table_id))
-        assert log[before_version].action == action and log[before_version].seat == seat
+        assert log[before_version].action.lower() == action.strip().lower()  # logged in canonical form
+        assert log[before_version].seat == seat
         self.applied += 1
         return True
 
