@@ -377,3 +377,18 @@ def test_playout_equals_stepping_with_the_same_stream(game: str, options: dict[s
             b.step(ids[int(rnd() * len(ids))])
         assert a.to_json() == b.to_json()
         assert a.deal_no != g.deal_no or a.to_act is None
+
+
+def test_dealer_shuffle_is_random_shuffle() -> None:
+    from engine.base import Dealer
+
+    for seed in range(500):
+        dealer = seed % 4
+        ref = random.Random(seed)
+        deck = list(range(52))
+        ref.shuffle(deck)
+        d = Dealer(seed, None)
+        masks, order = d.deal(dealer)
+        assert order == [[deck[i] for i in range(52) if (dealer + 1 + i) % 4 == s] for s in range(4)]
+        assert masks == [sum(1 << c for c in order[s]) for s in range(4)]
+        assert d._rng.getstate() == ref.getstate()
