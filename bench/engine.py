@@ -193,9 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     best: dict[str, list[float]] = {g: [0.0, 0.0, 0.0, float("inf"), 0.0] for g in games}
     hearts: float | None = 0.0
     for _ in range(args.rounds):
+        h = openspiel_hearts(args.seconds)
+        hearts = None if h is None else max(hearts or 0.0, h)
         for game in games:
-            h = openspiel_hearts(args.seconds)
-            hearts = None if h is None else max(hearts or 0.0, h)
             b = best[game]
             b[0] = max(b[0], deals_fast(game, args.seconds))
             b[1] = max(b[1], deals_public(game, args.seconds))
