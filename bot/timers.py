@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import itertools
 import logging
@@ -29,7 +30,7 @@ class Scheduler:
         self._gen: dict[int, int] = {}
         self._when: dict[int, float] = {}
         self._order = itertools.count()
-        self._wake = asyncio.Event()
+        self._waiter: asyncio.Future[None] | None = None
         self._loop_task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -48,7 +49,7 @@ class Scheduler:
         self._when[table_id] = when
         heapq.heappush(self._heap, (when, next(self._order), table_id, gen))
         if self._heap[0][2] == table_id:
-            self._wake.set()
+            self._poke()
 
     def when(self, table_id: int) -> float | None:
         """The pending wake-up time of ``table_id``."""
@@ -108,6 +109,8 @@ class Scheduler:
             log.exception("timer of table %s failed", table_id)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        call_later = getattr(self._clock, "call_later", None)
         while not self._closed:
             due = self._next_time()
             now = self._clock.now()
@@ -116,17 +119,26 @@ class Scheduler:
                     self._spawn(table_id)
                 await asyncio.sleep(0)
                 continue
-            self._wake.clear()
-            if due is None:
-                await self._wake.wait()
-                continue
-            sleeper = asyncio.ensure_future(self._clock.sleep(due - now))
-            waker = asyncio.ensure_future(self._wake.wait())
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiter = waiter
+            handle = None
+            if due is not None:
+                if call_later is not None:
+                    handle = call_later(due - now, functools.partial(_release, waiter))
+                else:
+                    handle = asyncio.ensure_future(self._clock.sleep(due - now))
+                    handle.add_done_callback(functools.partial(_release_after, waiter))
             try:
-                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+                await waiter
             finally:
-                for t in (sleeper, waker):
-                    t.cancel()
+                self._waiter = None
+                if handle is not None:
+                    handle.cancel()
+
+    def _poke(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def run_due(self) -> None:
         """Fire every due wake-up now, one after the other, until nothing more is due."""
@@ -139,3 +151,12 @@ class Scheduler:
                 continue
             for table_id in due:
                 await self._safe_fire(table_id)
+
+
+def _release(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+def _release_after(waiter: asyncio.Future[None], _: object) -> None:
+    _release(waiter)
