@@ -81,7 +81,7 @@ def parse_action(action: object) -> int:
             except ValueError:
                 pass
         elif verb == "bid":
-            if arg.isdigit() and len(arg) <= 2:
+            if arg.isdigit() and len(arg) <= 2 and (arg[0] != "0" or arg == "0"):
                 return BID + int(arg)
         elif verb == "trump" and len(arg) == 1 and arg.upper() in _TRUMP_LETTERS:
             return TRUMP + _TRUMP_LETTERS.index(arg.upper())
