@@ -100,10 +100,7 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
     for _, c in trick:
         pen_left |= (1 << c) & PENALTY[contract]
     seat = (leader + len(trick)) % 4
-    while hands[seat] or trick:
-        c = choose_trick_card(contract, hands[seat], trick, rng)
-        hands[seat] &= ~(1 << c)
-        trick.append((seat, c))
+    while True:
         if len(trick) == 4:
             cards = [x for _, x in trick]
             w = trick[C.trick_winner(cards, None)][0]
@@ -114,7 +111,12 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
             seat = w
             if contract != "tricks" and not pen_left:
                 break
-        else:
+        if not hands[seat]:
+            break
+        c = choose_trick_card(contract, hands[seat], trick, rng)
+        hands[seat] &= ~(1 << c)
+        trick.append((seat, c))
+        if len(trick) < 4:
             seat = (seat + 1) % 4
     return out
 
