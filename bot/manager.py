@@ -151,7 +151,7 @@ class TableManager:
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise TableError("bad_action")
         table = self._chat_table(chat_id)
-        async with table.lock:
+        async with table.lock, table.changing():
             self._require_lobby(table)
             if table.seat_of(person.player_id) is not None:
                 raise TableError("already_seated")
@@ -175,7 +175,7 @@ class TableManager:
     async def begin(self, chat_id: str, person: Person) -> TableSnapshot:
         """Start the match: the creator or anyone seated may; AI players fill the empty seats."""
         table = self._chat_table(chat_id)
-        async with table.lock:
+        async with table.lock, table.changing():
             self._require_lobby(table)
             if person.player_id != table.record.creator and table.seat_of(person.player_id) is None:
                 raise TableError("not_allowed")
@@ -187,7 +187,7 @@ class TableManager:
     async def leave(self, chat_id: str, person: Person) -> TableSnapshot:
         """Leave the chat's table: in the lobby the seat frees; mid-match an AI takes it over."""
         table = self._chat_table(chat_id)
-        async with table.lock:
+        async with table.lock, table.changing():
             seat = table.seat_of(person.player_id)
             if seat is None:
                 raise TableError("not_seated")
@@ -214,7 +214,7 @@ class TableManager:
         if type(seat) is not int or not 0 <= seat <= 3:
             raise TableError("bad_action")
         table = self._chat_table(chat_id)
-        async with table.lock:
+        async with table.lock, table.changing():
             self._require_playing(table)
             if table.seat_of(person.player_id) is not None:
                 raise TableError("already_seated")
@@ -233,7 +233,7 @@ class TableManager:
     async def stop(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
         """Stop the chat's table (lobby or match): its creator or a chat admin may."""
         table = self._chat_table(chat_id)
-        async with table.lock:
+        async with table.lock, table.changing():
             if not table.live:
                 raise TableError("no_table")
             if not is_admin and person.player_id != table.record.creator:
@@ -431,8 +431,9 @@ class TableManager:
 
     async def _warn(self, table: Table, now: float) -> None:
         assert table.game is not None and table.record.deadline is not None
-        table.update(warned=True)
-        await self.repo.save_table(table.record)
+        async with table.changing():
+            table.update(warned=True)
+            await self.repo.save_table(table.record)
         hidden = table.game.view(None).get("to_act") is None
         event = {"type": "turn_warning", "seat": table.to_act,
                  "seconds_left": max(0, round(table.record.deadline - now)), "hidden": hidden}
@@ -514,9 +515,10 @@ class TableManager:
 
     async def _end(self, table: Table, status: str, events: list[Event]) -> None:
         """Cancel or stop a table."""
-        table.update(status=status, deadline=None, lobby_deadline=None, warned=False)
-        table.ai_at = table.warn_at = None
-        await self.repo.save_table(table.record)
+        async with table.changing():
+            table.update(status=status, deadline=None, lobby_deadline=None, warned=False)
+            table.ai_at = table.warn_at = None
+            await self.repo.save_table(table.record)
         self._sched.forget(table.table_id)
         await self._emit(table, events, "ended")
 
@@ -712,7 +714,7 @@ class TableManager:
             ids = _with_id(record.message_ids, key, message_id)
             await self.repo.save_table(dataclasses.replace(record, message_ids=ids))
             return
-        async with table.lock:
+        async with table.lock, table.changing():
             table.update(message_ids=_with_id(table.record.message_ids, key, message_id))
             await self.repo.save_table(table.record)
 

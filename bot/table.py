@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import random
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +69,17 @@ class Table:
         """Replace fields of the record (the record stays an immutable value)."""
         self.record = dataclasses.replace(self.record, **changes)
         self._snapshot = None
+
+    @contextlib.asynccontextmanager
+    async def changing(self) -> AsyncIterator[None]:
+        """Undo every change made inside the block if it raises (a refusal, a failed save)."""
+        point = (self.record, self.game, self.ai_at, self.warn_at)
+        try:
+            yield
+        except BaseException:
+            self.record, self.game, self.ai_at, self.warn_at = point
+            self._snapshot = None
+            raise
 
     def set_seat(self, seat: int, value: Seat) -> None:
         """Replace one seat."""

@@ -463,3 +463,28 @@ async def test_an_ai_move_that_cannot_be_stored_is_retried() -> None:
     assert len(await repo.actions(snap.table_id)) > before + 1
     assert (await replayed(repo, snap.table_id)).to_json() == live_game(h, snap.table_id).to_json()
     await h.manager.close()
+
+
+class FailingSaves(MemoryRepository):
+    """``save_table`` fails while ``broken`` is set."""
+
+    broken = False
+
+    async def save_table(self, table):  # type: ignore[no-untyped-def]
+        if self.broken:
+            raise OSError("disk full")
+        await super().save_table(table)
+
+
+async def test_a_failed_save_undoes_the_lobby_change_in_memory() -> None:
+    repo = FailingSaves()
+    h = make_manager(repo)
+    snap = await h.manager.create(CHAT, ALICE, "trix")
+    repo.broken = True
+    for call in (h.manager.join(CHAT, BOB), h.manager.begin(CHAT, ALICE), h.manager.stop(CHAT, ALICE)):
+        with pytest.raises(OSError):
+            await call
+        assert h.manager.get(snap.table_id) == snap
+    assert await repo.get_table(snap.table_id) == snap.table
+    repo.broken = False
+    assert (await h.manager.join(CHAT, BOB)).table.seats[1].player_id == BOB.player_id
