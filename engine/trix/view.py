@@ -58,7 +58,7 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
         "owner": g.owner,
         "deal_index": g.deal_index,
         "contract": contract,
-        "contracts_left": [CONTRACT_NAMES[c] for c in g.contracts_left()],
+        "contracts_left": [CONTRACT_NAMES[c] for c in g.contracts_left() if c != g.contract],
         "doubled": doubled,
         "layout": {C.SUIT_CODES[s]: L.row_codes(g.rows[s]) for s in range(4)} if g.contract == TRIX else None,
         "finished": list(g.finished),

@@ -508,3 +508,10 @@ def test_json_round_trip_continues_identically() -> None:
         a = rng.choice(g.legal())
         assert g.act(g.to_act, a) == h.act(g.to_act if h.to_act is None else h.to_act, a)
     assert h.to_json() == g.to_json()
+
+
+def test_view_contracts_left_excludes_the_contract_in_play() -> None:
+    g = new()
+    assert len(g.view(None)["contracts_left"]) == 5
+    g.act(g.owner, "contract diamonds")
+    assert g.view(None)["contracts_left"] == ["king", "queens", "tricks", "trix"]
