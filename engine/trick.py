@@ -93,6 +93,15 @@ def suit_code(suit: int | None) -> str | None:
     return None if suit is None else C.SUIT_CODES[suit]
 
 
+def trick_json(winner: int, leader: int, cards: tuple[int, ...]) -> dict[str, Any]:
+    """A completed trick as views show it: the winner, the leader and the cards in play order."""
+    return {
+        "seat": winner,
+        "leader": leader,
+        "cards": [{"seat": (leader + i) & 3, "card": C.CODES[x]} for i, x in enumerate(cards)],
+    }
+
+
 class TrickGame(Game):
     """Common state and play of a four-seat, 13-trick Tarneeb deal.
 
@@ -113,6 +122,7 @@ class TrickGame(Game):
         "last_trick",
         "leader",
         "options",
+        "past_tricks",
         "phase",
         "to_act",
         "trick",
@@ -136,6 +146,7 @@ class TrickGame(Game):
     tricks: list[int]
     trick_no: int
     last_trick: tuple[int, int, tuple[int, ...]] | None
+    past_tricks: tuple[tuple[int, int, tuple[int, ...]], ...]
 
     def __init__(
         self,
@@ -169,6 +180,7 @@ class TrickGame(Game):
         self.tricks = [0, 0, 0, 0]
         self.trick_no = 0
         self.last_trick = None
+        self.past_tricks = ()
         self._new_deal([])
 
     # ----------------------------------------------------------------- hooks
@@ -217,6 +229,7 @@ class TrickGame(Game):
         self.tricks = [0, 0, 0, 0]
         self.trick_no = 0
         self.last_trick = None
+        self.past_tricks = ()
         self.leader = (self.dealer + 1) & 3
         self._on_deal(order, events)
 
@@ -250,6 +263,7 @@ class TrickGame(Game):
         self.tricks[w] += 1
         self.trick_no += 1
         self.last_trick = (w, leader, tuple(trick))
+        self.past_tricks += (self.last_trick,)
         if events is not None:
             events.append(
                 {
@@ -316,6 +330,7 @@ class TrickGame(Game):
         self.tricks[w] += 1
         self.trick_no += 1
         self.last_trick = (w, leader, tuple(trick))
+        self.past_tricks += (self.last_trick,)
         self.trick = []
         self.leader = self.to_act = w
         if self.trick_no == 13:
@@ -375,6 +390,7 @@ class TrickGame(Game):
             self.to_act = s
             self.trick_no = trick_no
             self.last_trick = last
+            self.past_tricks = ()  # rollouts keep no per-trick history; the deal ends here
             self._score_deal(None)
 
     def check(self, seat: int, aid: int) -> None:
@@ -462,6 +478,7 @@ class TrickGame(Game):
             else {"seat": lt[0], "cards": [{"seat": (lt[1] + i) & 3, "card": C.CODES[x]} for i, x in enumerate(lt[2])]},
             "tricks": list(self.tricks),
             "trick_no": self.trick_no,
+            "history": [trick_json(w, ld, t) for w, ld, t in self.past_tricks],
             "scores": self.scores(),
             "winner": None if self.winner is None else list(self.winner),
             "legal": self.legal() if seat is not None and seat == self.to_act else [],
@@ -493,6 +510,7 @@ class TrickGame(Game):
             "tricks": list(self.tricks),
             "trick_no": self.trick_no,
             "last_trick": None if lt is None else [lt[0], lt[1], list(lt[2])],
+            "past_tricks": [[w, ld, list(cs)] for w, ld, cs in self.past_tricks],
         }
 
     def _load_base(self, d: Mapping[str, Any]) -> None:
@@ -515,6 +533,7 @@ class TrickGame(Game):
         self.trick_no = int(d["trick_no"])
         lt = d["last_trick"]
         self.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
+        self.past_tricks = tuple((int(w), int(ld), tuple(int(x) for x in cs)) for w, ld, cs in d.get("past_tricks", ()))
 
     def _copy_base(self, g: TrickGame) -> None:
         g.options = self.options
@@ -534,3 +553,4 @@ class TrickGame(Game):
         g.tricks = self.tricks[:]
         g.trick_no = self.trick_no
         g.last_trick = self.last_trick
+        g.past_tricks = self.past_tricks
