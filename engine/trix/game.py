@@ -15,10 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import cards as C
-from engine.base import Dealer, Event, Game, check_seat, resolve_options, split_code
+from engine.base import Dealer, Event, Game, check_seat, resolve_options
 from engine.errors import IllegalAction
 from engine.trick import _SUIT_IDS, card_ids
 from engine.trix import layout as L
+from engine.trix import serial
+from engine.trix.actions import CONTRACT, DONE, DOUBLE, PASS, action_code, parse_action
 from engine.trix.contracts import (
     AH,
     COMPLEX,
@@ -41,9 +43,6 @@ SEVEN_H = C.card(7, C.HEARTS)
 #: Per contract, the cards whose capture may change a score beyond the trick itself.
 SCORING: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, C.FULL_DECK)
 HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
-_CONTRACT_IDS = {name: i for i, name in enumerate(CONTRACT_NAMES)}
-#: Action ids: 0..51 play that card; ``CONTRACT + c``; ``DOUBLE + card``; ``DONE``; ``PASS``.
-CONTRACT, DOUBLE, DONE, PASS = 100, 200, 300, 301
 
 
 class TrixGame(Game):
@@ -615,107 +614,11 @@ class TrixGame(Game):
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
-        return {
-            "game": "trix",
-            "options": {k: (list(v) if isinstance(v, list) else v) for k, v in self.options.items()},
-            "dealer": self._dealer.to_json(),
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "winner": None if self.winner is None else list(self.winner),
-            "scores": list(self.score_list),
-            "owner": self.owner,
-            "used": self.used,
-            "deal_index": self.deal_index,
-            "deal_no": self.deal_no,
-            "dealer_seat": self.dealer_seat,
-            "contract": self.contract,
-            "hands": list(self.hands),
-            "queue": list(self.queue),
-            "doubles": [[c, s] for c, s in self.doubles],
-            "trick": list(self.trick),
-            "leader": self.leader,
-            "captured": list(self.captured),
-            "tricks": list(self.tricks),
-            "rows": [[lo, hi] for lo, hi in self.rows],
-            "open_mask": self.open_mask,
-            "finished": list(self.finished),
-            "deal_scores": list(self.deal_scores),
-            "last_trick": None
-            if self.last_trick is None
-            else [self.last_trick[0], self.last_trick[1], list(self.last_trick[2])],
-            "exposed": self.exposed,
-        }
+        return serial.dump(self)
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> TrixGame:
         """The inverse of :meth:`to_json`."""
         g = cls.__new__(cls)
-        g.options = resolve_options(OPTIONS, d["options"])
-        g._rules = TrixRules.from_options(g.options)
-        g._dealer = Dealer.from_json(d["dealer"])
-        g.phase = str(d["phase"])
-        g.to_act = None if d["to_act"] is None else int(d["to_act"])
-        g.winner = None if d["winner"] is None else [int(x) for x in d["winner"]]
-        g.score_list = [int(x) for x in d["scores"]]
-        g.owner = int(d["owner"])
-        g.used = int(d["used"])
-        g.deal_index = int(d["deal_index"])
-        g.deal_no = int(d["deal_no"])
-        g.dealer_seat = int(d["dealer_seat"])
-        g.contract = int(d["contract"])
-        g.hands = [int(x) for x in d["hands"]]
-        g.queue = tuple(int(x) for x in d["queue"])
-        g.doubles = tuple((int(c), int(s)) for c, s in d["doubles"])
-        g.trick = [int(x) for x in d["trick"]]
-        g.leader = int(d["leader"])
-        g.captured = [int(x) for x in d["captured"]]
-        g.tricks = [int(x) for x in d["tricks"]]
-        g.rows = [(int(lo), int(hi)) for lo, hi in d["rows"]]
-        g.open_mask = int(d["open_mask"])
-        g.finished = [int(x) for x in d["finished"]]
-        g.deal_scores = [int(x) for x in d["deal_scores"]]
-        lt = d["last_trick"]
-        g.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
-        g.exposed = bool(d["exposed"])
+        serial.restore(g, d)
         return g
-
-
-def action_code(aid: int) -> str:
-    """The action code of an action id.
-
-    >>> [action_code(a) for a in (C.parse("QS"), CONTRACT + 4, DOUBLE + C.parse("KH"), DONE, PASS)]
-    ['play QS', 'contract trix', 'double KH', 'done', 'pass']
-    """
-    if aid < 52:
-        return "play " + C.CODES[aid]
-    if aid < DOUBLE:
-        return "contract " + CONTRACT_NAMES[aid - CONTRACT]
-    if aid < DONE:
-        return "double " + C.CODES[aid - DOUBLE]
-    return "done" if aid == DONE else "pass"
-
-
-def parse_action(action: object) -> int:
-    """The action id of an action code; anything malformed raises ``unknown_action``."""
-    words = split_code(action)
-    verb = words[0]
-    if len(words) == 2:
-        if verb == "play":
-            return _parse_card(words[1])
-        if verb == "double":
-            return DOUBLE + _parse_card(words[1])
-        if verb == "contract" and words[1] in _CONTRACT_IDS:
-            return CONTRACT + _CONTRACT_IDS[words[1]]
-    elif len(words) == 1:
-        if verb == "done":
-            return DONE
-        if verb == "pass":
-            return PASS
-    raise IllegalAction("unknown_action", f"not an action: {action!r}")
-
-
-def _parse_card(word: str) -> int:
-    try:
-        return C.parse(word)
-    except ValueError:
-        raise IllegalAction("unknown_action", f"not a card: {word!r}") from None
