@@ -73,29 +73,31 @@ def _mean_se(xs: list[float]) -> tuple[float, float]:
 
 def bench_tarneeb(deals: int, level: str) -> None:
     strong, rule = StrongPlayer(level), RulePlayer()
-    card_diffs: list[float] = []
-    score_diffs: list[float] = []
+    card_gain: list[float] = []
+    score_gain: list[float] = []
     for i in range(deals):
         cards = _deal_cards(1000 + i)
+        tricks0: dict[int, int] = {}
+        net0: dict[int, int] = {}
         for strong_team in (0, 1):
             players = [strong if s % 2 == strong_team else rule for s in range(4)]
             ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[rule] * 4,
                            timed={s for s in range(4) if s % 2 == strong_team})
-            if ev["type"] != "deal_scored":
-                continue
-            tricks = ev["summary"]["tricks"]
-            card_diffs.append(tricks[strong_team] - tricks[1 - strong_team])
+            if ev["type"] == "deal_scored":
+                tricks0[strong_team] = ev["summary"]["tricks"][0]
             ev2 = play_deal("tarneeb", cards, players, 1000 + i)
             if ev2["type"] == "deal_scored":
                 d = ev2["deltas"]["teams"]
-                score_diffs.append(d[strong_team] - d[1 - strong_team])
-        # duplicate: the same seats with the rule team's tricks subtract out in the pair
-    m, se = _mean_se(card_diffs)
-    print(f"classic tarneeb, {len(card_diffs)} deal plays ({deals} deals x 2 seatings), level={level}")
-    print(f"  card play (same contract): strong team tricks - rule team tricks = {m / 2:+.2f} ± {se / 2:.2f}"
-          " per deal (half the trick margin: the gain over a rule player in the same seats)")
-    m, se = _mean_se(score_diffs)
-    print(f"  whole deal (strong bids too): strong team score - rule team score = {m:+.2f} ± {se:.2f}")
+                net0[strong_team] = d[0] - d[1]
+        if len(tricks0) == 2:  # team 0's tricks with strong players minus with rule players, same cards
+            card_gain.append(tricks0[0] - tricks0[1])
+        if len(net0) == 2:
+            score_gain.append((net0[0] - net0[1]) / 2)
+    m, se = _mean_se(card_gain)
+    print(f"classic tarneeb, level={level}: {len(card_gain)} deals played in both seatings (rule bids)")
+    print(f"  card play, same contract: strong minus rule = {m:+.2f} ± {se:.2f} tricks per deal")
+    m, se = _mean_se(score_gain)
+    print(f"  whole deal, strong bids too ({len(score_gain)} deals): net score {m:+.2f} ± {se:.2f}")
 
 
 def bench_tarneeb41(deals: int, level: str) -> None:
