@@ -76,6 +76,7 @@ class TrixGame(Game):
         "open_mask",
         "options",
         "owner",
+        "past_tricks",
         "phase",
         "queue",
         "rows",
@@ -133,6 +134,7 @@ class TrixGame(Game):
         self.finished: list[int] = []
         self.deal_scores = [0, 0, 0, 0]
         self.last_trick: tuple[int, int, tuple[int, ...]] | None = None
+        self.past_tricks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
         self.exposed = False
 
     def _deal_cards(self) -> None:
@@ -532,6 +534,7 @@ class TrixGame(Game):
                 }
             )
         self.last_trick = (winner, leader, tuple(cards))
+        self.past_tricks += (self.last_trick,)
         self.trick = []
         self.leader = winner
         self.to_act = winner
@@ -609,6 +612,7 @@ class TrixGame(Game):
         g.finished = self.finished[:]
         g.deal_scores = self.deal_scores[:]
         g.last_trick = self.last_trick
+        g.past_tricks = self.past_tricks
         g.exposed = self.exposed
         return g
 

@@ -41,6 +41,7 @@ def dump(g: TrixGame) -> dict[str, Any]:
         "finished": list(g.finished),
         "deal_scores": list(g.deal_scores),
         "last_trick": None if g.last_trick is None else [g.last_trick[0], g.last_trick[1], list(g.last_trick[2])],
+        "past_tricks": [[w, ld, list(cs)] for w, ld, cs in g.past_tricks],
         "exposed": g.exposed,
     }
 
@@ -73,4 +74,5 @@ def restore(g: TrixGame, d: Mapping[str, Any]) -> None:
     g.deal_scores = [int(x) for x in d["deal_scores"]]
     lt = d["last_trick"]
     g.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
+    g.past_tricks = tuple((int(w), int(ld), tuple(int(x) for x in cs)) for w, ld, cs in d.get("past_tricks", ()))
     g.exposed = bool(d["exposed"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine import cards as C
+from engine.trick import trick_json
 from engine.trix import layout as L
 from engine.trix.contracts import CONTRACT_NAMES, TRIX, scoring_cards
 from engine.trix.doubling import doubles_json
@@ -48,6 +49,7 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
         "trick": trick,
         "leader": g.leader if g.phase == "play" else None,
         "last_trick": last,
+        "history": [trick_json(w, ld, t) for w, ld, t in g.past_tricks],
         "tricks": list(g.tricks),
         "trick_no": sum(g.tricks),
         "scores": g.scores(),

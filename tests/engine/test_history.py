@@ -9,7 +9,7 @@ import pytest
 import engine
 
 
-@pytest.mark.parametrize("game", ["tarneeb", "tarneeb41"])
+@pytest.mark.parametrize("game", ["tarneeb", "tarneeb41", "trix"])
 def test_view_history_lists_this_deals_tricks(game: str) -> None:
     rng = random.Random(1)
     g = engine.new_game(game, seed=3)
