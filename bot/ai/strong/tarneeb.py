@@ -9,6 +9,7 @@ double-dummy trick counts: the bid with the best expected score under the game's
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import OrderedDict
 from typing import Any
@@ -59,6 +60,7 @@ class TarneebBrain:
         self.min_samples = min_samples
         self.max_samples = max_samples
         self._cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._cache_lock = threading.Lock()  # one player serves many tables from worker threads
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random) -> str:
@@ -123,13 +125,15 @@ class TarneebBrain:
         return out
 
     def _cached(self, key: tuple[Any, ...], make: Any) -> Any:
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        with self._cache_lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
         value = make()
-        self._cache[key] = value
-        while len(self._cache) > 256:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[key] = value
+            while len(self._cache) > 256:
+                self._cache.popitem(last=False)
         return value
 
     # ------------------------------------------------------------------ classic auction
