@@ -95,12 +95,14 @@ def build_application(
             await manager.start()
 
     async def post_stop(app: TgApp) -> None:
+        # The manager first (no new moves or timers), then deliver what is queued while the HTTP
+        # client is still open: cancelling a request in flight orphans its connection.
+        if close_manager:
+            await manager.close()
         if state.presenter is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(state.presenter.drain(), 5.0)
             await state.presenter.close()
-        if close_manager:
-            await manager.close()
 
     app = builder.post_init(post_init).post_stop(post_stop).build()
     app.bot_data["majlis"] = state

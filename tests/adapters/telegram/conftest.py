@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,10 @@ async def tg() -> AsyncIterator[FakeTelegram]:
         yield fake
     finally:
         await fake.stop()
+
+
+@pytest.fixture(autouse=True)
+def collect_garbage() -> Iterator[None]:
+    """Collect after each test, so that a leaked socket is reported by the test that leaked it."""
+    yield
+    gc.collect()

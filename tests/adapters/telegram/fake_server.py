@@ -234,6 +234,7 @@ class FakeTelegram:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        await asyncio.sleep(0.01)  # let closed client and server transports finish closing
 
     async def __aenter__(self) -> FakeTelegram:
         await self.start()
@@ -376,15 +377,19 @@ class FakeTelegram:
             best = max(best, hi - lo + 1)
         return best
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-        """Wait until ``predicate()`` is truthy (checked after every request); returns its value."""
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0, poll: float = 0.02) -> Any:
+        """Wait until ``predicate()`` is truthy; returns its value.
+
+        Checked after every request, and every ``poll`` seconds for what the bot does after a response
+        (storing a message id, say)."""
         async def _wait() -> Any:
             async with self._changed:
                 while True:
                     value = predicate()
                     if value:
                         return value
-                    await self._changed.wait()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), poll)
         return await asyncio.wait_for(_wait(), timeout)
 
     # ------------------------------------------------------------------ the API
@@ -412,6 +417,10 @@ class FakeTelegram:
             response = web.json_response({"ok": True, "result": result})
         if method.lower() != "getupdates":
             await self._notify()
+        else:
+            # A long poll that PTB cancels on stop leaves its connection orphaned; closing every poll's
+            # connection after the answer lets the client side close its socket too.
+            response.force_close()
         return response
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> Any:

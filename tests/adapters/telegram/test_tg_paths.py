@@ -119,7 +119,7 @@ async def test_stale_press_is_refused_with_an_alert(bed: Bed) -> None:
     assert snap is not None and snap.to_act is not None
     actor = next(p for p in people if snap.seat_of(f"tg:{p.user_id}") == snap.to_act)
     hand = await tg.wait_for(lambda: bed.hand_message(actor, tid))
-    moves = [b["callback_data"] for b in hand.buttons if b["callback_data"].startswith(f"mj1:a:{tid}:")]
+    moves = [b["callback_data"] for b in hand.buttons if str(b.get("callback_data", "")).startswith(f"mj1:a:{tid}:")]
     first = await tg.press(actor.user, hand, moves[0])
     assert first.text is None and not first.show_alert
     v = version(bed, tid)
@@ -134,20 +134,21 @@ async def test_press_by_someone_not_seated(bed: Bed) -> None:
     tid, people = await seated_table(bed)
     stranger = bed.people(["Nour"], "en", first_id=700)[0]
     table = await tg.wait_for(lambda: bed.table_message(tid))
-    await tg.wait_for(lambda: table.buttons)
+    my_hand = f"mj1:h:{tid}:-:"
+    await tg.wait_for(lambda: any(b.get("callback_data") == my_hand for b in table.buttons))
     v = version(bed, tid)
-    mine = await tg.press(stranger.user, table, table.buttons[0]["callback_data"])  # "My hand"
+    mine = await tg.press(stranger.user, table, my_hand)
     assert mine.show_alert and mine.text == render_error("not_seated", {}, translator("en"))
     snap = bed.manager.get(tid)
     assert snap is not None
     actor = next(p for p in people if snap.seat_of(f"tg:{p.user_id}") == snap.to_act)
     hand = await tg.wait_for(lambda: bed.hand_message(actor, tid))
-    forged = next(b["callback_data"] for b in hand.buttons if b["callback_data"].startswith("mj1:a:"))
+    forged = next(b["callback_data"] for b in hand.buttons if str(b.get("callback_data", "")).startswith("mj1:a:"))
     answer = await tg.press(stranger.user, hand, forged)
     assert answer.show_alert and answer.text == render_error("not_seated", {}, translator("en"))
     assert version(bed, tid) == v
     # A seated person's "My hand" shows their cards in an alert.
-    own = await tg.press(actor.user, table, table.buttons[0]["callback_data"])
+    own = await tg.press(actor.user, table, my_hand)
     assert own.show_alert and own.text and own.text.startswith("Your turn.")
 
 
