@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# This file is called telegram.py: keep its folder off the path, or `import telegram` finds it.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
@@ -119,7 +121,7 @@ async def main(args: argparse.Namespace) -> None:
         manager = TableManager(repo, clock=FakeClock(), settings=ManagerSettings(
             ai_delay=0.0, lobby_timeout=1e6, default_turn_seconds=3600, latency_sink=manager_times.append))
         app = build_application(TOKEN, manager, base_url=tg.base_url, outbox_clock=outbox_clock,
-                                concurrent_updates=args.concurrency)
+                                concurrent_updates=args.concurrency, connection_pool_size=args.pool)
         await start_polling(app)
         groups = [Group(tg, manager, n, args.game, args.options) for n in range(args.groups)]
         started = time.monotonic()
@@ -135,7 +137,7 @@ async def main(args: argparse.Namespace) -> None:
     lat = [x for g in groups for x in g.latencies]
     updates = len(lat) + sum(5 + g.matches for g in groups)  # presses + /new and 3 joins per table
     print(f"groups={args.groups} game={args.game} seconds={elapsed:.1f} speed={args.speed} "
-          f"concurrency={args.concurrency}")
+          f"concurrency={args.concurrency} pool={args.pool}")
     print(f"presses={len(lat)} refused={sum(g.refused for g in groups)} "
           f"matches_finished={sum(g.matches for g in groups)}")
     print(f"updates/s={updates / elapsed:.1f} presses/s={len(lat) / elapsed:.1f} "
@@ -154,6 +156,7 @@ if __name__ == "__main__":
     parser.add_argument("--options", default=None, help="table options (default: a short match)")
     parser.add_argument("--speed", type=float, default=100.0)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--pool", type=int, default=32, help="HTTP connection pool size of the bot")
     ns = parser.parse_args()
     if ns.options is None:
         ns.options = {"tarneeb41": "target=1", "tarneeb": "target=31", "trix": "mode=complex"}[ns.game]

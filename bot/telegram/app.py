@@ -59,6 +59,7 @@ def build_application(
     close_manager: bool = True,
     set_commands: bool = True,
     concurrent_updates: int = 4,
+    connection_pool_size: int = 32,
     presenter_factory: Callable[[TableManager, TelegramTransport, Clock | None], Presenter] | None = None,
 ) -> TgApp:
     """The Application: handlers installed; on ``initialize()`` the transport and presenter are made,
@@ -67,9 +68,12 @@ def build_application(
 
     ``base_url`` points at a self-hosted Bot API server (or a test fake). ``outbox_clock`` paces
     the outboxes (the manager's clock by default). ``close_manager``: stopping closes it.
+    ``connection_pool_size``: httpcore scans every pooled connection on each request, so a pool of
+    PTB's default 256 costs more CPU than it saves when many outboxes send at once.
     """
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
-        Application.builder().token(token).concurrent_updates(concurrent_updates))
+        Application.builder().token(token).concurrent_updates(concurrent_updates)
+        .connection_pool_size(connection_pool_size).pool_timeout(30.0))
     if base_url:
         builder = builder.base_url(base_url).base_file_url(base_file_url or file_url_of(base_url))
     services = Services(manager=manager)

@@ -9,7 +9,7 @@ through the same outbox, so they share the group's budget.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,7 +26,15 @@ from bot.render.cards import cards_line
 from bot.render.errors import render_error
 from bot.render.message import OutMessage
 from bot.telegram import texts
-from bot.telegram.transport import NOOP, TelegramTransport, dm_dest, group_dest, player_id
+from bot.telegram.transport import (
+    NOOP,
+    TelegramTransport,
+    dm_dest,
+    group_dest,
+    parse_dest,
+    player_id,
+    user_of,
+)
 from bot.types import Person, TableSnapshot
 
 if TYPE_CHECKING:
@@ -89,7 +97,7 @@ class Handlers:
 
     def install(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Register every command and the button handler on ``app``."""
-        commands: dict[str, Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]] = {
+        commands: dict[str, Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]] = {
             "start": self.start, "new": self.new, "join": self.join, "leave": self.leave,
             "begin": self.begin, "stop": self.stop, "scores": self.scores,
             "leaderboard": self.leaderboard, "stats": self.stats, "lang": self.lang,
@@ -359,7 +367,7 @@ class Handlers:
         person = person_of(query.from_user)
         try:
             payload = codec.decode(data)
-            alert = await self._apply(payload, person)
+            alert = await self._apply(payload, person, context)
         except codec.CodecError:
             t = await self.person_t(query.from_user)
             await _answer(query.answer(render_error("bad_action", {}, t), show_alert=True))
@@ -372,7 +380,7 @@ class Handlers:
             else:
                 await _answer(query.answer(alert, show_alert=True))
 
-    async def _apply(self, p: codec.Payload, person: Person) -> str | None:
+    async def _apply(self, p: codec.Payload, person: Person, context: ContextTypes.DEFAULT_TYPE) -> str | None:
         m = self.s.manager
         if p.verb == "a":
             if p.version is None:
@@ -393,7 +401,9 @@ class Handlers:
         elif p.verb == "c":
             await m.claim(chat, person, int(p.arg) if p.arg.isdigit() else -1)
         elif p.verb == "x":
-            await m.stop(chat, person)
+            user = user_of(person.player_id)
+            admin = user is not None and await self.is_admin(context, parse_dest(chat)[0], user)
+            await m.stop(chat, person, is_admin=admin)
         elif p.verb == "h":
             return await self._hand_alert(snap, person)
         return None
