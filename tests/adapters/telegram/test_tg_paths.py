@@ -184,3 +184,16 @@ async def test_restart_mid_deal_continues_the_same_messages(bed: Bed, delete_tab
         later = [op for op in tg.ops[p.user_id] if op.message_id == hand_mids[p.user_id] and op.kind == "edit"]
         assert later, "the private hand is edited in place after the restart"
     assert bed.checker.violations == []
+
+
+async def test_5xx_and_network_errors_are_retried_with_backoff(bed: Bed) -> None:
+    tg = bed.tg
+    tid, people = await seated_table(bed)
+    await play_out(bed, tid, people, random.Random(5), stop=lambda: version(bed, tid) >= 6)
+    await bed.drain()
+    tg.fail_next(GROUP, status=502, count=2)
+    await play_out(bed, tid, people, random.Random(5), stop=lambda: version(bed, tid) >= 14)
+    await bed.drain()
+    assert [op.text for op in tg.ops[GROUP] if op.kind == "error"] == ["502", "502"]
+    table = bed.table_message(tid)
+    assert table is not None and table.text == bed.checker.last_put[(CHAT, f"table:{tid}")]
