@@ -46,9 +46,10 @@ _CONTRACTS: dict[str, Callable[[T], str]] = {
     "diamonds": lambda t: t.pgettext("contract", "Diamonds"),
     "tricks": lambda t: t.pgettext("contract", "Latoosh"),
     "trix": lambda t: t.pgettext("contract", "Trix"),
+    "complex": lambda t: t.pgettext("contract", "Complex"),
 }
 
-CONTRACT_ORDER: tuple[str, ...] = ("king", "queens", "diamonds", "tricks", "trix")
+CONTRACT_ORDER: tuple[str, ...] = ("king", "queens", "diamonds", "tricks", "trix", "complex")
 
 
 def rank_glyph(rank: str, t: T | None = None) -> str:

@@ -113,13 +113,23 @@ def score_lines(snapshot: TableSnapshot, scores: dict[str, list[int]], game: str
     else:
         for seat, score in enumerate(players):
             out.append(t.gettext("{name}: {score}", name=seat_name(snapshot, seat, t), score=score))
+        for team, total in enumerate(teams[:2]):  # Trix played in partnership
+            out.append(t.gettext(
+                "{team} ({name_a} & {name_b}): {total}", team=team_name(team, t),
+                name_a=seat_name(snapshot, team, t), name_b=seat_name(snapshot, team + 2, t), total=total,
+            ))
     return out
 
 
-def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T) -> str:
-    """"Team A (Ali & Huda) wins" / "Ali wins" / "Ali and Sara share the win"."""
+def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
+                 teams: bool | None = None) -> str:
+    """"Team A (Ali & Omar) wins" / "Ali wins" / "drawn between Ali and Sara".
+
+    ``teams``: partners win together (default: the Tarneeb games; Trix with ``partnership``)."""
     names = [seat_name(snapshot, s, t) for s in winner]
-    if game in TEAM_GAMES and len(winner) == 2:
+    if teams is None:
+        teams = game in TEAM_GAMES or bool((snapshot.table.options or {}).get("partnership"))
+    if teams and len(winner) == 2 and winner[1] - winner[0] == 2:
         return t.gettext("{team} ({name_a} & {name_b}) wins the match!",
                          team=team_name(winner[0] % 2, t), name_a=names[0], name_b=names[1])
     if len(names) == 1:

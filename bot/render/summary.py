@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import card_label, contract_name, game_name, trump_label
+from bot.render.cards import card_name, contract_name, game_name, trump_label
 from bot.render.common import doubled_list, score_lines, seat_name, seat_order, team_name, winners_text
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
@@ -71,8 +71,8 @@ def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str
             detail = t.ngettext("{n} trick", "{n} tricks", int((s.get("tricks") or [0] * 4)[seat]))
         else:
             cards = taken.get(str(seat), taken.get(seat, [])) if isinstance(taken, dict) else []
-            if cards:
-                detail = " ".join(card_label(c, t) for c in cards)
+            tricks = int((s.get("tricks") or [0] * 4)[seat]) if contract == "complex" else 0
+            detail = _taken_words(contract, cards, tricks, t)
         if detail:
             lines.append(t.gettext("{name} ({detail}): {change} → {total}", name=seat_name(snapshot, seat, t),
                                    detail=detail, change=t.signed(int(deltas[seat])), total=int(totals[seat])))
@@ -80,6 +80,24 @@ def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str
             lines.append(t.gettext("{name}: {change} → {total}", name=seat_name(snapshot, seat, t),
                                    change=t.signed(int(deltas[seat])), total=int(totals[seat])))
     return lines
+
+
+def _taken_words(contract: str, cards: list[str], tricks: int, t: T) -> str:
+    """What a seat took in a Trix penalty contract, in words (the cards belong to a finished deal;
+    naming them by code would look like the new deal's hands): "King of Hearts, 2 queens"."""
+    every = contract == "complex"
+    parts = []
+    if (every or contract == "king") and "KH" in cards:
+        parts.append(card_name("KH", t))
+    queens = sum(1 for c in cards if c[0] == "Q")
+    if (every or contract == "queens") and queens:
+        parts.append(t.ngettext("{n} queen", "{n} queens", queens))
+    diamonds = sum(1 for c in cards if c[1] == "D")
+    if (every or contract == "diamonds") and diamonds:
+        parts.append(t.ngettext("{n} diamond", "{n} diamonds", diamonds))
+    if tricks:
+        parts.append(t.ngettext("{n} trick", "{n} tricks", tricks))
+    return t.join(parts)
 
 
 def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:

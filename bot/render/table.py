@@ -26,15 +26,21 @@ _LAYOUT_RANKS = "23456789TJQKA"
 ENDED = frozenset({STOPPED, CANCELLED})
 
 
+def trix_deals(pub: dict[str, Any]) -> int:
+    """Deals in a Trix match: 20 (kingdoms), 8 (complex)."""
+    return 8 if (pub.get("options") or {}).get("mode") == "complex" else 20
+
+
 def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
     game = snapshot.table.game
     if game == "trix":
+        deals = trix_deals(pub)
         return t.gettext(
-            "{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 20",
+            "{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of {deals}",
             game=game_name(game, t), table=snapshot.table.table_id,
             kingdom=min(int(pub.get("kingdom", 0)) + 1, 4),
             owner=seat_name(snapshot, int(pub.get("owner") or 0), t),
-            deal=min(int(pub.get("deal_index", 0)) + 1, 20),
+            deal=min(int(pub.get("deal_index", 0)) + 1, deals), deals=deals,
         )
     return t.gettext("{game} · table {table} · deal {deal}", game=game_name(game, t),
                      table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))
@@ -45,7 +51,7 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) ->
     name = seat_name(snapshot, seat, t)
     tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
     parts = [t.gettext("{seat}. {name}", seat=seat, name=name)]
-    if game in TEAM_GAMES:
+    if game in TEAM_GAMES or (pub.get("options") or {}).get("partnership"):
         parts.append(team_name(seat % 2, t))
     if pub.get("dealer") == seat:
         parts.append(t.gettext("dealer"))
@@ -127,6 +133,12 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
         doubled = pub.get("doubled") or []
         if doubled:
             out.append(t.gettext("Doubled: {cards}", cards=doubled_list(snapshot, doubled, t)))
+        twos = pub.get("exposed_twos") or {}
+        shown = [t.gettext("{name} {cards}", name=seat_name(snapshot, int(seat), t),
+                           cards=" ".join(card_label(c, t) for c in cards))
+                 for seat, cards in sorted(twos.items()) if cards]
+        if shown:
+            out.append(t.gettext("Twos shown: {list}", list=t.join(shown)))
         layout = pub.get("layout")
         if contract == "trix" and isinstance(layout, dict):
             out.append(t.gettext("Layout:"))
