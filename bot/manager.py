@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
-from bot.ai import AIProvider, ai_player, is_heavy
+from bot.ai import AIProvider, Player, ai_player, is_heavy
 from bot.clock import Clock, RealClock
 from bot.errors import TableError
 from bot.restore import rebuild_game
@@ -344,42 +344,47 @@ class TableManager:
         if table is None or not table.live:
             return
         async with table.lock:
-            started = time.perf_counter()
-            now = self.clock.now()
-            record = table.record
-            if record.status == LOBBY:
-                if record.lobby_deadline is not None and now >= record.lobby_deadline:
-                    await self._end(table, CANCELLED, [{"type": "table_cancelled", "reason": "lobby_timeout"}])
-                else:
-                    self._reschedule(table)
-                return
-            if not table.playing:
-                return
-            if table.ai_at is not None:
-                if now < table.ai_at:
-                    self._reschedule(table)
-                    return
-                player = self._ai(record.ai_level)
-                if not is_heavy(player):
-                    await self._ai_move(table, player, None, started)
-                    return
-            elif record.deadline is not None and now >= record.deadline:
-                await self._timeout(table, started)
-                return
-            elif record.deadline is not None and not record.warned and table.warn_at is not None \
-                    and now >= table.warn_at:
-                await self._warn(table, now)
-                return
+            thinking = await self._fire_due(table, time.perf_counter())
+        if thinking is not None:
+            await self._heavy_ai_move(table, *thinking)
+
+    async def _fire_due(self, table: Table, started: float) -> tuple[Player, int, int, dict[str, Any]] | None:
+        """Do what is due on ``table`` (lock held). A heavy AI's turn is returned to think unlocked."""
+        now = self.clock.now()
+        record = table.record
+        if record.status == LOBBY:
+            if record.lobby_deadline is not None and now >= record.lobby_deadline:
+                await self._end(table, CANCELLED, [{"type": "table_cancelled", "reason": "lobby_timeout"}])
             else:
                 self._reschedule(table)
-                return
-            seat, version = table.to_act, record.version
-            assert table.game is not None and seat is not None
-            view, rng = table.game.view(seat), _ai_rng(table)
+            return None
+        if not table.playing:
+            return None
+        assert table.game is not None
+        if table.ai_at is not None and now >= table.ai_at:
+            player = self._ai(record.ai_level)
+            if is_heavy(player):
+                seat = table.to_act
+                assert seat is not None
+                return player, seat, record.version, table.game.view(seat)
+            await self._ai_move(table, player, None, started)
+        elif table.ai_at is None and record.deadline is not None and now >= record.deadline:
+            await self._timeout(table, started)
+        elif table.ai_at is None and record.deadline is not None and not record.warned \
+                and table.warn_at is not None and now >= table.warn_at:
+            await self._warn(table, now)
+        else:
+            self._reschedule(table)
+        return None
+
+    async def _heavy_ai_move(self, table: Table, player: Player, seat: int, version: int,
+                             view: dict[str, Any]) -> None:
+        """A heavy AI thinks in a worker thread, without the lock; its move applies if nothing moved."""
         try:
-            decision: str | None = await asyncio.to_thread(player.decide, view, record.game, rng)
+            decision: str | None = await asyncio.to_thread(player.decide, view, table.record.game,
+                                                           _ai_rng(table))
         except Exception:
-            log.exception("AI of table %s seat %s failed; playing the automatic move", table_id, seat)
+            log.exception("AI of table %s seat %s failed; playing the automatic move", table.table_id, seat)
             decision = None
         async with table.lock:
             if table.playing and table.record.version == version and table.to_act == seat and table.ai_at:
@@ -387,7 +392,7 @@ class TableManager:
             elif table.live:
                 self._reschedule(table)
 
-    async def _ai_move(self, table: Table, player: Any, decision: str | None, started: float) -> None:
+    async def _ai_move(self, table: Table, player: Player, decision: str | None, started: float) -> None:
         """Play the AI seat to act (``decision`` already made by a heavy player, else decide now)."""
         assert table.game is not None
         seat = table.to_act

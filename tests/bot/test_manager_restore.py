@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_manager_helpers import (
@@ -23,11 +25,27 @@ from test_manager_helpers import (
 from bot.clock import FakeClock
 from storage.sqlite import SQLiteRepository
 
+_OPEN: list[Any] = []  # repositories and managers to close even when a test fails
+
+
+@pytest.fixture(autouse=True)
+async def close_everything() -> AsyncIterator[None]:
+    yield
+    while _OPEN:
+        await _OPEN.pop().close()
+
 
 async def open_sqlite(path: Path) -> SQLiteRepository:
     repo = SQLiteRepository(path)
     await repo.open()
+    _OPEN.append(repo)
     return repo
+
+
+def manager(repo: SQLiteRepository, clock: FakeClock | None = None, **settings: Any) -> Harness:
+    h = make_manager(repo, clock, **settings)
+    _OPEN.append(h.manager)
+    return h
 
 
 async def played_a_while(h: Harness, game: str, moves: int, *people: object) -> int:
@@ -47,7 +65,7 @@ async def test_a_restored_table_equals_the_live_one(tmp_path: Path, game: str, s
     db = tmp_path / "majlis.db"
     clock = FakeClock()
     repo = await open_sqlite(db)
-    h = make_manager(repo, clock, snapshot_every=snapshot_every)
+    h = manager(repo, clock, snapshot_every=snapshot_every)
     await h.manager.start()
     table_id = await played_a_while(h, game, 40)
     await h.manager.set_message_id(table_id, "table", "m-1")
@@ -57,7 +75,7 @@ async def test_a_restored_table_equals_the_live_one(tmp_path: Path, game: str, s
     await repo.close()
 
     repo2 = await open_sqlite(db)
-    h2 = make_manager(repo2, clock, snapshot_every=snapshot_every)
+    h2 = manager(repo2, clock, snapshot_every=snapshot_every)
     await h2.manager.start()
     try:
         after = h2.manager.get(table_id)
@@ -84,7 +102,7 @@ async def test_an_expired_deadline_fires_at_once_on_restore(tmp_path: Path) -> N
     db = tmp_path / "majlis.db"
     clock = FakeClock()
     repo = await open_sqlite(db)
-    h = make_manager(repo, clock)
+    h = manager(repo, clock)
     await h.manager.start()
     snap = await started_table(h, ALICE)
     deadline = snap.table.deadline
@@ -95,7 +113,7 @@ async def test_an_expired_deadline_fires_at_once_on_restore(tmp_path: Path) -> N
 
     clock.advance(3600)  # the bot was down for an hour
     repo2 = await open_sqlite(db)
-    h2 = make_manager(repo2, clock)
+    h2 = manager(repo2, clock)
     try:
         await h2.manager.start()
         await h2.manager.run_due()
@@ -113,7 +131,7 @@ async def test_a_deadline_still_running_keeps_its_time_and_warning(tmp_path: Pat
     db = tmp_path / "majlis.db"
     clock = FakeClock()
     repo = await open_sqlite(db)
-    h = make_manager(repo, clock)
+    h = manager(repo, clock)
     await h.manager.start()
     snap = await started_table(h, ALICE)
     await h.manager.close()
@@ -121,7 +139,7 @@ async def test_a_deadline_still_running_keeps_its_time_and_warning(tmp_path: Pat
 
     clock.advance(40)  # past the warning, before the deadline
     repo2 = await open_sqlite(db)
-    h2 = make_manager(repo2, clock)
+    h2 = manager(repo2, clock)
     try:
         await h2.manager.start()
         await h2.manager.run_due()
@@ -140,7 +158,7 @@ async def test_a_lobby_comes_back_and_times_out(tmp_path: Path) -> None:
     db = tmp_path / "majlis.db"
     clock = FakeClock()
     repo = await open_sqlite(db)
-    h = make_manager(repo, clock)
+    h = manager(repo, clock)
     await h.manager.start()
     snap = await h.manager.create(CHAT, ALICE, "trix")
     await h.manager.join(CHAT, BOB, seat=2)
@@ -148,7 +166,7 @@ async def test_a_lobby_comes_back_and_times_out(tmp_path: Path) -> None:
     await repo.close()
 
     repo2 = await open_sqlite(db)
-    h2 = make_manager(repo2, clock)
+    h2 = manager(repo2, clock)
     try:
         await h2.manager.start()
         back = h2.manager.table_in_chat(CHAT)
@@ -166,7 +184,7 @@ async def test_an_ai_turn_resumes_after_restore(tmp_path: Path) -> None:
     db = tmp_path / "majlis.db"
     clock = FakeClock()
     repo = await open_sqlite(db)
-    h = make_manager(repo, clock, ai_delay=2.0)
+    h = manager(repo, clock, ai_delay=2.0)
     await h.manager.start()
     snap = await started_table(h, ALICE)
     rng = random.Random(2)
@@ -180,7 +198,7 @@ async def test_an_ai_turn_resumes_after_restore(tmp_path: Path) -> None:
     await repo.close()
 
     repo2 = await open_sqlite(db)
-    h2 = make_manager(repo2, clock, ai_delay=2.0)
+    h2 = manager(repo2, clock, ai_delay=2.0)
     try:
         await h2.manager.start()
         clock.advance(2)
@@ -193,7 +211,7 @@ async def test_an_ai_turn_resumes_after_restore(tmp_path: Path) -> None:
 
 async def test_a_finished_match_is_recorded_with_its_winners(tmp_path: Path) -> None:
     repo = await open_sqlite(tmp_path / "majlis.db")
-    h = make_manager(repo)
+    h = manager(repo)
     await h.manager.start()
     try:
         snap = await started_table(h, ALICE, BOB)
@@ -226,7 +244,7 @@ async def test_a_team_match_played_out_by_the_rule_ai_is_recorded(tmp_path: Path
     from bot.ai import ai_player
 
     repo = await open_sqlite(tmp_path / "majlis.db")
-    h = make_manager(repo, ai=lambda level: ai_player("easy"), ai_delay=3.0)
+    h = manager(repo, ai=lambda level: ai_player("easy"), ai_delay=3.0)
     await h.manager.start()
     try:
         snap = await started_table(h, ALICE, game=game)
