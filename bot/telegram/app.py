@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from telegram.ext import Application, ApplicationBuilder
 
+from bot.presenter import dm_dest, hand_key
 from bot.telegram.commands import register_commands
 from bot.telegram.handlers import Handlers, Services, join_payload
 from bot.telegram.transport import TelegramTransport
@@ -91,7 +92,14 @@ def build_application(
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)
 
+        async def on_hand(person: Person, snap: TableSnapshot | None) -> None:
+            if snap is not None and snap.seat_of(person.player_id) is not None:
+                presenter.hubs["tg"].remember(dm_dest(person.player_id), hand_key(snap.table_id, person.player_id),
+                                              None)  # forget the old message: the hand is sent anew
+            await presenter.dm_restored(person.player_id)
+
         services.on_started = on_started
+        services.on_hand = on_hand
         services.on_lang = presenter.forget_player
         if set_commands:
             await register_commands(app.bot)

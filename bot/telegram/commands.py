@@ -13,6 +13,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("leave", "Leave your seat"),
     ("begin", "Start the match; AI players fill empty seats"),
     ("stop", "End the table (creator or admin)"),
+    ("hand", "Send my cards to my private chat"),
     ("scores", "This table's scores"),
     ("leaderboard", "This group's best players"),
     ("stats", "Your record"),
@@ -22,7 +23,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "How to play here"),
 )
 #: Commands that make sense in the private chat with the bot.
-PRIVATE = frozenset({"stats", "lang", "rules", "help"})
+PRIVATE = frozenset({"hand", "stats", "lang", "rules", "help"})
 
 
 def bot_commands(t: T, *, groups: bool) -> list[BotCommand]:

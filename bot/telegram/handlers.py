@@ -22,6 +22,7 @@ from bot import codec
 from bot.errors import TableError
 from bot.i18n import T, normalize_lang, resolve_lang, translator
 from bot.outbox import NEW
+from bot.render import render_help, render_leaderboard, render_rules, render_scores, render_stats
 from bot.render.cards import cards_line
 from bot.render.errors import render_error
 from bot.render.message import OutMessage
@@ -86,6 +87,7 @@ class Services:
     sender: Sender | None = None
     on_started: Callable[[Person], Awaitable[None]] | None = None
     on_lang: Callable[[str], None] | None = None
+    on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
     langs: dict[str, str | None] = field(default_factory=dict)
 
 
@@ -102,6 +104,7 @@ class Handlers:
             "begin": self.begin, "stop": self.stop, "scores": self.scores,
             "leaderboard": self.leaderboard, "stats": self.stats, "lang": self.lang,
             "settings": self.settings, "rules": self.rules, "help": self.help,
+            "top": self.leaderboard, "language": self.lang, "hand": self.hand,
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, callback))
@@ -217,7 +220,7 @@ class Handlers:
             snap = self.s.manager.table_in_chat(chat)
             if snap is None:
                 raise TableError("no_table")
-            await self.reply(chat, texts.scores_text(snap, await self.chat_t(chat, update.effective_user)))
+            await self.reply(chat, render_scores(snap, await self.chat_t(chat, update.effective_user)))
         await self._group_call(update, show)
 
     async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -227,7 +230,7 @@ class Handlers:
 
         async def show(chat: str, person: Person) -> None:
             t = await self.chat_t(chat, update.effective_user)
-            parts = [texts.leaderboard_text(g, await self.s.manager.leaderboard(chat, g), t)
+            parts = [render_leaderboard(await self.s.manager.leaderboard(chat, g), g, t).text
                      for g in ((wanted,) if wanted else texts.GAMES)]
             await self.reply(chat, "\n\n".join(parts))
         await self._group_call(update, show)
@@ -242,7 +245,7 @@ class Handlers:
         person = person_of(user)
         rows = await self.s.manager.stats(person.player_id, dest if in_group else None)
         t = await self.chat_t(dest, user) if in_group else await self.person_t(user)
-        await self.reply(dest, texts.stats_text(person.name, rows, t))
+        await self.reply(dest, render_stats(rows, person.name, t))
 
     async def rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/rules [game]``."""
@@ -253,7 +256,7 @@ class Handlers:
         args = context.args or []
         game = texts.GAME_ALIASES.get(args[0].lower()) if args else None
         t = await self.chat_t(dest, user) if message.chat.type in GROUP_TYPES else await self.person_t(user)
-        await self.reply(dest, texts.rules_text(game, t))
+        await self.reply(dest, render_rules(game or "", t))
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/help``."""
@@ -262,7 +265,17 @@ class Handlers:
             return
         message, user, dest = where
         t = await self.chat_t(dest, user) if message.chat.type in GROUP_TYPES else await self.person_t(user)
-        await self.reply(dest, texts.help_text(t))
+        await self.reply(dest, render_help("telegram", t))
+
+    async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/hand``: a fresh copy of the sender's hand in the private chat (the group is told if that
+        fails); in the group, the hand at this group's table."""
+        where = self._where(update)
+        if where is None or self.s.on_hand is None:
+            return
+        message, user, dest = where
+        snap = self.s.manager.table_in_chat(dest) if message.chat.type in GROUP_TYPES else None
+        await self.s.on_hand(person_of(user), snap)
 
     # ------------------------------------------------------------------ admin commands
 
@@ -328,7 +341,7 @@ class Handlers:
         message, user, dest = where
         person = person_of(user)
         if message.chat.type in GROUP_TYPES:
-            await self.reply(dest, texts.help_text(await self.chat_t(dest, user)))
+            await self.reply(dest, render_help("telegram", await self.chat_t(dest, user)))
             return
         await self.s.manager.player(person)
         await self.s.manager.update_player(person.player_id, dm_ok=True)

@@ -1,4 +1,6 @@
-"""Words the Telegram adapter says itself: help, rules in brief, usage, scores, leaderboards, settings.
+"""Words only the Telegram adapter says: usage, refusals of commands, settings, deep-link joins.
+
+Help, rules, scores, leaderboards and stats come from ``bot/render`` like on every platform.
 
 Every sentence is a gettext message (``t.gettext``) so that the catalogs carry its Arabic.
 """
@@ -10,9 +12,8 @@ from typing import Any
 
 from bot.i18n import T
 from bot.render.cards import game_name
-from bot.render.common import score_lines
 from bot.types import TableSnapshot
-from storage.records import ChatRecord, LeaderRow, PlayerStats
+from storage.records import ChatRecord
 
 GAMES = ("tarneeb41", "tarneeb", "trix")
 #: What people may type after /new for each game.
@@ -23,43 +24,6 @@ GAME_ALIASES = {
 }
 
 
-def help_text(t: T) -> str:
-    """The /help answer: every command in one line each."""
-    lines = [
-        t.gettext("Majlis: Tarneeb, Syrian Tarneeb 41 and Trix at this table."),
-        t.gettext("/new tarneeb41|tarneeb|trix [target=N]: open a table"),
-        t.gettext("/join: take a seat · /leave: leave your seat"),
-        t.gettext("/begin: start the match (AI players fill empty seats)"),
-        t.gettext("/stop: end the table (creator or admin)"),
-        t.gettext("/scores: this table's scores · /leaderboard [game]: this group's best"),
-        t.gettext("/stats: your record · /rules [game]: the rules in brief"),
-        t.gettext("/lang ar|en: the group's language (admins) · /settings: turn timer and defaults (admins)"),
-        t.gettext("Your cards come to you in a private chat with me: press Start there once."),
-    ]
-    return "\n".join(lines)
-
-
-def rules_text(game: str | None, t: T) -> str:
-    """A few lines per game; ``game`` None gives all three."""
-    out: list[str] = []
-    for g in GAMES if game is None else (game,):
-        out.append(f"• {game_name(g, t)}")
-        if g == "tarneeb41":
-            out.append(t.gettext(
-                "Partners sit opposite. The dealer's last card is shown and its suit is trump. Each player "
-                "bids the tricks they will take (the four bids must total at least 11). Make your bid to "
-                "score it, miss it to lose it. A team wins at 41 when both partners are positive."))
-        elif g == "tarneeb":
-            out.append(t.gettext(
-                "Partners sit opposite. Bid 7 to 13 tricks or pass; the highest bidder names trump. Make "
-                "the bid to score the tricks taken; fail and the bid is lost while the defenders score "
-                "theirs. The first team to the target wins."))
-        else:
-            out.append(t.gettext(
-                "Four kingdoms, each player owns one and chooses its five contracts in turn: King of "
-                "Hearts, Queens, Diamonds and Tricks are taken to lose points; in Trix cards are laid out "
-                "from the jacks and the first out scores most. The highest total after 20 deals wins."))
-    return "\n".join(out)
 
 
 def new_usage(t: T) -> str:
@@ -78,8 +42,9 @@ def lang_usage(t: T) -> str:
 
 
 def lang_set(t: T) -> str:
-    """The confirmation of /lang, in the new language."""
-    return t.gettext("From now on I speak English here.")
+    """The confirmation of /lang, in the new language (``t``)."""
+    language = t.pgettext("language", "Arabic") if t.lang == "ar" else t.pgettext("language", "English")
+    return t.gettext("From now on I speak {language} here.", language=language)
 
 
 def admins_only(t: T) -> str:
@@ -104,41 +69,7 @@ def settings_text(chat: ChatRecord, t: T) -> str:
     return "\n".join(lines)
 
 
-def scores_text(snapshot: TableSnapshot, t: T) -> str:
-    """The running scores of a table."""
-    pub = snapshot.public or {}
-    scores: dict[str, list[int]] = pub.get("scores") or {}
-    head = t.gettext("{game} · table {table}", game=game_name(snapshot.table.game, t),
-                     table=snapshot.table.table_id)
-    if not scores:
-        return "\n".join([head, t.gettext("The match has not started yet.")])
-    return "\n".join([head, *score_lines(snapshot, scores, snapshot.table.game, t)])
 
-
-def leaderboard_text(game: str, rows: Sequence[LeaderRow], t: T) -> str:
-    """One game's leaderboard in this chat."""
-    head = t.gettext("Leaderboard · {game}", game=game_name(game, t))
-    if not rows:
-        return "\n".join([head, t.gettext("No finished matches yet.")])
-    lines = [head]
-    for i, r in enumerate(rows, 1):
-        lines.append(t.gettext("{rank}. {name}: rating {rating}, {wins} wins in {matches} matches",
-                               rank=i, name=r.name, rating=round(r.rating), wins=r.wins,
-                               matches=r.matches))
-    return "\n".join(lines)
-
-
-def stats_text(name: str, stats: Sequence[PlayerStats], t: T) -> str:
-    """A player's record per game."""
-    head = t.gettext("{name}'s record", name=name)
-    if not stats:
-        return "\n".join([head, t.gettext("No finished matches yet.")])
-    lines = [head]
-    for s in stats:
-        lines.append(t.gettext("{game}: {wins} wins in {matches} matches, rating {rating}",
-                               game=game_name(s.game, t), wins=s.wins, matches=s.matches,
-                               rating=round(s.rating)))
-    return "\n".join(lines)
 
 
 def joined_text(snapshot: TableSnapshot, seat: int, t: T) -> str:

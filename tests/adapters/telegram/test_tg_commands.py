@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.render.message import Button, OutMessage
+from bot.types import Person
 from tests.adapters.telegram.harness import GROUP, Bed, Player
 
 CHAT = f"tg:{GROUP}"
@@ -44,16 +45,16 @@ async def test_menus_in_english_and_arabic_also_for_groups(bed: Bed) -> None:
     scopes = {(json.loads(scope)["type"], lang) for scope, lang in menus}
     assert scopes == {("default", ""), ("default", "ar"), ("all_group_chats", ""), ("all_group_chats", "ar")}
     group_en = menus[(json.dumps({"type": "all_group_chats"}), "")]
-    assert [c["command"] for c in group_en] == ["new", "join", "leave", "begin", "stop", "scores",
+    assert [c["command"] for c in group_en] == ["new", "join", "leave", "begin", "stop", "hand", "scores",
                                                 "leaderboard", "stats", "lang", "settings", "rules", "help"]
     private = menus[(json.dumps({"type": "default"}, sort_keys=True), "ar")]
-    assert {c["command"] for c in private} == {"stats", "lang", "rules", "help"}
+    assert {c["command"] for c in private} == {"hand", "stats", "lang", "rules", "help"}
     assert all(c["description"] for c in group_en + private)
 
 
 async def test_help_rules_and_refusals(bed: Bed, people: list[Player]) -> None:
     ali, huda = people
-    await said(bed, ali, "/lang en")
+    assert await said(bed, ali, "/lang en") == "From now on I speak English here."
     assert "/new" in await said(bed, ali, "/help")
     assert "Trix" in await said(bed, ali, "/rules trix")
     assert "There is no table here" in await said(bed, ali, "/scores")
@@ -61,7 +62,10 @@ async def test_help_rules_and_refusals(bed: Bed, people: list[Player]) -> None:
     assert "in a group" in await said(bed, ali, "/new trix", chat=ali.user_id)
     assert "Only the group's admins" in await said(bed, huda, "/lang ar")
     assert "No finished matches yet" in await said(bed, huda, "/leaderboard tarneeb")
-    assert "record" in await said(bed, huda, "/stats")
+    assert "Stats · Huda" in await said(bed, huda, "/stats")
+    assert "Leaderboard" in await said(bed, huda, "/top trix")
+    await said(bed, huda, "/language ar", chat=huda.user_id)
+    assert (await bed.manager.player(Person(f"tg:{huda.user_id}", "Huda"))).lang == "ar"
 
 
 async def test_commands_for_another_bot_are_ignored(bed: Bed, people: list[Player]) -> None:
@@ -139,3 +143,19 @@ async def test_privacy_checker_catches_a_leak(bed: Bed, people: list[Player]) ->
     bed.presenter.hubs["tg"].put(CHAT, None, OutMessage(f"leak {label[:-1]}{'♠♥♦♣'['SHDC'.index(card[-1])]}",
                                                         ((Button("x", payload="noop"),),)), "new")
     assert [v.card for v in bed.checker.violations] == [card]
+
+
+async def test_hand_command_sends_a_fresh_copy(bed: Bed, people: list[Player]) -> None:
+    ali = people[0]
+    tg = bed.tg
+    await tg.say(ali.user, GROUP, "/new tarneeb41")
+    snap = await tg.wait_for(lambda: bed.manager.table_in_chat(CHAT))
+    await tg.say(ali.user, GROUP, "/begin")
+    key = f"hand:{snap.table_id}:tg:{ali.user_id}"
+    first = await tg.wait_for(lambda: bed.manager.get(snap.table_id).table.message_ids.get(key))  # type: ignore[union-attr]
+    await tg.say(ali.user, GROUP, "/hand")
+    second = await tg.wait_for(
+        lambda: (m := bed.manager.get(snap.table_id).table.message_ids.get(key)) != first and m)  # type: ignore[union-attr]
+    fresh, old = tg.messages[ali.user_id][int(second)], tg.messages[ali.user_id][int(first)]
+    assert fresh.message_id > old.message_id
+    assert fresh.text.split(" · ")[0] == old.text.split(" · ")[0]  # "Your hand · ...", in the chat's language
