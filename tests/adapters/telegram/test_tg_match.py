@@ -11,7 +11,7 @@ import pytest
 from tests.adapters.telegram.harness import GROUP, Bed, Player, join_url_payload, max_in_window, play_out
 
 NAMES = {"en": ["Ali", "Huda", "Omar", "Sara"], "ar": ["علي", "هدى", "عمر", "سارة"]}
-LATENCY_ALLOWANCE = 3.0
+LATENCY_ALLOWANCE = 5.0
 OPTIONS = {"tarneeb41": "target=1", "tarneeb": "target=31", "trix": "mode=complex"}
 
 
@@ -48,7 +48,7 @@ def assert_group_budget(bed: Bed) -> None:
 
     Exactly by the times the outbox sent them; by the fake's arrival times with an allowance of
     ``LATENCY_ALLOWANCE`` scaled seconds, because the request latency (same event loop, a loaded
-    machine) varies by up to ~150 ms real, i.e. 1.5 scaled seconds at speed 10.
+    machine) varied by up to ~150 ms real here, i.e. 1.5 scaled seconds at speed 10; 5 s leaves room.
     """
     assert max_in_window(bed.sent_at[f"tg:{GROUP}"], 60.0) <= 20
     assert bed.tg.max_ops_in_window(GROUP, 60.0 - LATENCY_ALLOWANCE) <= 20
