@@ -156,6 +156,11 @@ class T:
         return ("، " if self.rtl else ", ").join(items)
 
 
+def N_(msgid: str) -> str:
+    """Mark a message id for extraction where it is translated later (``t.gettext(variable)``)."""
+    return msgid
+
+
 @lru_cache(maxsize=64)
 def translator(lang: str | None, digits: str = "western") -> T:
     """A translator for ``"ar"`` or ``"en"``; anything else gives Arabic."""

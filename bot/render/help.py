@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from bot.i18n import T
 
+#: How each platform spells a command (Discord groups them under ``/majlis``).
+PREFIX = {"telegram": "/", "discord": "/majlis "}
+
 
 def render_help(platform: str, t: T) -> str:
     """The command list for ``platform`` (``"telegram"``, ``"discord"``, ``"cli"``).
@@ -16,20 +19,21 @@ def render_help(platform: str, t: T) -> str:
             t.gettext("Commands: {help} help, {scores} scores, {rules} rules, {quit} quit (the match can be "
                       "resumed).", help="h", scores="s", rules="r", quit="q"),
         ])
+    p = PREFIX.get(platform, "/")
     lines = [
         t.gettext("Majlis hosts Syrian Tarneeb 41, Tarneeb and Trix tables in this chat."),
-        t.gettext("{command} [game]: open a table ({games})", command="/new", games="tarneeb41 · tarneeb · trix"),
-        t.gettext("{command}: take a seat", command="/join"),
-        t.gettext("{command}: leave the table", command="/leave"),
-        t.gettext("{command}: start the match; AI players fill the empty seats", command="/begin"),
-        t.gettext("{command}: show your cards", command="/hand"),
-        t.gettext("{command}: the running scores", command="/scores"),
-        t.gettext("{command}: stop the table (its creator or an admin)", command="/stop"),
-        t.gettext("{command} [game]: this chat's leaderboard", command="/top"),
-        t.gettext("{command}: your record", command="/stats"),
-        t.gettext("{command} [game]: the rules", command="/rules"),
-        t.gettext("{command}: your language", command="/language ar|en"),
-        t.gettext("{command}: the chat's language, digits and turn timer (admins)", command="/settings"),
+        t.gettext("{command} [game]: open a table ({games})", command=p + "new", games="tarneeb41 · tarneeb · trix"),
+        t.gettext("{command}: take a seat", command=p + "join"),
+        t.gettext("{command}: leave the table", command=p + "leave"),
+        t.gettext("{command}: start the match; AI players fill the empty seats", command=p + "begin"),
+        t.gettext("{command}: show your cards", command=p + "hand"),
+        t.gettext("{command}: the running scores", command=p + "scores"),
+        t.gettext("{command}: stop the table (its creator or an admin)", command=p + "stop"),
+        t.gettext("{command} [game]: this chat's leaderboard", command=p + "leaderboard"),
+        t.gettext("{command}: your record", command=p + "stats"),
+        t.gettext("{command} [game]: the rules", command=p + "rules"),
+        t.gettext("{command}: your language", command=p + "lang ar|en"),
+        t.gettext("{command}: the chat's language, digits and turn timer (admins)", command=p + "settings"),
     ]
     if platform == "telegram":
         lines.append(t.gettext("Press Start in a private chat with me so that I can send you your cards."))

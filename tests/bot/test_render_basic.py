@@ -113,7 +113,7 @@ def test_rules_and_help_for_every_game_and_platform() -> None:
         assert render_rules("", t).count("\n\n") == 2
         helps = {p: render_help(p, t) for p in ("telegram", "discord", "cli")}
         assert len(set(helps.values())) == 3
-        assert "/new" in helps["telegram"] and "/new" in helps["discord"]
+        assert "/new" in helps["telegram"] and "/majlis new" in helps["discord"]
     assert "41" in render_rules("tarneeb41", translator("en"))
     assert "شايب الكبة" in render_rules("trix", translator("ar"))
 

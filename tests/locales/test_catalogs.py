@@ -80,9 +80,11 @@ def test_method_calls_are_extracted() -> None:
 t.gettext("plain {x}", x=1)
 self.t.ngettext("{n} cat", "{n} cats", n)
 tr.pgettext("suit", "Hearts")
+MENU = (("new", N_("Open a table")),)
 '''
     found = [(msg, ctx) for _, msg, _, ctx in extract("python", io.BytesIO(src), keywords=U.KEYWORDS)]
-    assert found == [("plain {x}", None), (("{n} cat", "{n} cats"), None), ("Hearts", "suit")]
+    assert found == [("plain {x}", None), (("{n} cat", "{n} cats"), None), ("Hearts", "suit"),
+                     ("Open a table", None)]
 
 
 @pytest.mark.parametrize(
