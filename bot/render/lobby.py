@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot import codec
 from bot.i18n import T
-from bot.render.cards import game_name
+from bot.render.cards import contract_name, game_name
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot
 
@@ -22,7 +22,10 @@ def lobby_text(snapshot: TableSnapshot, t: T) -> str:
     target = (table.options or {}).get("target")
     if target:
         lines.append(t.gettext("Target: {target}", target=int(target)))
-    if table.game != "trix":
+    options = table.options or {}
+    if table.game == "trix" and options.get("mode") == "complex":
+        lines.append(t.gettext("Variant: {contract} (8 deals)", contract=contract_name("complex", t)))
+    if table.game != "trix" or options.get("partnership"):
         lines.append(t.gettext("Seats 0 and 2 play against seats 1 and 3."))
     free = sum(1 for s in table.seats if not s.player_id)
     if free:
