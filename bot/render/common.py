@@ -52,14 +52,21 @@ def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T) -
     return t.join(items)
 
 
-def action_label(code: str, t: T) -> str:
-    """A short button label for an engine action code."""
+def shown_bid(snapshot: TableSnapshot, bid: int) -> int:
+    """A classic Tarneeb bid as the table shows it: tricks (7..13), or levels (1..7) with
+    ``bid_display = levels`` (seed 001's way of saying it)."""
+    display = (snapshot.public or {}).get("bid_display") or (snapshot.table.options or {}).get("bid_display")
+    return bid - 6 if snapshot.table.game == "tarneeb" and display == "levels" else bid
+
+
+def action_label(code: str, t: T, *, levels: bool = False) -> str:
+    """A short button label for an engine action code (``levels``: classic bids as 1..7)."""
     words = code.split()
     verb = words[0]
     if verb == "play" and len(words) == 2:
         return card_label(words[1], t)
     if verb == "bid" and len(words) == 2:
-        return t.number(int(words[1]))
+        return t.number(int(words[1]) - (6 if levels else 0))
     if verb == "pass":
         return t.pgettext("action", "Pass")
     if verb == "trump" and len(words) == 2:
@@ -76,7 +83,7 @@ def action_label(code: str, t: T) -> str:
 def action_button(snapshot: TableSnapshot, code: str, t: T, *, enabled: bool = True,
                   style: str = "primary") -> Button:
     """A button that sends ``code`` at the snapshot's version."""
-    label = action_label(code, t)
+    label = action_label(code, t, levels=shown_bid(snapshot, 13) == 7)
     if not enabled:
         label = f"({label})"
     payload = codec.encode("a", snapshot.table.table_id, snapshot.table.version, code)

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.i18n import T
 from bot.render.cards import card_name, contract_name, game_name, trump_label
-from bot.render.common import doubled_list, score_lines, seat_name, seat_order, team_name, winners_text
+from bot.render.common import doubled_list, score_lines, seat_name, seat_order, shown_bid, team_name, winners_text
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
 
@@ -19,7 +19,7 @@ def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[
     took = int((s.get("tricks") or [0, 0])[team])
     trump = s.get("trump")
     lines = [t.gettext("{name} ({team}) bid {bid} with {trump} as trump.",
-                       name=seat_name(snapshot, declarer, t), team=team_name(team, t), bid=bid,
+                       name=seat_name(snapshot, declarer, t), team=team_name(team, t), bid=shown_bid(snapshot, bid),
                        trump=trump_label(str(trump or "N"), t))]
     tricks = t.ngettext("{n} trick", "{n} tricks", took)
     if took >= bid:

@@ -14,6 +14,7 @@ from bot.render.common import (
     score_lines,
     seat_name,
     seat_order,
+    shown_bid,
     team_name,
     trick_line,
     winners_text,
@@ -63,7 +64,7 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) ->
             parts.append(t.gettext("bid {bid}", bid=bid))
     if game == "tarneeb":
         if pub.get("declarer") == seat and pub.get("contract"):
-            parts.append(t.gettext("declarer, contract {bid}", bid=pub["contract"]))
+            parts.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snapshot, pub["contract"])))
         elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == "bid":
             parts.append(t.pgettext("auction", "passed"))
     if game == "trix" and pub.get("phase") == "play" and pub.get("contract") == "trix":
@@ -107,21 +108,21 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
                 if h.get("bid") is None:
                     words.append(t.gettext("{name} passed", name=name))
                 else:
-                    words.append(t.gettext("{name} bid {bid}", name=name, bid=h["bid"]))
+                    words.append(t.gettext("{name} bid {bid}", name=name, bid=shown_bid(snapshot, h["bid"])))
             out.append(t.gettext("Auction: {bids}", bids=t.join(words)))
         high = pub.get("high_bid")
         if pub.get("phase") == "bid" and high:
-            out.append(t.gettext("High bid: {bid} by {name}", bid=high["bid"],
+            out.append(t.gettext("High bid: {bid} by {name}", bid=shown_bid(snapshot, high["bid"]),
                                  name=seat_name(snapshot, high["seat"], t)))
         if pub.get("declarer") is not None and pub.get("contract"):
             trump = pub.get("trump")
+            name = seat_name(snapshot, pub["declarer"], t)
+            bid = shown_bid(snapshot, pub["contract"])
             if trump:
-                out.append(t.gettext("Contract: {name} bid {bid}, trump {trump}",
-                                     name=seat_name(snapshot, pub["declarer"], t), bid=pub["contract"],
+                out.append(t.gettext("Contract: {name} bid {bid}, trump {trump}", name=name, bid=bid,
                                      trump=trump_label(trump, t)))
             else:
-                out.append(t.gettext("Contract: {name} bid {bid}; trump not chosen yet",
-                                     name=seat_name(snapshot, pub["declarer"], t), bid=pub["contract"]))
+                out.append(t.gettext("Contract: {name} bid {bid}; trump not chosen yet", name=name, bid=bid))
     elif game == "trix":
         contract = pub.get("contract")
         if contract:

@@ -196,3 +196,18 @@ def test_seats_played_by_an_ai_for_nobody_can_be_taken() -> None:
     assert [[(p.verb, p.table_id, p.arg) for p in row] for row in payloads] == [[("h", 7, "")], [("c", 7, "1")]]
     assert msg.buttons[1][0].label == "Take seat 1"
     assert len(render_table(snap, translator("en"), platform="cli").buttons) == 1
+
+
+def test_classic_bids_in_levels_when_the_table_says_so() -> None:
+    public = {"game": "tarneeb", "phase": "bid", "dealer": 0, "deal_no": 1, "hand_sizes": [13] * 4, "trick": [],
+              "last_trick": None, "tricks": [0] * 4, "scores": {"teams": [0, 0]}, "winner": None, "legal": [],
+              "bids": [{"seat": 1, "bid": 9}], "high_bid": {"seat": 1, "bid": 9}, "passed": [False] * 4,
+              "declarer": None, "contract": None, "trump": None, "target": 31, "bid_display": "levels"}
+    snap = snapshot("tarneeb", public, to_act=2)
+    assert "High bid: 3 by Sara" in render_table(snap, translator("en"), platform="discord").text
+    view = dict(public, seat=2, to_act=2, hand=["AS"], legal=["bid 10", "bid 13", "pass"])
+    labels = [b.label for row in render_hand(snap, view, translator("en"), platform="discord").buttons for b in row]
+    assert labels == ["4", "7", "Pass"]
+    tricks = dict(public, bid_display="tricks")
+    assert "High bid: 9 by Sara" in render_table(snapshot("tarneeb", tricks, to_act=2), translator("en"),
+                                                 platform="discord").text
