@@ -11,7 +11,8 @@ from bot.render.cards import card_label, suit_name
 MAX_CHARS = 200
 
 _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
-    "no_table": lambda t, p: t.gettext("There is no table here. Start one with /new."),
+    "no_table": lambda t, p: t.gettext("There is no table here. Start one with {command}.",
+                                       command=str(p.get("command") or "/new")),
     "table_exists": lambda t, p: t.gettext("There is already a table in this chat."),
     "table_full": lambda t, p: t.gettext("The table is full."),
     "already_seated": lambda t, p: t.gettext("You are already seated at this table."),

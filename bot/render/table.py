@@ -36,13 +36,15 @@ def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
     game = snapshot.table.game
     if game == "trix":
         deals = trix_deals(pub)
-        return t.gettext(
-            "{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of {deals}",
-            game=game_name(game, t), table=snapshot.table.table_id,
-            kingdom=min(int(pub.get("kingdom", 0)) + 1, 4),
-            owner=seat_name(snapshot, int(pub.get("owner") or 0), t),
-            deal=min(int(pub.get("deal_index", 0)) + 1, deals), deals=deals,
-        )
+        params = {
+            "game": game_name(game, t), "table": snapshot.table.table_id,
+            "kingdom": min(int(pub.get("kingdom", 0)) + 1, 4),
+            "owner": seat_name(snapshot, int(pub.get("owner") or 0), t),
+            "deal": min(int(pub.get("deal_index", 0)) + 1, deals),
+        }
+        if deals == 8:
+            return t.gettext("{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 8", **params)
+        return t.gettext("{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 20", **params)
     return t.gettext("{game} · table {table} · deal {deal}", game=game_name(game, t),
                      table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))
 
