@@ -179,3 +179,19 @@ def test_arabic_tables_and_hands_have_no_untranslated_words(game: str) -> None:
         for text in texts:
             assert untranslated(text) == [], text
             assert not re.search(r"[0-9]", text), text  # every number in the chosen Arabic-Indic digits
+
+
+def test_arabic_rules_lobby_and_boards_have_no_untranslated_words() -> None:
+    from test_render_helpers import snapshot as lobby_snapshot
+
+    from bot.render import render_leaderboard, render_lobby, render_rules, render_stats
+    from storage.records import LeaderRow, PlayerStats
+
+    t = translator("ar")
+    texts = [render_rules(g, t) for g in ("tarneeb41", "tarneeb", "trix")]
+    texts += [render_lobby(lobby_snapshot(g, None, status="lobby", seated=n), t, platform="discord").text
+              for g in engine.GAME_IDS for n in (1, 4)]
+    texts.append(render_leaderboard([LeaderRow("tg:1", "Ali", 3, 1, 27.4)], "trix", t).text)
+    texts.append(render_stats([PlayerStats("tarneeb", 2, 0, 1, 20.0, -12)], "Ali", t).text)
+    for text in texts:
+        assert untranslated(text) == [], text
