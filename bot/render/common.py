@@ -134,6 +134,8 @@ def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
 
     ``teams``: partners win together (default: the Tarneeb games; Trix with ``partnership``)."""
     names = [seat_name(snapshot, s, t) for s in winner]
+    if not names:
+        return ""
     if teams is None:
         teams = game in TEAM_GAMES or bool((snapshot.table.options or {}).get("partnership"))
     if teams and len(winner) == 2 and winner[1] - winner[0] == 2:

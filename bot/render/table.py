@@ -197,7 +197,9 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
     if target:
         lines.append(t.gettext("Target: {target}", target=target))
     if pub.get("winner") is not None or pub.get("phase") == "over":
-        lines.append(winners_text(snapshot, list(pub.get("winner") or []), game, t))
+        result = winners_text(snapshot, list(pub.get("winner") or []), game, t)
+        if result:
+            lines.append(result)
     elif snapshot.table.status in ENDED:
         lines.append(t.gettext("Table {table} was stopped.", table=snapshot.table.table_id))
     else:
