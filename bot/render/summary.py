@@ -70,7 +70,8 @@ def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str
         elif contract == "tricks":
             detail = t.ngettext("{n} trick", "{n} tricks", int((s.get("tricks") or [0] * 4)[seat]))
         else:
-            cards = taken.get(str(seat), taken.get(seat, [])) if isinstance(taken, dict) else []
+            got = taken.get(str(seat), taken.get(seat)) if isinstance(taken, dict) else None
+            cards = [str(c) for c in got or []]
             tricks = int((s.get("tricks") or [0] * 4)[seat]) if contract == "complex" else 0
             detail = _taken_words(contract, cards, tricks, t)
         if detail:
