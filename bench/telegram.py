@@ -2,14 +2,17 @@
 
 Every group has four simulated people who open a table, join through the deep link and press the
 move buttons of their private hands as soon as they show some (a new table when a match ends).
-Prints the updates the bot handled per second and the latency from a button press to the bot's
-``answerCallbackQuery`` (p50/p99), plus the manager's own time per action.
+They see only what the fake Telegram shows them. Prints the updates the bot handled per second and
+the latency from a button press to the bot's ``answerCallbackQuery`` (p50/p99).
 
-    python bench/telegram.py --groups 20 --seconds 20
+    python bench/telegram.py --groups 20 --seconds 20              # bot in this process
+    python bench/telegram.py --groups 100 --seconds 30 --process   # `majlis run --telegram`
 
-The outboxes run on a clock ``--speed`` times faster than real time, so Telegram's budgets (20
-per minute per group, 1 per second per private chat) are enforced but do not make the people wait
-minutes; ``--speed 1`` gives real pacing.
+In-process, the outboxes run on a clock ``--speed`` times faster than real time, so Telegram's
+budgets (20 per minute per group, 1 per second per private chat) are enforced without making the
+people wait minutes, and the manager's own time per action is printed too. With ``--process`` the
+bot is the real command in its own process, on real time and real budgets, and this process holds
+only the fake server and the people.
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ import argparse
 import asyncio
 import os
 import random
+import resource
+import signal
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 # This file is called telegram.py: keep its folder off the path, or `import telegram` finds it.
@@ -30,12 +36,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
-from bot.clock import FakeClock  # noqa: E402
-from bot.manager import TableManager  # noqa: E402
-from bot.settings import ManagerSettings  # noqa: E402
-from bot.telegram.app import build_application, start_polling, stop_polling  # noqa: E402
-from storage import open_repository  # noqa: E402
-from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram  # noqa: E402
+from tests.adapters.telegram.fake_server import TOKEN, FakeMessage, FakeTelegram  # noqa: E402
 from tests.adapters.telegram.harness import ScaledClock, choose, join_url_payload  # noqa: E402
 
 
@@ -48,10 +49,10 @@ def pct(xs: list[float], q: float) -> float:
 
 
 class Group:
-    """One group and its four people."""
+    """One group and its four people, who see only the fake Telegram."""
 
-    def __init__(self, tg: FakeTelegram, manager: TableManager, n: int, game: str, options: str) -> None:
-        self.tg, self.manager, self.game, self.options = tg, manager, game, options
+    def __init__(self, tg: FakeTelegram, n: int, game: str, options: str) -> None:
+        self.tg, self.game, self.options = tg, game, options
         self.chat = -1_002_000_000 - n
         self.people = [tg.add_user(10_000 + 10 * n + i, f"P{n}.{i}", "en") for i in range(4)]
         tg.add_group(self.chat, admins=[self.people[0].user_id])
@@ -59,39 +60,38 @@ class Group:
         self.latencies: list[float] = []
         self.refused = 0
         self.matches = 0
+        self.commands = 0
 
-    async def open_table(self) -> int:
-        tg, chat_id = self.tg, f"tg:{self.chat}"
+    async def open_table(self) -> tuple[int, FakeMessage]:
+        """/new, then the three others join through the lobby's deep link."""
+        tg = self.tg
+        known = {m.message_id for m in tg.bot_messages(self.chat)}
         await tg.say(self.people[0], self.chat, f"/new {self.game} {self.options}")
-        snap = await tg.wait_for(lambda: self.manager.table_in_chat(chat_id), timeout=60)
-        tid = snap.table_id
-        lobby = await tg.wait_for(lambda: self._table_message(tid), timeout=60)
+        lobby = await tg.wait_for(lambda: tg.last_bot_message(
+            self.chat, lambda m: m.message_id not in known and any("?start=" in str(b.get("url", ""))
+                                                                   for b in m.buttons)), timeout=120)
         payload = join_url_payload(lobby)
         for p in self.people[1:]:
             await tg.start_bot(p, payload)
-        await tg.wait_for(lambda: self._status(tid) == "playing", timeout=60)
-        return tid
+        self.commands += 4
+        return int(payload[1:]), lobby
 
-    def _table_message(self, tid: int) -> object:
-        snap = self.manager.get(tid)
-        mid = snap.table.message_ids.get(f"table:{tid}") if snap else None
-        return self.tg.messages[self.chat].get(int(mid)) if mid else None
-
-    def _status(self, tid: int) -> str | None:
-        snap = self.manager.get(tid)
-        return snap.table.status if snap else None
+    @staticmethod
+    def over(table: FakeMessage) -> bool:
+        """The table message lost its buttons: the match is over (or the table was stopped)."""
+        return len(table.history) > 1 and not table.buttons
 
     async def run(self, until: float) -> None:
         while time.monotonic() < until:
-            tid = await self.open_table()
-            await self.play(tid, until)
-            if self._status(tid) != "playing":
+            tid, table = await self.open_table()
+            await self.play(tid, table, until)
+            if self.over(table):
                 self.matches += 1
 
-    async def play(self, tid: int, until: float) -> None:
+    async def play(self, tid: int, table: FakeMessage, until: float) -> None:
         prefix = f"mj1:a:{tid}:"
         pressed: set[tuple[int, int, int]] = set()
-        while time.monotonic() < until and self._status(tid) == "playing":
+        while time.monotonic() < until and not (pressed and self.over(table)):
             acted = False
             for p in self.people:
                 m = self.tg.last_bot_message(
@@ -101,42 +101,79 @@ class Group:
                 moves = [b["callback_data"] for b in m.buttons if str(b.get("callback_data", "")).startswith(prefix)]
                 pressed.add((p.user_id, m.message_id, len(m.history)))
                 started = time.perf_counter()
-                answer = await self.tg.press(p, m, choose(self.game, moves, self.rng), timeout=60)
+                answer = await self.tg.press(p, m, choose(self.game, moves, self.rng), timeout=120)
                 self.latencies.append(time.perf_counter() - started)
                 self.refused += answer.show_alert
                 acted = True
             if not acted:
                 before = self.tg.requests
-                await self.tg.wait_for(lambda b=before: self.tg.requests > b or self._status(tid) != "playing",
-                                       timeout=60)
+                await self.tg.wait_for(lambda b=before: self.tg.requests > b  # type: ignore[misc]
+                                       or bool(pressed and self.over(table)), timeout=120)
+
+
+async def bot_in_process(tg: FakeTelegram, tmp: str, args: argparse.Namespace) -> tuple[Any, Any, list[float]]:
+    from bot.clock import FakeClock
+    from bot.manager import TableManager
+    from bot.settings import ManagerSettings
+    from bot.telegram.app import build_application, start_polling
+    from storage import open_repository
+
+    times: list[float] = []
+    repo = await open_repository(str(Path(tmp) / "bench.sqlite3"))
+    manager = TableManager(repo, clock=FakeClock(), settings=ManagerSettings(
+        ai_delay=0.0, lobby_timeout=1e6, default_turn_seconds=3600, latency_sink=times.append))
+    app = build_application(TOKEN, manager, base_url=tg.base_url, outbox_clock=ScaledClock(args.speed),
+                            concurrent_updates=args.concurrency, outbox_pool_size=args.pool)
+    await start_polling(app)
+    return app, repo, times
+
+
+async def bot_process(tg: FakeTelegram, tmp: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, "MAJLIS_TELEGRAM_TOKEN": TOKEN, "MAJLIS_TELEGRAM_BASE_URL": tg.base_url,
+           "MAJLIS_DATA_DIR": tmp, "MAJLIS_DB": str(Path(tmp) / "bench.sqlite3"), "MAJLIS_AI_DELAY": "0",
+           "MAJLIS_LOG_LEVEL": "WARNING"}
+    for var in ("MAJLIS_CONFIG", "MAJLIS_DISCORD_TOKEN"):
+        env.pop(var, None)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "run", "--telegram",
+                                                cwd=str(ROOT), env=env)
+    await tg.wait_for(lambda: "getUpdates" in tg.calls, timeout=120)
+    return proc
 
 
 async def main(args: argparse.Namespace) -> None:
-    manager_times: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        outbox_clock = ScaledClock(args.speed)
-        tg = FakeTelegram(clock=outbox_clock.now)
+        clock = ScaledClock(1.0 if args.process else args.speed)
+        tg = FakeTelegram(clock=clock.now)
         await tg.start()
-        repo = await open_repository(str(Path(tmp) / "bench.sqlite3"))
-        manager = TableManager(repo, clock=FakeClock(), settings=ManagerSettings(
-            ai_delay=0.0, lobby_timeout=1e6, default_turn_seconds=3600, latency_sink=manager_times.append))
-        app = build_application(TOKEN, manager, base_url=tg.base_url, outbox_clock=outbox_clock,
-                                concurrent_updates=args.concurrency, connection_pool_size=args.pool)
-        await start_polling(app)
-        groups = [Group(tg, manager, n, args.game, args.options) for n in range(args.groups)]
+        proc = app = repo = None
+        manager_times: list[float] = []
+        if args.process:
+            proc = await bot_process(tg, tmp)
+        else:
+            app, repo, manager_times = await bot_in_process(tg, tmp, args)
+        groups = [Group(tg, n, args.game, args.options) for n in range(args.groups)]
         started = time.monotonic()
+        cpu_before = time.process_time()
         requests_before = tg.requests
         until = started + args.seconds
         try:
             await asyncio.gather(*(g.run(until) for g in groups))
         finally:
             elapsed = time.monotonic() - started
-            await stop_polling(app)
-            await repo.close()
+            cpu_here = time.process_time() - cpu_before
+            if proc is not None:
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(proc.wait(), 60)
+            if app is not None:
+                from bot.telegram.app import stop_polling
+
+                await stop_polling(app)
+                await repo.close()
             await tg.stop()
     lat = [x for g in groups for x in g.latencies]
-    updates = len(lat) + sum(5 + g.matches for g in groups)  # presses + /new and 3 joins per table
-    print(f"groups={args.groups} game={args.game} seconds={elapsed:.1f} speed={args.speed} "
+    updates = len(lat) + sum(g.commands for g in groups)
+    mode = "process (real time, real budgets)" if args.process else f"in-process (outbox speed x{args.speed})"
+    print(f"groups={args.groups} game={args.game} seconds={elapsed:.1f} mode={mode} "
           f"concurrency={args.concurrency} pool={args.pool}")
     print(f"presses={len(lat)} refused={sum(g.refused for g in groups)} "
           f"matches_finished={sum(g.matches for g in groups)}")
@@ -144,8 +181,12 @@ async def main(args: argparse.Namespace) -> None:
           f"bot_api_requests/s={(tg.requests - requests_before) / elapsed:.1f}")
     print(f"press->answer ms: p50={pct(lat, 0.5) * 1e3:.1f} p99={pct(lat, 0.99) * 1e3:.1f} "
           f"max={max(lat, default=float('nan')) * 1e3:.1f} mean={statistics.fmean(lat) * 1e3 if lat else 0:.1f}")
-    print(f"manager per action ms: p50={pct(manager_times, 0.5) * 1e3:.2f} "
-          f"p99={pct(manager_times, 0.99) * 1e3:.2f}")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    bot_cpu = f"bot process cpu={usage.ru_utime + usage.ru_stime:.1f}s (whole run), " if proc is not None else ""
+    print(f"{bot_cpu}this process cpu={cpu_here:.1f}s over {elapsed:.1f}s")
+    if manager_times:
+        print(f"manager per action ms: p50={pct(manager_times, 0.5) * 1e3:.2f} "
+              f"p99={pct(manager_times, 0.99) * 1e3:.2f}")
 
 
 if __name__ == "__main__":
@@ -154,9 +195,10 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="tarneeb41", choices=["tarneeb41", "tarneeb", "trix"])
     parser.add_argument("--options", default=None, help="table options (default: a short match)")
-    parser.add_argument("--speed", type=float, default=100.0)
-    parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--pool", type=int, default=32, help="HTTP connection pool size of the bot")
+    parser.add_argument("--speed", type=float, default=100.0, help="outbox clock speed (in-process)")
+    parser.add_argument("--concurrency", type=int, default=4, help="PTB concurrent updates (in-process)")
+    parser.add_argument("--pool", type=int, default=32, help="HTTP connection pool of the outboxes (in-process)")
+    parser.add_argument("--process", action="store_true", help="run `majlis run --telegram` in its own process")
     ns = parser.parse_args()
     if ns.options is None:
         ns.options = {"tarneeb41": "target=1", "tarneeb": "target=31", "trix": "mode=complex"}[ns.game]

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from telegram import Bot
 from telegram.ext import Application, ApplicationBuilder
+from telegram.request import HTTPXRequest
 
 from bot.presenter import dm_dest, hand_key
 from bot.telegram.commands import register_commands
@@ -60,7 +62,8 @@ def build_application(
     close_manager: bool = True,
     set_commands: bool = True,
     concurrent_updates: int = 4,
-    connection_pool_size: int = 32,
+    connection_pool_size: int = 8,
+    outbox_pool_size: int = 32,
     presenter_factory: Callable[[TableManager, TelegramTransport, Clock | None], Presenter] | None = None,
 ) -> TgApp:
     """The Application: handlers installed; on ``initialize()`` the transport and presenter are made,
@@ -69,19 +72,27 @@ def build_application(
 
     ``base_url`` points at a self-hosted Bot API server (or a test fake). ``outbox_clock`` paces
     the outboxes (the manager's clock by default). ``close_manager``: stopping closes it.
-    ``connection_pool_size``: httpcore scans every pooled connection on each request, so a pool of
-    PTB's default 256 costs more CPU than it saves when many outboxes send at once.
+
+    The outboxes send through a second ``Bot`` with its own HTTP pool (``outbox_pool_size``), so
+    that answering a button press never queues behind the table and hand updates of other groups;
+    the Application's own pool (``connection_pool_size``) serves the handlers. httpcore scans every
+    pooled connection on each request, so PTB's default of 256 costs more CPU than it saves.
     """
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         Application.builder().token(token).concurrent_updates(concurrent_updates)
         .connection_pool_size(connection_pool_size).pool_timeout(30.0))
-    if base_url:
-        builder = builder.base_url(base_url).base_file_url(base_file_url or file_url_of(base_url))
+    file_url = (base_file_url or file_url_of(base_url)) if base_url else None
+    if base_url and file_url:
+        builder = builder.base_url(base_url).base_file_url(file_url)
+    outbox_request = HTTPXRequest(connection_pool_size=outbox_pool_size, pool_timeout=30.0)
+    outbox_bot = (Bot(token, base_url=base_url, base_file_url=file_url, request=outbox_request)
+                  if base_url and file_url else Bot(token, request=outbox_request))
     services = Services(manager=manager)
     state = Majlis(manager=manager, services=services)
 
     async def post_init(app: TgApp) -> None:
-        transport = TelegramTransport(app.bot)
+        await outbox_bot.initialize()
+        transport = TelegramTransport(outbox_bot)
         services.transport = transport
         state.transport = transport
         factory = presenter_factory or default_presenter
@@ -115,6 +126,7 @@ def build_application(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(state.presenter.drain(), 5.0)
             await state.presenter.close()
+        await outbox_bot.shutdown()
 
     app = builder.post_init(post_init).post_stop(post_stop).build()
     app.bot_data["majlis"] = state
