@@ -60,6 +60,7 @@ async def test_help_rules_and_refusals(bed: Bed, people: list[Player]) -> None:
     assert "There is no table here" in await said(bed, ali, "/scores")
     assert "Use /new tarneeb41" in await said(bed, ali, "/new chess")
     assert "in a group" in await said(bed, ali, "/new trix", chat=ali.user_id)
+    assert "There is no table here" in await said(bed, huda, "/start j999", chat=huda.user_id)
     assert "Only the group's admins" in await said(bed, huda, "/lang ar")
     assert "No finished matches yet" in await said(bed, huda, "/leaderboard tarneeb")
     assert "Stats · Huda" in await said(bed, huda, "/stats")

@@ -69,7 +69,10 @@ async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> Non
     group_texts = bed.tg.texts(GROUP)
     assert set(group_texts) <= bed.checker.checked[f"tg:{GROUP}"]
     assert_group_budget(bed)
+    assert {chat for chat, ops in bed.tg.ops.items() if ops} == {GROUP} | {p.user_id for p in people}
     for p in people:
         assert bed.checker.hands_seen.get(p.dm, 0) > 0
-        assert bed.tg.bot_messages(p.user_id)
         assert set(bed.tg.texts(p.user_id)) <= bed.checker.checked[p.dm]
+        sends = [op for op in bed.tg.ops[p.user_id] if op.kind == "send"]
+        edits = [op for op in bed.tg.ops[p.user_id] if op.kind == "edit"]
+        assert len(sends) >= 3 and len(edits) > 10  # the hand edited in place, fresh "your turn" messages
