@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.ai import LegalPlayer, ai_player
 from bot.ai.base import Player
 from bot.manager import TableManager
-from bot.settings import ManagerSettings
+from bot.settings import ManagerSettings, tune_gc
 from bot.types import Person, TableUpdate
 from storage.sqlite import SQLiteRepository
 
@@ -49,6 +49,7 @@ class Probe:
         self.on = False
         self.latencies: list[float] = []
         self.notified = 0
+        self.cpu = 0.0
 
     def sink(self, seconds: float) -> None:
         if self.on:
@@ -60,9 +61,10 @@ class Probe:
     async def window(self, seconds: float) -> float:
         self.latencies.clear()
         self.on = True
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         await asyncio.sleep(seconds)
         self.on = False
+        self.cpu = time.process_time() - cpu
         return time.perf_counter() - start
 
     def report(self, label: str, elapsed: float) -> None:
@@ -71,6 +73,10 @@ class Probe:
         print(f"{label}: {len(lat)} actions in {elapsed:.1f} s = {len(lat) / elapsed:,.0f} actions/s; "
               f"latency p50 {percentile(lat, 0.5) * 1e3:.2f} ms, p99 {percentile(lat, 0.99) * 1e3:.2f} ms, "
               f"mean {mean:.2f} ms")
+        if lat:
+            per = self.cpu / len(lat)
+            print(f"  CPU (all threads) per action: {per * 1e6:.0f} us, i.e. at most {1 / per:,.0f} actions/s "
+                  f"per core; the process got {self.cpu / elapsed:.0%} of a core in this window")
 
 
 async def open_repo(path: Path, synchronous: str) -> SQLiteRepository:
@@ -90,7 +96,8 @@ async def run(args: argparse.Namespace) -> None:
     tmp = tempfile.TemporaryDirectory(prefix="majlis-bench-")
     db = Path(args.db) if args.db else Path(tmp.name) / "bench.db"
     player: Player = LegalPlayer() if args.ai == "legal" else ai_player(args.ai)
-    print(f"{args.tables} {args.game} tables, AI {args.ai}, SQLite synchronous={args.synchronous}, {db}")
+    print(f"{args.tables} {args.game} tables, AI {args.ai}, SQLite synchronous={args.synchronous}, "
+          f"gc {args.gc}, {db}")
 
     # 1. throughput, no pacing
     probe = Probe()
@@ -104,6 +111,8 @@ async def run(args: argparse.Namespace) -> None:
     await asyncio.gather(*(manager.begin(c, p) for c, p in zip(chats, people, strict=True)))
     await asyncio.gather(*(manager.leave(c, p) for c, p in zip(chats, people, strict=True)))
     print(f"setup: created, started and handed to the AI in {time.perf_counter() - t0:.2f} s")
+    if args.gc == "tuned":
+        tune_gc()
     commits0 = repo.commits
     elapsed = await probe.window(args.seconds)
     commits = repo.commits - commits0
@@ -122,6 +131,8 @@ async def run(args: argparse.Namespace) -> None:
     t1 = time.perf_counter()
     await manager.start()
     print(f"restore: {live} live tables in {time.perf_counter() - t1:.2f} s")
+    if args.gc == "tuned":
+        tune_gc()
     await asyncio.sleep(delay * 1.5)  # let the paced moves spread out
     elapsed = await probe.window(args.seconds)
     probe.report(f"paced at {args.rate:,.0f} actions/s offered (AI delay {delay:.2f} s ±50 %)", elapsed)
@@ -156,6 +167,8 @@ def main() -> None:
     parser.add_argument("--ai", default="legal", help="legal (random legal moves), easy, normal, strong")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL", "OFF"])
     parser.add_argument("--db", default="", help="SQLite file (default: a temporary one)")
+    parser.add_argument("--gc", default="tuned", choices=["tuned", "default"],
+                        help="tuned: bot.settings.tune_gc() after setup and after the restore")
     asyncio.run(run(parser.parse_args()))
 
 
