@@ -37,7 +37,6 @@ from storage.records import (
     LeaderRow,
     MatchResult,
     PlayerRecord,
-    PlayerResult,
     PlayerStats,
     Seat,
     TableRecord,
@@ -529,33 +528,16 @@ class TableManager:
 
     async def _finish(self, table: Table) -> list[Event]:
         """The match is over: record it (winners; leavers lose) and mark the table finished."""
-        game = table.game
-        assert game is not None
-        winners = set(game.winner or [])
-        scores = game.scores()
-        players = scores.get("players")
-        teams = scores.get("teams") or [0, 0]
-        results: list[PlayerResult] = []
-        humans = table.humans()
-        for seat, s in enumerate(table.record.seats):
-            pid = humans.get(seat) or s.player_id or ai_seat_id(table.record.ai_level, seat)
-            score = players[seat] if players else teams[seat % 2]
-            results.append(PlayerResult(player_id=pid, seat=seat, score=int(score), won=seat in winners))
-        for pid, seat in table.leavers().items():
-            score = players[seat] if players else teams[seat % 2]
-            results.append(PlayerResult(player_id=pid, seat=seat, score=int(score), won=False, left=True))
-        now = self.clock.now()
+        result = table.match_result(self.clock.now())
         table.update(status=FINISHED, deadline=None, warned=False)
         table.ai_at = table.warn_at = None
-        result = MatchResult(table_id=table.table_id, chat_id=table.record.chat_id, game=table.record.game,
-                             finished_at=now, results=tuple(results), scores=scores)
         try:
             await self.repo.record_match(result, table.record)
         except Exception:
             log.exception("table %s: recording the match failed; it is recorded again on restore",
                           table.table_id)
         self._sched.forget(table.table_id)
-        return [{"type": "match_recorded", "results": [dataclasses.asdict(r) for r in results]}]
+        return [{"type": "match_recorded", "results": [dataclasses.asdict(r) for r in result.results]}]
 
     def _snapshot_due(self, table: Table, events: list[Event]) -> bool:
         every = self.settings.snapshot_every

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.types import TableSnapshot
 from engine import Game
-from storage.records import LIVE_STATUSES, PLAYING, Seat, TableRecord
+from storage.records import LIVE_STATUSES, PLAYING, MatchResult, PlayerResult, Seat, TableRecord
 
 EMPTY = Seat()
 
@@ -126,3 +126,24 @@ class Table:
             if key.startswith("left:"):
                 out[key[5:]] = int(value)
         return out
+
+    def match_result(self, now: float) -> MatchResult:
+        """The finished match: every seat's final occupant (AI included), plus each leaver as a loss."""
+        game = self.game
+        assert game is not None and game.to_act is None
+        winners = set(game.winner or [])
+        scores = game.scores()
+        players = scores.get("players")
+        teams = scores.get("teams") or [0, 0]
+
+        def score(seat: int) -> int:
+            return int(players[seat] if players else teams[seat % 2])
+
+        humans = self.humans()
+        results = [PlayerResult(player_id=humans.get(seat) or s.player_id or ai_seat_id(self.record.ai_level, seat),
+                                seat=seat, score=score(seat), won=seat in winners)
+                   for seat, s in enumerate(self.record.seats)]
+        results += [PlayerResult(player_id=pid, seat=seat, score=score(seat), won=False, left=True)
+                    for pid, seat in self.leavers().items()]
+        return MatchResult(table_id=self.table_id, chat_id=self.record.chat_id, game=self.record.game,
+                           finished_at=now, results=tuple(results), scores=scores)
