@@ -83,7 +83,8 @@ class TableManager:
         self._started = True
         for table in await self._restore_all():
             await self._after_restore(table)
-        self._sched.start()
+        if self.settings.background:
+            self._sched.start()
 
     async def close(self) -> None:
         """Stop the timers and wait for the moves being made; the tables stay in storage."""

@@ -22,6 +22,8 @@ class ManagerSettings:
     - ``snapshot_every``: save the engine state after that many actions (0: only at the end of each
       deal), so that a restore replays a short tail of the log.
     - ``seed_source``: gives each new table's seed (tests fix it; default: system randomness).
+    - ``background``: run timers and AI moves on the clock by themselves; False: only when
+      ``run_due()`` is called (step-by-step tests).
     - ``latency_sink``: receives the seconds each action took, lock to notification (benchmarks).
     """
 
@@ -35,6 +37,7 @@ class ManagerSettings:
     auto_begin_when_full: bool = True
     snapshot_every: int = 0
     seed_source: Callable[[], int] | None = None
+    background: bool = True
     latency_sink: Callable[[float], None] | None = None
 
 

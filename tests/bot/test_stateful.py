@@ -7,7 +7,6 @@ always replays to the live state.
 from __future__ import annotations
 
 import asyncio
-import random
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -35,9 +34,10 @@ class ManagerMachine(RuleBasedStateMachine):
         super().__init__()
         self.loop = asyncio.new_event_loop()
         self.repo = MemoryRepository()
-        self.h = make_manager(self.repo, ai_delay=1.0)
-        # no start(): without the background loop, timers and AI moves run only in run_due(),
-        # so every step sees a table that moves only when the step moves it
+        # background=False: timers and AI moves run only in run_due(), so every step sees a
+        # table that moves only when the step moves it
+        self.h = make_manager(self.repo, ai_delay=1.0, background=False)
+        self.run(self.h.manager.start())
         self.run(self.h.manager.create(CHAT, ALICE, "trix"))
         self.run(self.h.manager.join(CHAT, BOB))
         snap = self.run(self.h.manager.begin(CHAT, ALICE))
@@ -137,19 +137,41 @@ class ManagerMachine(RuleBasedStateMachine):
         self.h.clock.advance(seconds)
         self.run(self.h.manager.run_due())
 
-    @precondition(playing)
-    @rule(who=st.sampled_from(PEOPLE), seat=st.integers(-1, 4))
-    def seat_changes(self, who: Person, seat: int) -> None:
+    def seat_change(self, call: Any) -> None:
         before = self.state()
-        op = random.Random(seat).choice(["leave", "claim"])
         try:
-            if op == "leave":
-                self.run(self.h.manager.leave(CHAT, who))
-            else:
-                self.run(self.h.manager.claim(CHAT, who, seat))
+            self.run(call)
         except TableError:
             assert self.state() == before
-        assert self.state()[0] == before[0]
+        assert self.state()[0] == before[0]  # a seat change is never an action
+
+    @precondition(playing)
+    @rule(who=st.sampled_from((BOB, CAROL, EVE)))  # Alice stays, so the table is never unwatched
+    def leave(self, who: Person) -> None:
+        self.seat_change(self.h.manager.leave(CHAT, who))
+
+    @precondition(playing)
+    @rule(who=st.sampled_from(PEOPLE), seat=st.integers(-1, 4))
+    def claim(self, who: Person, seat: int) -> None:
+        self.seat_change(self.h.manager.claim(CHAT, who, seat))
+
+    @rule()
+    def restart(self) -> None:
+        """The process restarts: a new manager restores the table from storage, equal to the old."""
+        _, live = self.state()
+        before = self.snap()
+        self.run(self.h.manager.close())
+        fresh = make_manager(self.repo, self.h.clock, ai_delay=1.0, background=False)
+        self.run(fresh.manager.start())
+        after = fresh.manager.get(self.table_id)
+        if before.table.status == "playing":
+            assert after is not None
+            assert after.table == before.table
+            assert fresh.manager._tables[self.table_id].game.to_json() == live  # type: ignore[union-attr]
+        else:
+            assert after is None  # finished tables are not restored
+            fresh.manager._tables[self.table_id] = self.h.manager._tables[self.table_id]
+        self.h = fresh
 
     @invariant()
     def log_replays_to_the_live_state(self) -> None:
@@ -165,7 +187,7 @@ class ManagerMachine(RuleBasedStateMachine):
 
 
 ManagerMachine.TestCase.settings = settings(
-    max_examples=25, stateful_step_count=40, deadline=None,
+    max_examples=60, stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestManagerMachine = ManagerMachine.TestCase
