@@ -210,16 +210,17 @@ class TableManager:
             return table.snapshot()
 
     async def claim(self, chat_id: str, person: Person, seat: int) -> TableSnapshot:
-        """Take over an AI-played seat mid-match (one a person left, or an AI filler)."""
+        """Take over an AI-played seat mid-match (one a person left, an AI filler, or one's own away seat)."""
         if type(seat) is not int or not 0 <= seat <= 3:
             raise TableError("bad_action")
         table = self._chat_table(chat_id)
         async with table.lock, table.changing():
             self._require_playing(table)
-            if table.seat_of(person.player_id) is not None:
-                raise TableError("already_seated")
             current = table.record.seats[seat]
-            if not current.is_ai or current.away:
+            back = current.away and current.owner == person.player_id
+            if not back and table.seat_of(person.player_id) is not None:
+                raise TableError("already_seated")
+            if not current.is_ai or (current.away and not back):
                 raise TableError("seat_taken", seat=seat)
             await self._touch_player(person)
             table.set_seat(seat, Seat(player_id=person.player_id, name=person.name))

@@ -224,3 +224,19 @@ async def test_a_pressed_button_and_a_timeout_never_both_apply(h: Harness) -> No
     assert sum(1 for a in log if a.seq == version + 1) == 1
     assert (await replayed(h.repo, snap.table_id)).to_json() == \
         h.manager._tables[snap.table_id].game.to_json()  # type: ignore[union-attr]
+
+
+async def test_an_away_owner_may_also_come_back_by_claiming_the_seat(h: Harness) -> None:
+    snap = await started_table(h, ALICE)
+    for _ in range(2):
+        snap = await until_turn_of(h, snap.table_id, 0)
+        h.clock.advance(60)
+        await h.manager.run_due()
+    assert h.manager.get(snap.table_id).table.seats[0].away  # type: ignore[union-attr]
+    with pytest.raises(TableError) as e:
+        await h.manager.claim(CHAT, BOB, 0)
+    assert e.value.code == "seat_taken"
+    snap = await h.manager.claim(CHAT, ALICE, 0)
+    seat = snap.table.seats[0]
+    assert seat.player_id == ALICE.player_id and not seat.away and not seat.is_ai
+    assert h.events("seat_reclaimed")[-1] == {"type": "seat_reclaimed", "seat": 0, "player": ALICE.player_id}
