@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import codec
 from bot.discord.commands import build_group
-from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.components import DYNAMIC_ITEMS, SELECT_PREFIX
 from bot.discord.handlers import Handlers
 from bot.discord.transport import DiscordTransport
 from bot.render import render_error
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
     from bot.manager import TableManager
 
 log = logging.getLogger(__name__)
+
+#: ``interaction.extras`` key set once a press is being answered.
+HANDLED = "majlis_handled"
+#: How long a press may wait for its dynamic item before the fallback answers it (well within 3 s).
+FALLBACK_AFTER = 0.3
 
 PresenterFactory = Callable[["TableManager", DiscordTransport], Any]
 
@@ -64,12 +70,36 @@ class MajlisMixin:
         self._closing = False
 
     async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
-        """Called by the dynamic items for every press."""
+        """Called by the dynamic items (or the fallback below) once for every press."""
+        if interaction.extras.get(HANDLED):
+            return
+        interaction.extras[HANDLED] = True
         try:
             await self.handlers.on_payload(interaction, payload)
         except Exception:
             log.exception("button %s failed", payload)
             await self._apologise(interaction)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer the presses that discord.py's dynamic items drop.
+
+        discord.py ignores a press whose button it cannot find on the message as the interaction
+        carries it (a doubled or late press on a message edited meanwhile), and the person would see
+        "This interaction failed". Every press of ours is answered: by the dynamic item, or here.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not (codec.is_ours(custom_id) or custom_id.startswith(SELECT_PREFIX)):
+            return
+        await asyncio.sleep(FALLBACK_AFTER)
+        if interaction.extras.get(HANDLED) or interaction.response.is_done():
+            return
+        values = data.get("values") or []
+        log.info("answering a press that the dynamic items dropped: %s", custom_id)
+        await self.on_payload(interaction, str(values[0]) if custom_id.startswith(SELECT_PREFIX) and values
+                              else custom_id)
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: buttons, commands, presenter, restored tables."""

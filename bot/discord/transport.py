@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -24,6 +26,7 @@ from bot.render.message import OutMessage
 
 log = logging.getLogger(__name__)
 
+#: About 5 messages (edits included) per 5 s per channel, and the same for a DM.
 CHANNEL_BUDGET = Budget(5, 5.0)
 DM_BUDGET = Budget(5, 5.0)
 MAX_TEXT = 2000
@@ -90,6 +93,8 @@ class DiscordTransport:
         self.dm_budget = dm_budget
         self._dm_channels: dict[int, int] = {}
         self._dm_locks: dict[int, asyncio.Lock] = {}
+        self._done: dict[int, deque[float]] = {}
+        self._pace_locks: dict[int, asyncio.Lock] = {}
 
     def budget(self, dest: str) -> Budget:
         """A channel: 5 per 5 s (edits included); a DM: 5 per 5 s."""
@@ -114,7 +119,8 @@ class DiscordTransport:
         """Post ``msg``; returns the new message id."""
         cid = await self.channel_of(dest)
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=cid)
-        data = await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=True)))
+        body = message_payload(msg, new=True)
+        data = await self._paced(dest, cid, lambda: self.client.http.request(route, json=body))
         return str(data["id"])
 
     async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
@@ -122,7 +128,27 @@ class DiscordTransport:
         cid = await self.channel_of(dest)
         route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=cid,
                       message_id=int(message_id))
-        await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=False)))
+        body = message_payload(msg, new=False)
+        await self._paced(dest, cid, lambda: self.client.http.request(route, json=body))
+
+    async def _paced(self, dest: str, cid: int, request: Callable[[], Awaitable[Any]]) -> Any:
+        """Make the request no sooner than the budget's window after the 5th last one *completed*.
+
+        The outbox paces by when it starts an operation; a request that discord.py retried (a 429
+        with ``Via``, a 502) reaches Discord later than that, which would bunch the next ones up.
+        Counting from completions guarantees the spacing as Discord sees it.
+        """
+        budget = self.budget(dest)
+        done = self._done.setdefault(cid, deque(maxlen=budget.ops))
+        loop = asyncio.get_running_loop()
+        async with self._pace_locks.setdefault(cid, asyncio.Lock()):
+            if len(done) == budget.ops:
+                wait = done[0] + budget.per_seconds - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            result = await self._call(dest, request())
+            done.append(loop.time())
+            return result
 
     async def delete(self, dest: str, message_id: str) -> None:
         """Remove an earlier message."""

@@ -169,7 +169,8 @@ class FakeDiscord:
         self.port = 0
         self.clock_offset = 0.0  # tests may age every token by moving the fake's clock
         for g in range(guilds):
-            gid = self._id()
+            # Spread guilds over shards: a guild's shard is (id >> 22) % shards, as on Discord.
+            gid = (self.app_id >> 22 << 22) + ((g + 1) << 22)
             self.guilds[gid] = {"id": gid, "name": f"Majlis {g}", "owner_id": self.bot_id}
             self.members[gid] = {}
             for c in range(channels):

@@ -95,6 +95,19 @@ class Privacy:
 
         hub.put = put  # type: ignore[method-assign]
 
+    def _tables_of_answer(self, interaction: Any, msg: Any) -> list[int]:
+        """The table an ephemeral answer is about: its buttons', the channel's, or the user's."""
+        for row in msg.buttons if msg is not None else ():
+            for b in row:
+                tid = _table_of_payload(b.payload)
+                if tid is not None:
+                    return [tid]
+        snap = self.manager.table_in_chat(f"dc:{interaction.channel_id}")
+        if snap is not None:
+            return [snap.table_id]
+        user = f"dc:{interaction.user.id}"
+        return [t.table_id for t in self.manager._tables.values() if t.live and t.seat_of(user) is not None]
+
     def _table_of_dest(self, dest: str) -> int | None:
         snap = self.manager.table_in_chat(dest) if not dest.startswith("dm:") else None
         if snap is not None:
@@ -109,13 +122,17 @@ class Privacy:
         async def answer(interaction: Any, text: str, msg: Any = None) -> None:
             user = interaction.user.id
             full = shown(msg) if msg is not None else text
-            live = [t.table_id for t in self.manager._tables.values() if t.live]
-            for tid in live:
+            for tid in self._tables_of_answer(interaction, msg):
                 self.check(tid, f"dc:{user}", full, f"ephemeral to {user}")
             self.private_texts[user].add(text[:2000])
             await original(interaction, text, msg)
 
         handlers.answer = answer  # type: ignore[method-assign]
+
+
+def _table_of_payload(payload: str | None) -> int | None:
+    parts = (payload or "").split(":")
+    return int(parts[2]) if len(parts) == 5 and parts[0] == "mj1" and parts[2].isdigit() else None
 
 
 def _table_of(key: str | None) -> int | None:
@@ -230,6 +247,7 @@ class Table:
         self.table_id: int | None = None
         self.interactions: list[Interaction] = []
         self.dm_moves = 0
+        self.message_id: int | None = None
 
     @property
     def manager(self) -> TableManager:
@@ -260,8 +278,11 @@ class Table:
     def table_message(self) -> Message:
         """The live public table message in the channel (the one with Join/My hand buttons)."""
         tid = self.table_id
+        if self.message_id is not None:
+            return self.fake.messages[self.message_id]
         for m in reversed(self.fake.channel_messages(self.channel_id)):
             if any(c.startswith(f"mj1:h:{tid}:") or c.startswith(f"mj1:j:{tid}:") for c in m.custom_ids()):
+                self.message_id = m.id
                 return m
         raise AssertionError("no table message")
 
@@ -347,7 +368,7 @@ class Table:
         return next(m for m in self.members if f"dc:{m.user_id}" == pid)
 
     async def play_out(self, *, max_steps: int = 5000, dm_seats: frozenset[int] = frozenset(),
-                       dm_moves: int = 6, until_version: int | None = None) -> None:
+                       dm_moves: int = 2, until_version: int | None = None) -> None:
         """Play until the match is over (or ``until_version``); DM seats use their DM for a few moves."""
         for _ in range(max_steps):
             if self.status() != "playing":
@@ -358,3 +379,26 @@ class Table:
                 return
             await self.step(dm_seats=dm_seats if self.dm_moves < dm_moves else frozenset())
         raise AssertionError("the match did not end")
+
+
+def check_delivery(fake: FakeDiscord, bot: Bot, channel_ids: list[int], interactions: list[Interaction]) -> None:
+    """The invariants every test ends with; raises AssertionError with what went wrong."""
+    privacy = bot.privacy
+    assert privacy is not None
+    assert privacy.leaks == [], privacy.leaks[:3]
+    # Every channel message Discord received was checked when it was rendered.
+    for sent in fake.public():
+        if sent.kind != "delete":
+            assert sent.content in privacy.public_texts or not cards_in(sent.content), sent.content
+    # Every DM and ephemeral message reached only its owner and was checked for them.
+    for sent in fake.log:
+        if sent.user_id is not None and sent.kind != "delete" and cards_in(sent.content):
+            assert sent.content in privacy.private_texts[sent.user_id], (sent.user_id, sent.content)
+    # About 5 messages per 5 seconds per channel, edits included.
+    for cid in channel_ids:
+        assert fake.max_in_window[cid] <= 5, (cid, fake.max_in_window[cid])
+    # Every interaction was acknowledged within 3 seconds, once.
+    for ix in interactions:
+        assert ix.response_type is not None and ix.latency is not None and ix.latency < 3.0, ix
+        assert ix.errors == [], (ix.id, ix.errors)
+    assert fake.violations == [], fake.violations
