@@ -593,6 +593,9 @@ class TableManager:
                 snapshot = await self.repo.latest_snapshot(record.table_id) if record.version else None
                 tail = await self.repo.actions(record.table_id, snapshot[0] if snapshot else 0)
                 rows.append((record, snapshot, tail))
+        prefixes = self.settings.chat_prefixes
+        if prefixes is not None:  # another process (another platform's bot) owns the other tables
+            rows = [row for row in rows if row[0].chat_id.startswith(prefixes)]
         tables = []
         for record, snapshot, tail in rows:
             try:

@@ -25,6 +25,9 @@ class ManagerSettings:
     - ``background``: run timers and AI moves on the clock by themselves; False: only when
       ``run_due()`` is called (step-by-step tests).
     - ``latency_sink``: receives the seconds each action took, lock to notification (benchmarks).
+    - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
+      (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
+      table; None: every live table.
     """
 
     one_table_per_chat: bool = True
@@ -39,6 +42,7 @@ class ManagerSettings:
     seed_source: Callable[[], int] | None = None
     background: bool = True
     latency_sink: Callable[[float], None] | None = None
+    chat_prefixes: tuple[str, ...] | None = None
 
 
 def tune_gc(threshold0: int = 50_000) -> None:
