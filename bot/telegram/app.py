@@ -17,7 +17,8 @@ from telegram.request import HTTPXRequest
 
 from bot.presenter import dm_dest, hand_key
 from bot.telegram.commands import register_commands
-from bot.telegram.handlers import Handlers, Services, join_payload
+from bot.telegram.common import Services, join_payload
+from bot.telegram.handlers import Handlers
 from bot.telegram.transport import TelegramTransport
 from bot.types import Person, TableSnapshot
 

@@ -1,101 +1,35 @@
-"""Telegram updates → table manager calls: commands, button presses and deep-link joins.
+"""Telegram commands → table manager calls: tables, information, admin settings, deep-link joins.
 
-Every button press is answered at once with ``answerCallbackQuery`` (a refused press with a short
-localized alert that says why). What the table looks like afterwards is the presenter's business:
-it hears the manager and edits the live messages through the outbox. Replies of commands go
-through the same outbox, so they share the group's budget.
+What the table looks like afterwards is the presenter's business: it hears the manager and edits the
+live messages through the outbox. Button presses are in ``bot/telegram/buttons.py``.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from telegram import Message, Update, User
-from telegram import error as tg_error
-from telegram.constants import ChatMemberStatus, ChatType
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram import Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot import codec
 from bot.errors import TableError
-from bot.i18n import T, normalize_lang, resolve_lang, translator
-from bot.outbox import NEW
+from bot.i18n import normalize_lang, translator
 from bot.render import render_help, render_leaderboard, render_rules, render_scores, render_stats
-from bot.render.cards import cards_line
 from bot.render.errors import render_error
-from bot.render.message import OutMessage
 from bot.telegram import texts
-from bot.telegram.transport import (
-    NOOP,
-    TelegramTransport,
-    dm_dest,
-    group_dest,
-    parse_dest,
-    player_id,
-    user_of,
-)
-from bot.types import Person, TableSnapshot
-
-if TYPE_CHECKING:
-    from bot.manager import TableManager
+from bot.telegram.buttons import Buttons
+from bot.telegram.common import GROUP_TYPES, Base, Services, join_payload, parse_join_payload, person_of
+from bot.telegram.transport import player_id
+from bot.types import Person
 
 log = logging.getLogger(__name__)
 
-#: Deep-link payload of the lobby's Join button: ``j<table_id>``.
-JOIN_PREFIX = "j"
-ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
-GROUP_TYPES = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
+__all__ = ["Handlers", "Services", "join_payload"]  # Services and join_payload live in common
 
 
-def join_payload(table_id: int) -> str:
-    """The ``/start`` payload that seats a person at ``table_id``."""
-    return f"{JOIN_PREFIX}{table_id}"
-
-
-def parse_join_payload(payload: str) -> int | None:
-    """The table id of a join payload, else None."""
-    if payload.startswith(JOIN_PREFIX) and payload[1:].isdigit():
-        return int(payload[1:])
-    return None
-
-
-def person_of(user: User) -> Person:
-    """The platform-neutral person of a Telegram user."""
-    return Person(player_id(user.id), user.full_name or str(user.id), user.language_code)
-
-
-def chat_of(message: Message) -> str:
-    """The neutral chat id of a message: the group, or the group's forum topic."""
-    thread = message.message_thread_id if message.is_topic_message else None
-    return group_dest(message.chat.id, thread)
-
-
-class Sender(Protocol):
-    """Where the adapter's own replies go (the outbox hub, so the group budget is shared)."""
-
-    def put(self, dest: str, key: str | None, msg: OutMessage | None, mode: str = ...) -> None: ...
-
-
-@dataclass
-class Services:
-    """What the handlers use: the manager, the transport, and the outbox for replies."""
-
-    manager: TableManager
-    transport: TelegramTransport | None = None
-    sender: Sender | None = None
-    on_started: Callable[[Person], Awaitable[None]] | None = None
-    on_lang: Callable[[str], None] | None = None
-    on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
-    langs: dict[str, str | None] = field(default_factory=dict)
-
-
-class Handlers:
+class Handlers(Base):
     """The update handlers of one Application."""
-
-    def __init__(self, services: Services) -> None:
-        self.s = services
 
     def install(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Register every command and the button handler on ``app``."""
@@ -107,56 +41,9 @@ class Handlers:
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
         }
         for name, callback in commands.items():
-            app.add_handler(CommandHandler(name, callback))
-        app.add_handler(CallbackQueryHandler(self.press))
+            app.add_handler(CommandHandler(name, callback, filters=filters.UpdateType.MESSAGE))
+        app.add_handler(CallbackQueryHandler(Buttons(self.s).press))
         app.add_error_handler(self.error)
-
-    # ------------------------------------------------------------------ languages and replies
-
-    async def chat_t(self, chat_id: str, user: User | None) -> T:
-        """The translator of a group (its stored language, else the user's hint)."""
-        chat = await self.s.manager.chat_settings(chat_id)
-        return translator(resolve_lang(chat.lang, user.language_code if user else None), chat.digits)
-
-    async def person_t(self, user: User) -> T:
-        """The translator of one person (their stored language, else Telegram's hint)."""
-        pid = player_id(user.id)
-        if pid not in self.s.langs:
-            record = await self.s.manager.player(person_of(user))
-            self.s.langs[pid] = record.lang
-        return translator(resolve_lang(self.s.langs[pid], user.language_code))
-
-    async def reply(self, dest: str, text: str | OutMessage) -> None:
-        """A new message at ``dest`` through the outbox (straight through the transport without one)."""
-        msg = text if isinstance(text, OutMessage) else OutMessage(text)
-        if self.s.sender is not None:
-            self.s.sender.put(dest, None, msg, NEW)
-            return
-        if self.s.transport is None:
-            log.warning("no transport yet; reply to %s dropped", dest)
-            return
-        try:
-            await self.s.transport.send(dest, msg)
-        except Exception:
-            log.exception("telegram reply to %s failed", dest)
-
-    async def is_admin(self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-        """Whether the user administers the chat (``getChatMember``)."""
-        try:
-            member = await context.bot.get_chat_member(chat_id, user_id)
-        except tg_error.TelegramError:
-            log.info("getChatMember %s %s failed", chat_id, user_id, exc_info=True)
-            return False
-        return member.status in ADMIN_STATUSES
-
-    def _where(self, update: Update) -> tuple[Message, User, str] | None:
-        message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
-            return None
-        if message.chat.type in GROUP_TYPES:
-            return message, user, chat_of(message)
-        return message, user, dm_dest(user.id)
-
     async def _group_call(self, update: Update, call: Callable[[str, Person], Awaitable[Any]]) -> None:
         """Run a manager call for a group command; a refusal is answered in the group."""
         where = self._where(update)
@@ -366,82 +253,9 @@ class Handlers:
         if self.s.on_started is not None:
             await self.s.on_started(person)
 
-    # ------------------------------------------------------------------ buttons
-
-    async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button: decode, call the manager, answer the query (an alert when refused)."""
-        query = update.callback_query
-        if query is None:
-            return
-        data = query.data or ""
-        if data == NOOP or not codec.is_ours(data):
-            await _answer(query.answer())
-            return
-        person = person_of(query.from_user)
-        try:
-            payload = codec.decode(data)
-            alert = await self._apply(payload, person, context)
-        except codec.CodecError:
-            t = await self.person_t(query.from_user)
-            await _answer(query.answer(render_error("bad_action", {}, t), show_alert=True))
-        except TableError as e:
-            t = await self.person_t(query.from_user)
-            await _answer(query.answer(render_error(e.code, e.params, t), show_alert=True))
-        else:
-            if alert is None:
-                await _answer(query.answer())
-            else:
-                await _answer(query.answer(alert, show_alert=True))
-
-    async def _apply(self, p: codec.Payload, person: Person, context: ContextTypes.DEFAULT_TYPE) -> str | None:
-        m = self.s.manager
-        if p.verb == "a":
-            if p.version is None:
-                await m.act_current(p.table_id, person, p.arg)
-            else:
-                await m.act(p.table_id, person, p.version, p.arg)
-            return None
-        snap = m.get(p.table_id)
-        if snap is None:
-            raise TableError("no_table")
-        chat = snap.table.chat_id
-        if p.verb == "j":
-            await m.join(chat, person, int(p.arg) if p.arg.isdigit() else None)
-        elif p.verb == "b":
-            await m.begin(chat, person)
-        elif p.verb == "l":
-            await m.leave(chat, person)
-        elif p.verb == "c":
-            await m.claim(chat, person, int(p.arg) if p.arg.isdigit() else -1)
-        elif p.verb == "x":
-            user = user_of(person.player_id)
-            admin = user is not None and await self.is_admin(context, parse_dest(chat)[0], user)
-            await m.stop(chat, person, is_admin=admin)
-        elif p.verb == "h":
-            return await self._hand_alert(snap, person)
-        return None
-
-    async def _hand_alert(self, snap: TableSnapshot, person: Person) -> str:
-        seat = snap.seat_of(person.player_id)
-        if seat is None:
-            raise TableError("not_seated")
-        if snap.public is None:
-            raise TableError("not_started")
-        view = self.s.manager.view(snap.table.table_id, seat)
-        t = translator(resolve_lang(self.s.langs.get(person.player_id), person.lang_hint))
-        hand = list(view.get("hand") or [])
-        return texts.hand_alert(hand, list(view.get("legal") or []), t, cards_line(hand, t))
-
     async def error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log what a handler did not expect."""
         log.error("telegram handler failed on %r", update, exc_info=context.error)
-
-
-async def _answer(call: Awaitable[bool]) -> None:
-    try:
-        await call
-    except tg_error.TelegramError as e:
-        log.info("answerCallbackQuery failed: %s", e)
 
 
 def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
