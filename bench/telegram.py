@@ -173,8 +173,8 @@ async def main(args: argparse.Namespace) -> None:
     lat = [x for g in groups for x in g.latencies]
     updates = len(lat) + sum(g.commands for g in groups)
     mode = "process (real time, real budgets)" if args.process else f"in-process (outbox speed x{args.speed})"
-    print(f"groups={args.groups} game={args.game} seconds={elapsed:.1f} mode={mode} "
-          f"concurrency={args.concurrency} pool={args.pool}")
+    knobs = "" if args.process else f" concurrency={args.concurrency} pool={args.pool}"
+    print(f"groups={args.groups} game={args.game} seconds={elapsed:.1f} mode={mode}{knobs}")
     print(f"presses={len(lat)} refused={sum(g.refused for g in groups)} "
           f"matches_finished={sum(g.matches for g in groups)}")
     print(f"updates/s={updates / elapsed:.1f} presses/s={len(lat) / elapsed:.1f} "

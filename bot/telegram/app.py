@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TgApp = Application[Any, Any, Any, Any, Any, Any]
+#: Updates handled at once by ``run`` (``[telegram] concurrent_updates`` in the config file): tables
+#: have their own locks, so presses in different groups need not wait for each other.
+RUN_CONCURRENCY = 16
 #: ``getUpdates`` long-poll timeout (seconds) that ``run`` asks for.
 POLL_TIMEOUT = 10
 
@@ -170,7 +173,12 @@ async def stop_polling(app: TgApp) -> None:
 
 
 async def run(config: Config) -> None:
-    """``majlis run --telegram``: poll until SIGINT/SIGTERM, on the configured database."""
+    """``majlis run --telegram``: poll until SIGINT/SIGTERM, on the configured database.
+
+    Reads the token and the optional Bot API base URL (``MAJLIS_TELEGRAM_TOKEN``,
+    ``MAJLIS_TELEGRAM_BASE_URL``), and from the file's ``[telegram]`` table ``concurrent_updates``
+    and ``outbox_pool_size``.
+    """
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     if not config.telegram_token:
         raise ValueError("MAJLIS_TELEGRAM_TOKEN is not set")
@@ -181,7 +189,10 @@ async def run(config: Config) -> None:
     repo = await open_repository(config.db)
     manager = TableManager(repo, settings=ManagerSettings(
         ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds))
-    app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url)
+    section = config.section("telegram")
+    app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url,
+                            concurrent_updates=int(section.get("concurrent_updates", RUN_CONCURRENCY)),
+                            outbox_pool_size=int(section.get("outbox_pool_size", 32)))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
