@@ -66,7 +66,7 @@ async def main(channels: int, moves: int) -> None:
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
         interactions = [ix for t in tables for ix in t.interactions]
         first = [ix.latency for ix in interactions if ix.latency is not None]
-        await bot.drain()
+        await bot.drain(chans)
         await bot.stop()
         late = sum(1 for x in first if x >= 3.0)
         print(f"channels {channels}, moves per channel {moves}, interactions {len(interactions)}")

@@ -81,7 +81,6 @@ class Handlers:
         self.transport = transport
         self.presenter = presenter
         self._langs: dict[str, tuple[float, str | None]] = {}
-        self.latencies: list[float] = []  # seconds from receipt to the first acknowledgement
 
     # ---- languages ----
 
@@ -109,12 +108,10 @@ class Handlers:
         """Acknowledge at once: a thinking (ephemeral) response, or a silent update of the message."""
         if interaction.response.is_done():
             return
-        started = interaction.created_at.timestamp()
         if update:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        self.latencies.append(max(0.0, time.time() - started))
 
     @staticmethod
     async def answer(interaction: Interaction, text: str, msg: OutMessage | None = None) -> None:

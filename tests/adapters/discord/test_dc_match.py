@@ -49,7 +49,7 @@ async def play_match(fake: FakeDiscord, bot: Bot, game: str, lang: str, *, close
     assert table.status() == "playing"
     await table.play_out(dm_seats=frozenset({1}))
     assert table.status() == "finished"
-    await bot.drain()
+    await bot.drain([fake.channel_id])
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
     return table
 

@@ -91,7 +91,7 @@ async def test_429_and_5xx_are_retried_and_the_table_goes_on(fake: FakeDiscord, 
     fake.fail_next("POST", "/messages", 429, 0.1)           # a notice or a DM
     await table.play_out()
     assert table.status() == "finished"
-    await bot.drain()
+    await bot.drain([fake.channel_id])
     statuses = [r for r in fake.requests if r == ("PATCH", "/api/v10" + table_path)]
     assert len(statuses) >= 4 and fake.inject == []
     assert bot.client is not None and bot.client.presenter is not None
@@ -125,7 +125,7 @@ async def test_a_restart_mid_deal_edits_the_same_messages(patched: FakeDiscord, 
     await table.play_out(until_version=10)  # bids made, cards on the table: mid-deal
     message = table.table_message()
     version = table.manager.get(table.table_id or 0).table.version  # type: ignore[union-attr]
-    await first.drain()
+    await first.drain([fake.channel_id])
     await first.stop()
     edits = sum(1 for s in fake.log if s.message_id == message.id)
     # The pacing of a channel lives in memory: a process that comes back within 5 s of the last
@@ -140,7 +140,7 @@ async def test_a_restart_mid_deal_edits_the_same_messages(patched: FakeDiscord, 
     assert [m.id for m in tables] == [message.id]  # edited again, not posted anew
     await table.play_out()  # the old table message's buttons still work
     assert table.status() == "finished"
-    await second.drain()
+    await second.drain([fake.channel_id])
     assert table.table_message().id == message.id
     for b in (first, second):
         assert b.privacy is not None
