@@ -19,6 +19,7 @@ from bot.presenter import dm_dest, hand_key
 from bot.telegram.commands import register_commands
 from bot.telegram.common import Services, join_payload
 from bot.telegram.handlers import Handlers
+from bot.telegram.ordering import PerChatProcessor
 from bot.telegram.transport import TelegramTransport
 from bot.types import Person, TableSnapshot
 
@@ -83,7 +84,7 @@ def build_application(
     pooled connection on each request, so PTB's default of 256 costs more CPU than it saves.
     """
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
-        Application.builder().token(token).concurrent_updates(concurrent_updates)
+        Application.builder().token(token).concurrent_updates(PerChatProcessor(concurrent_updates))
         .connection_pool_size(connection_pool_size).pool_timeout(30.0))
     file_url = (base_file_url or file_url_of(base_url)) if base_url else None
     if base_url and file_url:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -160,3 +161,25 @@ async def test_hand_command_sends_a_fresh_copy(bed: Bed, people: list[Player]) -
     fresh, old = tg.messages[ali.user_id][int(second)], tg.messages[ali.user_id][int(first)]
     assert fresh.message_id > old.message_id
     assert fresh.text.split(" · ")[0] == old.text.split(" · ")[0]  # "Your hand · ...", in the chat's language
+
+
+async def test_one_chat_in_order_while_chats_run_side_by_side() -> None:
+    """The update processor keeps a chat's updates in order and lets other chats overtake."""
+    from telegram import Chat, Message, Update
+
+    from bot.telegram.ordering import PerChatProcessor
+
+    done: list[str] = []
+    proc = PerChatProcessor(8)
+
+    def update(n: int, chat: int) -> Update:
+        return Update(n, message=Message(n, None, Chat(chat, "group")))  # type: ignore[arg-type]
+
+    async def work(name: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        done.append(name)
+
+    await asyncio.gather(proc.process_update(update(1, -1), work("a1", 0.05)),
+                         proc.process_update(update(2, -1), work("a2", 0.0)),
+                         proc.process_update(update(3, -2), work("b1", 0.01)))
+    assert done == ["b1", "a1", "a2"]
