@@ -20,10 +20,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Run as ``python bench/discord.py``, this file's folder comes first on the path, and its name
+# would shadow the discord package: take the folder off and put the repository on instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
 
-from tests.adapters.discord.fake_discord import FakeDiscord
-from tests.adapters.discord.harness import Bot, Member, Table
+from tests.adapters.discord.fake_discord import FakeDiscord  # noqa: E402
+from tests.adapters.discord.harness import Bot, Member, Table  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
