@@ -22,6 +22,7 @@ from bot.discord.client import MajlisClient, MajlisShardedClient, build_client
 
 if TYPE_CHECKING:
     from bot.config import Config
+    from bot.manager import TableManager
 
 __all__ = ["MajlisClient", "MajlisShardedClient", "build_client", "redirect", "run"]
 
@@ -36,10 +37,12 @@ def redirect(api_base: str | None = None, gateway: str | None = None) -> tuple[s
     return old
 
 
-async def run(config: Config, **options: Any) -> None:
+async def run(config: Config, *, manager: TableManager | None = None, **options: Any) -> None:
     """Run the Discord bot until it is stopped (the token, URLs, database from ``config``).
 
-    The ``[discord]`` section of the config file may set ``sharded = true``.
+    The ``[discord]`` section of the config file may set ``sharded = true``. Pass ``manager`` to
+    share one table manager with another adapter in the same process (its subscribers must be in
+    place before the first adapter starts it: ``start()`` restores and announces tables once).
     """
     from bot.config import ConfigError
     from bot.manager import TableManager
@@ -49,12 +52,15 @@ async def run(config: Config, **options: Any) -> None:
     if not config.discord_token:
         raise ConfigError("MAJLIS_DISCORD_TOKEN is not set")
     redirect(config.discord_api_base, config.discord_gateway)
-    repo = await open_repository(config.db)
-    settings = ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds)
-    manager = TableManager(repo, settings=settings)
+    repo = None
+    if manager is None:
+        repo = await open_repository(config.db)
+        settings = ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds)
+        manager = TableManager(repo, settings=settings)
     client = build_client(manager, sharded=bool(config.section("discord").get("sharded", False)), **options)
     try:
         async with client:
             await client.start(config.discord_token)
     finally:
-        await repo.close()
+        if repo is not None:
+            await repo.close()

@@ -137,7 +137,8 @@ class PayloadSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"m
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the chosen payload to the client's ``on_payload``."""
-        values = (interaction.data or {}).get("values") or []
+        data: Any = interaction.data or {}
+        values = data.get("values") or []
         handler = _handler(interaction)
         if values and handler is not None:
             await handler(interaction, str(values[0]))

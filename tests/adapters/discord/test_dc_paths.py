@@ -201,3 +201,19 @@ async def test_the_sharded_client_serves_every_shard(tmp_path: Path) -> None:
         finally:
             await bot.stop()
             await fake.close()
+
+
+async def test_a_select_option_works_like_its_button(fake: FakeDiscord, bot: Bot) -> None:
+    from bot.render.message import Button, OutMessage
+
+    table = await started(fake, bot)
+    alice = table.members[0]
+    hand = f"mj1:h:{table.table_id}:-:"
+    rows = tuple(tuple(Button(f"b{r}{c}", payload=hand if (r, c) == (5, 0) else f"mj1:x:9{r}{c}:-:")
+                       for c in range(5)) for r in range(6))  # 30 buttons: more than Discord shows
+    assert bot.client is not None
+    mid = int(await bot.client.transport.send(f"dc:{fake.channel_id}", OutMessage("many", rows)))
+    option = next(c for c in fake.messages[mid].custom_ids() if c.endswith("|" + hand))
+    ix = await table.click(alice, mid, option)
+    assert "Your hand" in table.text_of(ix)
+    assert fake.messages[ix.original_id or 0].only_for == alice.user_id
