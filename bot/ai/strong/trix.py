@@ -62,8 +62,9 @@ class TrixBrain:
         rounds = 0
         while rounds < 4 or time.perf_counter() < deadline:
             hands = sample_deal(k, rng)
-            for c in cands:
-                totals[c] += self._value_after(view, k, contract, hands, c, rng)
+            seed = rng.getrandbits(32)
+            for c in cands:  # common random numbers: every candidate meets the same deal and dice
+                totals[c] += self._value_after(view, k, contract, hands, c, random.Random(seed))
                 counts[c] += 1
             rounds += 1
             if rounds >= 200:

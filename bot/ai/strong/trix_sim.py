@@ -46,20 +46,38 @@ def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int,
             out[d] += v
 
 
-def _danger(contract: str, c: int) -> int:
-    """How much a card hurts its taker, for the discard heuristic (higher: shed first)."""
-    v = card_value(contract, c) * 4
-    r = C.rank_of(c)
-    if contract == "king" and c // 13 == C.HEARTS:
-        v += r  # high hearts may have to take the king
-    if contract == "queens" and r > 12:
-        v += 8  # kings and aces may have to take a queen
-    return v + r
+def _suit_len(hand: int, c: int) -> int:
+    return (hand & C.SUIT_MASK[c // 13]).bit_count()
+
+
+def _lead(contract: str, hand: int, options: list[int]) -> int:
+    """The rule player's lead (bot/ai/heuristics_trix.py), on card sets."""
+    if contract == "king" and not hand >> KH & 1 and not hand >> C.card(14, C.HEARTS) & 1:
+        low = [c for c in options if c // 13 == C.HEARTS and C.rank_of(c) <= 10]
+        if low:
+            return min(low)
+    if contract == "king" and hand >> KH & 1:
+        side = [c for c in options if c // 13 != C.HEARTS]
+        if side:
+            return min(side, key=lambda c: (_suit_len(hand, c), c % 13))
+    if contract == "queens":
+        safe = [c for c in options if not hand >> C.card(12, c // 13) & 1 and C.rank_of(c) < 12]
+        if safe:
+            return min(safe, key=lambda c: (c % 13, -_suit_len(hand, c)))
+    if contract == "diamonds":
+        low_d = [c for c in options if c // 13 == C.DIAMONDS and C.rank_of(c) <= 5]
+        other = [c for c in options if c // 13 != C.DIAMONDS]
+        if other and not low_d:
+            return min(other, key=lambda c: (c % 13, -_suit_len(hand, c)))
+    return min(options, key=lambda c: (card_value(contract, c) > 0, c % 13, -_suit_len(hand, c)))
 
 
 def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rng: random.Random,
-                      eps: float = 0.1) -> int:
-    """A quick heuristic card: duck under the winning card, shed danger when void, lead low."""
+                      eps: float = 0.03) -> int:
+    """The rule player's trick play, on card sets: duck, shed the costliest card when void, lead low.
+
+    Rollouts model every seat with it (it is also what the "easy" AI plays), with a little noise.
+    """
     led = C.suit_of(trick[0][1]) if trick else None
     legal = C.legal_mask(hand, led)
     options = C.cards_of(legal)
@@ -68,24 +86,16 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
     if rng.random() < eps:
         return rng.choice(options)
     if led is None:
-        # lead the lowest card of the suit where we are lowest; avoid leading danger
-        return min(options, key=lambda c: (_danger(contract, c) if card_value(contract, c) else 0,
-                                           C.rank_of(c), rng.random()))
-    follow = legal & C.SUIT_MASK[led]
-    if follow:
-        top = max(c for _, c in trick if C.suit_of(c) == led)
-        under = [c for c in options if c < top]
-        if under:
-            return max(under)  # highest card that still ducks
-        if len(trick) == 3:
-            pen = sum(card_value(contract, c) for _, c in trick)
-            if pen == 0 and contract != "tricks":
-                # we win anyway: win with the highest, but never with a penalty card
-                safe = [c for c in options if not card_value(contract, c)]
-                return max(safe or options)
-        safe = [c for c in options if not card_value(contract, c)]
-        return min(safe or options)
-    return max(options, key=lambda c: (_danger(contract, c), rng.random()))
+        return _lead(contract, hand, options)
+    if not legal & C.SUIT_MASK[led]:
+        return max(options, key=lambda c: (card_value(contract, c), c % 13, -_suit_len(hand, c)))
+    top = max(c for _, c in trick if C.suit_of(c) == led)
+    under = [c for c in options if c < top]
+    if under:
+        return max(under, key=lambda c: (c % 13, card_value(contract, c)))
+    if len(trick) == 3:
+        return max(options, key=lambda c: (-card_value(contract, c), c % 13))
+    return min(options, key=lambda c: (card_value(contract, c), c % 13))
 
 
 def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]], leader: int,
@@ -148,24 +158,38 @@ def place(rows: list[tuple[int, int] | None], c: int) -> None:
         rows[s] = (min(row[0], r), max(row[1], r))
 
 
-def choose_layout_card(hand: int, legal: int, rng: random.Random, eps: float = 0.1) -> int:
-    """Prefer cards that lead on to more of our own cards; avoid opening rows for others."""
+def _layout_score(c: int, hand: int, rows: list[tuple[int, int] | None]) -> float:
+    """The rule player's layout score: open the way for our own cards, not the others'."""
+    s, r = C.suit_of(c), C.rank_of(c)
+    row = rows[s]
+    lo, hi = row if row is not None else (99, 0)
+    score = 0.0
+    for step in ((1, -1) if r == 11 else ((1,) if r > 11 else (-1,))):
+        nxt = r + step
+        if not 2 <= nxt <= 14:
+            score += 1.0
+            continue
+        own = other = 0
+        x = nxt
+        while 2 <= x <= 14:
+            if not lo <= x <= hi:
+                if hand >> C.card(x, s) & 1:
+                    own += 1
+                else:
+                    other += 1
+            x += step
+        score += 1.5 * own - 0.3 * other
+        score += 1.0 if hand >> C.card(nxt, s) & 1 else -1.0
+    return score
+
+
+def choose_layout_card(hand: int, legal: int, rows: list[tuple[int, int] | None], rng: random.Random,
+                       eps: float = 0.03) -> int:
+    """The rule player's layout choice, on card sets, with a little noise."""
     options = C.cards_of(legal)
     if len(options) == 1 or rng.random() < eps:
         return rng.choice(options)
-
-    def gain(c: int) -> tuple[int, float]:
-        s, r = C.suit_of(c), C.rank_of(c)
-        mine = 0
-        if r == 11:
-            mine = sum(1 for x in C.cards_of(hand & C.SUIT_MASK[s]) if x != c)
-        elif r < 11:
-            mine = sum(1 for x in C.cards_of(hand & C.SUIT_MASK[s]) if C.rank_of(x) < r)
-        else:
-            mine = sum(1 for x in C.cards_of(hand & C.SUIT_MASK[s]) if C.rank_of(x) > r)
-        return (mine, rng.random())
-
-    return max(options, key=gain)
+    return max(options, key=lambda c: (_layout_score(c, hand, rows), -C.rank_of(c), -C.suit_of(c)))
 
 
 def rollout_layout(hands: list[int], rows: list[tuple[int, int] | None], seat: int, finished: list[int],
@@ -181,7 +205,7 @@ def rollout_layout(hands: list[int], rows: list[tuple[int, int] | None], seat: i
         if hands[seat]:
             legal = layout_legal(hands[seat], rows)
             if legal:
-                c = choose_layout_card(hands[seat], legal, rng)
+                c = choose_layout_card(hands[seat], legal, rows, rng)
                 hands[seat] &= ~(1 << c)
                 place(rows, c)
                 if not hands[seat]:
