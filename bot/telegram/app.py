@@ -184,12 +184,12 @@ async def run(config: Config) -> None:
     if not config.telegram_token:
         raise ValueError("MAJLIS_TELEGRAM_TOKEN is not set")
     from bot.manager import TableManager
-    from bot.settings import ManagerSettings
+    from bot.settings import ManagerSettings, tune_gc
     from storage import open_repository
 
     repo = await open_repository(config.db)
     manager = TableManager(repo, settings=ManagerSettings(
-        ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds))
+        ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds, chat_prefixes=("tg:",)))
     section = config.section("telegram")
     app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url,
                             concurrent_updates=int(section.get("concurrent_updates", RUN_CONCURRENCY)),
@@ -201,6 +201,7 @@ async def run(config: Config) -> None:
             loop.add_signal_handler(sig, stop.set)
     try:
         await start_polling(app)
+        tune_gc()  # after the restore: fewer, later collections keep the p99 of an action low
         log.info("telegram: polling as @%s", app.bot.username)
         await stop.wait()
     finally:

@@ -127,6 +127,7 @@ class TerminalGame:
             lobby_timeout=24 * 3600.0,
             default_turn_seconds=self.opts.timer,
             seed_source=(lambda: seed) if seed is not None else None,
+            chat_prefixes=("cli:",),
         )
         clock = RealClock()
         self.manager = manager = TableManager(repo, clock=clock, settings=settings)

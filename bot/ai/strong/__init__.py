@@ -43,9 +43,9 @@ class StrongPlayer:
         except Exception:  # a bug here must never stall a table
             log.exception("strong AI failed; falling back to the rule player")
             action = None
-        if action in legal:
+        if action is not None and action in legal:
             return action
-        return self._rule_player().decide(view, game, rng)
+        return str(self._rule_player().decide(view, game, rng))
 
     def _decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str | None:
         phase = view.get("phase")

@@ -65,7 +65,7 @@ class TarneebBrain:
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random) -> str:
         """The card with the best mean double-dummy outcome over sampled deals."""
-        legal = [a for a in view["legal"] if a.startswith("play ")]
+        legal: list[str] = [str(a) for a in view["legal"] if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
         k = from_view(view)
@@ -175,7 +175,7 @@ class TarneebBrain:
 
     def trump(self, view: dict[str, Any], rng: random.Random) -> str:
         """Name the suit with the best expected score for the contract won."""
-        legal = [a for a in view["legal"] if a.startswith("trump ")]
+        legal: list[str] = [str(a) for a in view["legal"] if a.startswith("trump ")]
         per_suit = self._suit_tricks(view, rng)
         bid = int(view.get("contract") or (view.get("high_bid") or {}).get("bid") or 7)
         opts = view.get("options") or {}

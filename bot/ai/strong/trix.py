@@ -49,13 +49,13 @@ class TrixBrain:
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random) -> str:
         """Trick or layout play by sampled rollouts."""
-        legal = view["legal"]
+        legal: list[str] = list(view["legal"])
         plays = [a for a in legal if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
         k = from_view(view)
         contract = str(view.get("contract"))
-        cands = {C.parse(a[5:]): a for a in plays}
+        cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
         totals = dict.fromkeys(cands, 0.0)
         counts = dict.fromkeys(cands, 0)
         deadline = time.perf_counter() + self.card_seconds
@@ -100,7 +100,7 @@ class TrixBrain:
     # ------------------------------------------------------------------ contract choice
     def contract(self, view: dict[str, Any], rng: random.Random) -> str:
         """The contract whose expected points with this hand beat its average by the most."""
-        legal = [a for a in view["legal"] if a.startswith("contract ")]
+        legal: list[str] = [str(a) for a in view["legal"] if a.startswith("contract ")]
         if len(legal) == 1:
             return legal[0]
         k = from_view(view)
@@ -131,7 +131,8 @@ class TrixBrain:
             return "done" if "done" in legal else legal[0]
         k = from_view(view)
         contract = str(view.get("contract"))
-        owner = int(view.get("owner") if view.get("owner") is not None else k.seat)
+        owner_seat = view.get("owner")
+        owner = int(owner_seat) if owner_seat is not None else k.seat
         best, best_p = None, 1.0
         for a in options:
             card = C.parse(a.split()[1])
