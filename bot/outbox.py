@@ -117,6 +117,7 @@ class _Item:
     msg: OutMessage | None
     mode: str
     attempts: int = 0
+    tag: str | None = None
 
 
 async def _call(cb: Callable[..., Awaitable[None] | None] | None, *args: Any) -> None:
@@ -169,13 +170,23 @@ class Outbox:
             self.message_ids[key] = message_id
         self.last_sent.pop(key, None)
 
-    def put(self, key: str | None, msg: OutMessage | None, mode: str = EDIT) -> None:
+    def put(self, key: str | None, msg: OutMessage | None, mode: str = EDIT, *, tag: str | None = None) -> None:
         """Queue ``msg`` under ``key``: ``edit`` it in place (sent if new), post it ``new``, or ``delete``.
 
-        A waiting edit of the same key is replaced by this newer content, keeping its place.
+        A waiting edit of the same key is replaced by this newer content, keeping its place. A
+        ``new`` message with a ``tag`` replaces a waiting ``new`` message of the same tag (a
+        notification that only its newest version is worth sending), and :meth:`withdraw` drops it.
         """
         if mode not in (EDIT, NEW, DELETE):
             raise ValueError(f"unknown outbox mode {mode!r}")
+        if mode == NEW and tag is not None:
+            for item in self._queue:
+                if item.mode == NEW and item.tag == tag:
+                    item.msg = msg
+                    return
+            self._queue.append(_Item(key, msg, mode, tag=tag))
+            self._wake()
+            return
         if mode == EDIT:
             if key is None or msg is None:
                 raise ValueError("an edit needs a key and a message")
@@ -190,6 +201,13 @@ class Outbox:
             raise ValueError("a delete needs a key")
         self._queue.append(_Item(key, msg, mode))
         self._wake()
+
+    def withdraw(self, tag: str) -> int:
+        """Drop waiting ``new`` messages of ``tag`` (no longer true); return how many."""
+        keep = deque(i for i in self._queue if not (i.mode == NEW and i.tag == tag))
+        dropped = len(self._queue) - len(keep)
+        self._queue = keep
+        return dropped
 
     @property
     def busy(self) -> bool:
@@ -338,9 +356,15 @@ class OutboxHub:
             self.outboxes[dest] = box
         return box
 
-    def put(self, dest: str, key: str | None, msg: OutMessage | None, mode: str = EDIT) -> None:
+    def put(self, dest: str, key: str | None, msg: OutMessage | None, mode: str = EDIT, *,
+            tag: str | None = None) -> None:
         """Queue a message at ``dest`` (see :meth:`Outbox.put`)."""
-        self.outbox(dest).put(key, msg, mode)
+        self.outbox(dest).put(key, msg, mode, tag=tag)
+
+    def withdraw(self, dest: str, tag: str) -> int:
+        """Drop waiting tagged ``new`` messages at ``dest`` (see :meth:`Outbox.withdraw`)."""
+        box = self.outboxes.get(dest)
+        return box.withdraw(tag) if box is not None else 0
 
     def remember(self, dest: str, key: str, message_id: str | None) -> None:
         """Know a stored message id (see :meth:`Outbox.remember`)."""

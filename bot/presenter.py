@@ -262,8 +262,11 @@ class Presenter:
         mine = view.get("to_act") == seat and bool(view.get("legal"))
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
+        tag = f"ping:{snap.table_id}"
         if ping and self.pings and mine and (not was or force_ping):
-            hub.put(dest, None, render_turn_ping(snap, seat, t), NEW)
+            hub.put(dest, None, render_turn_ping(snap, seat, t), NEW, tag=tag)
+        elif not mine and was:
+            hub.withdraw(dest, tag)  # acted already: a "your turn" still waiting is stale
 
     async def _warn(self, snap: TableSnapshot, seat: int, seconds_left: int, public_t: T, *,
                     hidden: bool = False) -> None:

@@ -316,3 +316,34 @@ async def test_an_edit_is_retried_until_it_lands_so_the_final_state_is_not_lost(
     ops = transport.ops("g")
     assert [e[1] for e in ops] == ["send"] + ["error"] * 10 + ["edit"]
     assert ops[-1][4] == "v2" and ops[-1][0] - start == 1 + 5 * 9
+
+
+async def test_tagged_new_messages_coalesce_and_can_be_withdrawn() -> None:
+    """A "your turn" ping waiting behind the budget is replaced by a newer one, or dropped once stale."""
+    from bot.outbox import NEW
+    from bot.render.message import OutMessage
+
+    sent: list[str] = []
+
+    class Slow:
+        async def send(self, dest: str, msg: OutMessage) -> str:
+            sent.append(msg.text)
+            return str(len(sent))
+
+        async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
+            sent.append("edit " + msg.text)
+
+        async def delete(self, dest: str, message_id: str) -> None:
+            return None
+
+    clock = VirtualClock()
+    box = Outbox("dm:tg:1", Slow(), Budget(1, 1.0), clock)
+    box.put(None, OutMessage("first"), NEW)
+    for n in range(5):
+        box.put(None, OutMessage(f"your turn {n}"), NEW, tag="ping:1")
+    box.put(None, OutMessage("other table"), NEW, tag="ping:2")
+    assert box.pending() <= 3
+    assert box.withdraw("ping:2") == 1
+    await clock.run(box)
+    assert sent == ["first", "your turn 4"]
+    await box.close()
