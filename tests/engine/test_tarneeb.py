@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from refusals import reason
 
 import engine
 from engine import cards as C
@@ -18,14 +19,6 @@ TEAMS = [0, 1, 0, 1]
 
 def new(dealer: int = 0, seed: int = 1, **kw: object) -> engine.Game:
     return engine.new_game("tarneeb", seed=seed, dealer=dealer, **kw)  # type: ignore[arg-type]
-
-
-def reason(g: engine.Game, seat: int, action: str) -> str:
-    before = g.to_json()
-    with pytest.raises(engine.IllegalAction) as e:
-        g.act(seat, action)
-    assert g.to_json() == before
-    return e.value.reason
 
 
 # ---------------------------------------------------------------- deal

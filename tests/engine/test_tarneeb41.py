@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
+from refusals import reason
 
 import engine
 from engine import cards as C
@@ -18,14 +18,6 @@ SEATS = [0, 1, 2, 3]
 
 def new(dealer: int = 0, seed: int = 1, **kw: object) -> engine.Game:
     return engine.new_game("tarneeb41", seed=seed, dealer=dealer, **kw)  # type: ignore[arg-type]
-
-
-def reason(g: engine.Game, seat: int, action: str) -> str:
-    before = g.to_json()
-    with pytest.raises(engine.IllegalAction) as e:
-        g.act(seat, action)
-    assert g.to_json() == before
-    return e.value.reason
 
 
 # ---------------------------------------------------------------- deal and trump
