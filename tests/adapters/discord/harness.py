@@ -78,7 +78,7 @@ class Privacy:
         hub = presenter.hubs["dc"]
         original = hub.put
 
-        def put(dest: str, key: str | None, msg: Any, mode: str = "edit") -> None:
+        def put(dest: str, key: str | None, msg: Any, mode: str = "edit", **kw: Any) -> None:
             if msg is not None:
                 text = shown(msg)
                 tid = _table_of(key) or self._table_of_dest(dest)
@@ -91,7 +91,7 @@ class Privacy:
                 else:
                     self.check(tid, None, text, dest)
                     self.public_texts.add(msg.text)
-            original(dest, key, msg, mode)
+            original(dest, key, msg, mode, **kw)
 
         hub.put = put  # type: ignore[method-assign]
 

@@ -98,10 +98,10 @@ class PrivacyChecker:
         """Check everything put into ``hub`` before queuing it."""
         original = hub.put
 
-        def put(dest: str, key: str | None, msg: OutMessage | None, mode: str = "edit") -> None:
+        def put(dest: str, key: str | None, msg: OutMessage | None, mode: str = "edit", **kw: Any) -> None:
             if msg is not None:
                 self.check(dest, key, msg)
-            original(dest, key, msg, mode)
+            original(dest, key, msg, mode, **kw)
 
         hub.put = put  # type: ignore[method-assign]
 

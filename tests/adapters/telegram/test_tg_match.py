@@ -76,3 +76,38 @@ async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> Non
         sends = [op for op in bed.tg.ops[p.user_id] if op.kind == "send"]
         edits = [op for op in bed.tg.ops[p.user_id] if op.kind == "edit"]
         assert len(sends) >= 3 and len(edits) > 10  # the hand edited in place, fresh "your turn" messages
+
+
+async def test_a_person_who_takes_time_gets_a_fresh_turn_message(bed: Bed) -> None:
+    """Between two of a person's turns a new message (a notification) reaches their private chat."""
+    tid, people = await open_table(bed, "tarneeb41", "en")
+    prefix = f"mj1:a:{tid}:"
+    rng = random.Random(3)
+
+    def sends(user_id: int) -> int:
+        return len([op for op in bed.tg.ops[user_id] if op.kind == "send"])
+
+    at_press: dict[int, int] = {}
+    last = None
+    turns = 0
+    while turns < 12:
+        mover = next((p for p in people if (m := bed.hand_message(p, tid)) is not None
+                      and any(str(b.get("callback_data", "")).startswith(prefix) for b in m.buttons)), None)
+        if mover is None:
+            before = bed.tg.requests
+            await bed.tg.wait_for(lambda b=before: bed.tg.requests > b, timeout=20)
+            continue
+        if mover.user_id in at_press and mover is not last:  # their turn came back: a fresh message
+            await bed.tg.wait_for(lambda u=mover.user_id: sends(u) > at_press[u], timeout=20)
+        m = bed.hand_message(mover, tid)
+        assert m is not None
+        moves = [b["callback_data"] for b in m.buttons if str(b.get("callback_data", "")).startswith(prefix)]
+        at_press[mover.user_id] = sends(mover.user_id)
+        version = bed.manager.get(tid).table.version  # type: ignore[union-attr]
+        answer = await bed.tg.press(mover.user, m, rng.choice(moves))
+        assert not answer.text or answer.text.startswith("Your turn"), answer.text  # accepted
+        await bed.tg.wait_for(lambda v=version: bed.manager.get(tid).table.version > v)  # type: ignore[union-attr]
+        await bed.drain()  # every hand shows the new state before the next person looks
+        last = mover
+        turns += 1
+    assert len(at_press) == 4
