@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from telegram import Bot, BotCommand, BotCommandScope, BotCommandScopeAllGroupChats, BotCommandScopeDefault
 
-from bot.i18n import T, translator
+from bot.i18n import N_, T, translator
 
 #: Command -> its menu description (a gettext message id).
 COMMANDS: tuple[tuple[str, str], ...] = (
-    ("new", "Open a table: tarneeb41, tarneeb or trix"),
-    ("join", "Take a seat at this table"),
-    ("leave", "Leave your seat"),
-    ("begin", "Start the match; AI players fill empty seats"),
-    ("stop", "End the table (creator or admin)"),
-    ("hand", "Send my cards to my private chat"),
-    ("scores", "This table's scores"),
-    ("leaderboard", "This group's best players"),
-    ("stats", "Your record"),
-    ("lang", "Language: ar or en (admins)"),
-    ("settings", "Turn timer and defaults (admins)"),
-    ("rules", "The rules in brief"),
-    ("help", "How to play here"),
+    ("new", N_("Open a table: tarneeb41, tarneeb or trix")),
+    ("join", N_("Take a seat at this table")),
+    ("leave", N_("Leave your seat")),
+    ("begin", N_("Start the match; AI players fill empty seats")),
+    ("stop", N_("End the table (creator or admin)")),
+    ("hand", N_("Send my cards to my private chat")),
+    ("scores", N_("This table's scores")),
+    ("leaderboard", N_("This group's best players")),
+    ("stats", N_("Your record")),
+    ("lang", N_("Language: ar or en (admins)")),
+    ("settings", N_("Turn timer and defaults (admins)")),
+    ("rules", N_("The rules in brief")),
+    ("help", N_("How to play here")),
 )
 #: Commands that make sense in the private chat with the bot.
 PRIVATE = frozenset({"hand", "stats", "lang", "rules", "help"})

@@ -60,7 +60,7 @@ def settings_usage(t: T) -> str:
 
 def settings_text(chat: ChatRecord, t: T) -> str:
     """The current settings of a chat."""
-    lines = [t.gettext("Turn timer: {seconds} s", seconds=chat.turn_seconds),
+    lines = [t.ngettext("Turn timer: {n} second", "Turn timer: {n} seconds", chat.turn_seconds),
              t.gettext("Digits: {digits}", digits=chat.digits),
              t.gettext("AI level: {level}", level=chat.ai_level)]
     for game, opts in sorted(chat.default_options.items()):
