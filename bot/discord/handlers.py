@@ -47,6 +47,13 @@ PLAYER_TTL = 30.0
 GAMES = ("tarneeb41", "tarneeb", "trix")
 
 
+def _error(code: str, params: dict[str, Any], t: T) -> str:
+    """A refusal in words; "start one with" names Discord's command."""
+    if code == "no_table" and "command" not in params:
+        params = {**params, "command": "/majlis new"}
+    return render_error(code, params, t)
+
+
 def person_of(interaction: Interaction) -> Person:
     """The neutral person behind an interaction (Discord's locale as the language hint)."""
     user = interaction.user
@@ -134,7 +141,7 @@ class Handlers:
         try:
             snap = await self.manager.create(chat_of(interaction), person_of(interaction), game, options)
         except TableError as e:
-            await self.answer(interaction, render_error(e.code, e.params, t))
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
         text = t.gettext("{game} · table {table} · waiting for players", game=game_name(game, t),
                          table=snap.table_id)
@@ -166,7 +173,7 @@ class Handlers:
         t = await self.translator_for(interaction)
         snap = self.manager.table_in_chat(chat_of(interaction))
         if snap is None:
-            await self.answer(interaction, render_error("no_table", {}, t))
+            await self.answer(interaction, _error("no_table", {}, t))
             return
         await self._show_hand(interaction, snap.table_id, t)
 
@@ -176,7 +183,7 @@ class Handlers:
         t = await self.translator_for(interaction)
         snap = self.manager.table_in_chat(chat_of(interaction))
         if snap is None:
-            await self.answer(interaction, render_error("no_table", {}, t))
+            await self.answer(interaction, _error("no_table", {}, t))
             return
         await self.answer(interaction, render_scores(snap, t).text)
 
@@ -263,7 +270,7 @@ class Handlers:
         except codec.CodecError:
             await self.ack(interaction)
             t = await self.translator_for(interaction)
-            await self.answer(interaction, render_error("bad_action", {}, t))
+            await self.answer(interaction, _error("bad_action", {}, t))
             return
         if p.verb == "a":
             await self._act(interaction, p)
@@ -273,14 +280,14 @@ class Handlers:
         chat_id = snap.table.chat_id if snap else chat_of(interaction)
         t = await self.translator_for(interaction, chat_id)
         if snap is None:
-            await self.answer(interaction, render_error("no_table", {}, t))
+            await self.answer(interaction, _error("no_table", {}, t))
             return
         if p.verb == "h":
             await self._show_hand(interaction, p.table_id, t)
             return
         live = self.manager.table_in_chat(chat_id)
         if live is None or live.table_id != p.table_id:
-            await self.answer(interaction, render_error("stale" if live else "no_table", {}, t))
+            await self.answer(interaction, _error("stale" if live else "no_table", {}, t))
             return
         if p.verb == "j":
             await self._join(interaction, chat_id, int(p.arg) if p.arg.isdigit() else None)
@@ -303,7 +310,7 @@ class Handlers:
             else:
                 await self.manager.act(p.table_id, person, p.version, p.arg)
         except TableError as e:
-            await self.tell(interaction, render_error(e.code, e.params, t))
+            await self.tell(interaction, _error(e.code, e.params, t))
             if ephemeral and e.code in ("stale", "not_your_turn", "illegal"):
                 await self._refresh_hand(interaction, p.table_id, t)
             return
@@ -321,7 +328,7 @@ class Handlers:
             else:
                 snap = await getattr(self.manager, what)(chat_id, person, **kw)
         except TableError as e:
-            await self.answer(interaction, render_error(e.code, e.params, t))
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
         if what in ("begin", "claim") and snap.seat_of(person.player_id) is not None and snap.public:
             await self._show_hand(interaction, snap.table_id, t)
@@ -334,7 +341,7 @@ class Handlers:
         try:
             snap = await self.manager.join(chat_id, person, seat)
         except TableError as e:
-            await self.answer(interaction, render_error(e.code, e.params, t))
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
         mine = snap.seat_of(person.player_id)
         if mine is None:  # the table filled and began with the join; show where things stand
@@ -382,7 +389,7 @@ class Handlers:
         try:
             msg = self._hand_message(interaction, table_id, t)
         except TableError as e:
-            await self.answer(interaction, render_error(e.code, e.params, t))
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
         await self.answer(interaction, msg.text, msg)
 
