@@ -45,13 +45,25 @@ def default_presenter(manager: TableManager, transport: DiscordTransport) -> Any
 
 
 class MajlisMixin:
-    """What both client classes share; ``_setup_majlis`` is called from ``__init__``."""
+    """What both client classes share: construction, start-up, shutdown and the press handling."""
 
     manager: TableManager
     tree: app_commands.CommandTree[Any]
     transport: DiscordTransport
     handlers: Handlers
     presenter: Any
+
+    def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
+                 guild_ids: list[int] | None = None, start_manager: bool = True, **options: Any) -> None:
+        options.setdefault("intents", discord.Intents(guilds=True))
+        super().__init__(**options)  # the discord.py client class beside us in the MRO
+        self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
+                           start_manager=start_manager)
+
+    async def close(self) -> None:
+        """Stop the tables' timers and outboxes, then disconnect (every shard)."""
+        await self.shutdown()
+        await super().close()  # type: ignore[misc]
 
     def _setup_majlis(self, manager: TableManager, *, presenter: PresenterFactory | None, sync: bool,
                       guild_ids: list[int] | None, start_manager: bool) -> None:
@@ -148,33 +160,9 @@ class MajlisMixin:
 class MajlisClient(MajlisMixin, discord.Client):
     """One gateway connection."""
 
-    def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
-                 guild_ids: list[int] | None = None, start_manager: bool = True, **options: Any) -> None:
-        options.setdefault("intents", discord.Intents(guilds=True))
-        super().__init__(**options)
-        self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
-                           start_manager=start_manager)
-
-    async def close(self) -> None:
-        """Stop the tables' timers and outboxes, then disconnect."""
-        await self.shutdown()
-        await super().close()
-
 
 class MajlisShardedClient(MajlisMixin, discord.AutoShardedClient):
     """As many shards as Discord recommends (``GET /gateway/bot``), or ``shard_count``."""
-
-    def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
-                 guild_ids: list[int] | None = None, start_manager: bool = True, **options: Any) -> None:
-        options.setdefault("intents", discord.Intents(guilds=True))
-        super().__init__(**options)
-        self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
-                           start_manager=start_manager)
-
-    async def close(self) -> None:
-        """Stop the tables' timers and outboxes, then disconnect every shard."""
-        await self.shutdown()
-        await super().close()
 
 
 def build_client(manager: TableManager, *, sharded: bool = False, presenter: PresenterFactory | None = None,
