@@ -72,6 +72,7 @@ class TrixGame(Game):
         "finished",
         "hands",
         "last_trick",
+        "layout_log",
         "leader",
         "open_mask",
         "options",
@@ -135,6 +136,8 @@ class TrixGame(Game):
         self.deal_scores = [0, 0, 0, 0]
         self.last_trick: tuple[int, int, tuple[int, ...]] | None = None
         self.past_tricks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
+        #: The layout's moves in order, public: ``seat * 64 + card``, or ``seat * 64 + 63`` for a pass.
+        self.layout_log: tuple[int, ...] = ()
         self.exposed = False
 
     def _deal_cards(self) -> None:
@@ -470,6 +473,7 @@ class TrixGame(Game):
             self._begin_play(ev)
         else:
             self.exposed = True
+            self.layout_log += (seat * 64 + 63,)
             ev.append({"type": "layout_passed", "seat": seat, "automatic": False})
             self._layout_turn((seat + 1) % 4, ev)
 
@@ -546,6 +550,7 @@ class TrixGame(Game):
     def _layout_play(self, seat: int, card: int, events: list[Event] | None) -> None:
         self.hands[seat] &= ~(1 << card)
         self.exposed = True
+        self.layout_log += (seat * 64 + card,)
         s = card // 13
         row = L.place(self.rows[s], card % 13 + 2)
         self.rows[s] = row
@@ -577,6 +582,7 @@ class TrixGame(Game):
                 if hand & self.open_mask or not self._rules.auto_pass:
                     self.to_act = seat
                     return
+                self.layout_log += (seat * 64 + 63,)
                 if events is not None:
                     events.append({"type": "layout_passed", "seat": seat, "automatic": True})
             seat = (seat + 1) % 4
@@ -613,6 +619,7 @@ class TrixGame(Game):
         g.deal_scores = self.deal_scores[:]
         g.last_trick = self.last_trick
         g.past_tricks = self.past_tricks
+        g.layout_log = self.layout_log
         g.exposed = self.exposed
         return g
 

@@ -42,6 +42,7 @@ def dump(g: TrixGame) -> dict[str, Any]:
         "deal_scores": list(g.deal_scores),
         "last_trick": None if g.last_trick is None else [g.last_trick[0], g.last_trick[1], list(g.last_trick[2])],
         "past_tricks": [[w, ld, list(cs)] for w, ld, cs in g.past_tricks],
+        "layout_log": list(g.layout_log),
         "exposed": g.exposed,
     }
 
@@ -75,4 +76,5 @@ def restore(g: TrixGame, d: Mapping[str, Any]) -> None:
     lt = d["last_trick"]
     g.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
     g.past_tricks = tuple((int(w), int(ld), tuple(int(x) for x in cs)) for w, ld, cs in d.get("past_tricks", ()))
+    g.layout_log = tuple(int(x) for x in d.get("layout_log", ()))
     g.exposed = bool(d["exposed"])

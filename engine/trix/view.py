@@ -63,6 +63,7 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
         "contracts_left": [CONTRACT_NAMES[c] for c in g.contracts_left() if c != g.contract],
         "doubled": doubled,
         "layout": {C.SUIT_CODES[s]: L.row_codes(g.rows[s]) for s in range(4)} if g.contract == TRIX else None,
+        "layout_history": [_layout_move(x) for x in g.layout_log],
         "finished": list(g.finished),
         "taken": [C.codes_of(scoring_cards(g.contract, m)) if g.contract >= 0 else [] for m in g.captured],
         "deal_scores": list(g.deal_scores),
@@ -75,3 +76,9 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
     if g.rules.expose_twos:
         v["exposed_twos"] = {str(s): C.codes_of(g.hands[s] & TWOS) for s in range(4)} if g.exposed else {}
     return v
+
+
+def _layout_move(x: int) -> dict[str, Any]:
+    """One entry of ``layout_history``: ``{"seat", "card"}``, or ``{"seat", "pass": True}``."""
+    seat, card = divmod(x, 64)
+    return {"seat": seat, "pass": True} if card == 63 else {"seat": seat, "card": C.code(card)}

@@ -352,6 +352,24 @@ def test_X_L4_pass_only_without_legal_card() -> None:
         g.act(g.to_act, rng.choice(g.legal()))
 
 
+@pytest.mark.parametrize("auto", [True, False])
+def test_X_L3_X_L4_layout_history_is_the_public_record_of_plays_and_passes(auto: bool) -> None:
+    """Every layout card and pass, automatic or not, in order, in every view (and in the JSON)."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        g = new(seed=seed, auto_pass_in_layout=auto)
+        events = g.act(g.owner, "contract trix")
+        while g.contract == 4 and g.to_act is not None:
+            moves = [{"seat": e["seat"], "card": e["card"]} if e["type"] == "card_played" else
+                     {"seat": e["seat"], "pass": True} for e in events if e["type"] in ("card_played", "layout_passed")]
+            assert g.view(None)["layout_history"] == moves
+            assert g.view(g.to_act)["layout_history"] == moves
+            assert engine.load(g.to_json()).view(None)["layout_history"] == moves
+            assert g.clone().view(None)["layout_history"] == moves
+            events += g.act(g.to_act, rng.choice(g.legal()))
+        assert g.view(None)["layout_history"] == []  # a new deal starts a new record
+
+
 def test_X_L5_placings_and_end_at_third_out() -> None:
     for events in deals_of("trix", 20):
         outs = of(events, "player_out")
