@@ -2,7 +2,7 @@
 
     python bench/ai.py --game tarneeb --deals 40          # strong vs rule-based, classic card play
     python bench/ai.py --game tarneeb41 --deals 40
-    python bench/ai.py --game trix --deals 8
+    python bench/ai.py --game trix --deals 8               # --jobs 2: two processes (Trix only)
 
 Classic Tarneeb: every deal is played twice with the teams swapped; the rule player bids in both
 runs (so the contract is the same) and only the card play differs: the figure is the strong team's
@@ -18,6 +18,7 @@ the strong player's move-time distribution.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import statistics
 import sys
@@ -132,17 +133,39 @@ def bench_tarneeb41(deals: int, level: str) -> None:
           f" difference {m:+.2f} ± {se:.2f} (2 SE = {2 * se:.2f})")
 
 
-def bench_trix(deals: int, level: str) -> None:
+CONTRACTS = ("king", "queens", "diamonds", "tricks", "trix")
+
+
+def _trix_deal(args: tuple[int, str]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """One Trix deal, every contract, the strong player in each seat: the differences and move times."""
+    i, level = args
     strong, rule = StrongPlayer(level), RulePlayer()
-    diffs: dict[str, list[float]] = {c: [] for c in ("king", "queens", "diamonds", "tricks", "trix")}
-    for i in range(deals):
-        cards = _deal_cards(3000 + i)
-        for contract, out in diffs.items():
-            base = play_deal("trix", cards, [rule] * 4, 3000 + i, contract=contract)["deltas"]["players"]
-            for s in range(4):
-                players = [strong if x == s else rule for x in range(4)]
-                d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
-                out.append(d[s] - base[s])
+    before = {k: len(v) for k, v in TIMES.items()}
+    cards = _deal_cards(3000 + i)
+    out: dict[str, list[float]] = {c: [] for c in CONTRACTS}
+    for contract in CONTRACTS:
+        base = play_deal("trix", cards, [rule] * 4, 3000 + i, contract=contract)["deltas"]["players"]
+        for s in range(4):
+            players = [strong if x == s else rule for x in range(4)]
+            d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
+            out[contract].append(d[s] - base[s])
+    return out, {k: v[before[k]:] for k, v in TIMES.items()}
+
+
+def bench_trix(deals: int, level: str, jobs: int = 1) -> None:
+    diffs: dict[str, list[float]] = {c: [] for c in CONTRACTS}
+    work = [(i, level) for i in range(deals)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(_trix_deal, work, chunksize=1)
+    else:
+        results = [_trix_deal(w) for w in work]
+    for out, ts in results:
+        for c, xs in out.items():
+            diffs[c].extend(xs)
+        if jobs > 1:  # in one process the times are already in TIMES
+            for k, v in ts.items():
+                TIMES[k].extend(v)
     allx = [x for v in diffs.values() for x in v]
     m, se = _mean_se(allx)
     print(f"trix, {deals} deals x 5 contracts x 4 seats, level={level}")
@@ -157,6 +180,8 @@ def main() -> None:
     ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "all"], default="all")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--level", choices=["normal", "strong"], default="strong")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="Trix: deals in this many processes at once (move times then include contention)")
     a = ap.parse_args()
     t0 = time.perf_counter()
     if a.game in ("tarneeb", "all"):
@@ -164,7 +189,7 @@ def main() -> None:
     if a.game in ("tarneeb41", "all"):
         bench_tarneeb41(a.deals, a.level)
     if a.game in ("trix", "all"):
-        bench_trix(max(1, a.deals // 4), a.level)
+        bench_trix(max(1, a.deals // 4), a.level, a.jobs)
     for kind, ts in TIMES.items():
         if ts:
             q = sorted(ts)

@@ -13,7 +13,7 @@ from bot.ai.strong import StrongPlayer, dds
 from bot.ai.strong import tarneeb as strong_tarneeb
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view, sample_deal
-from bot.ai.strong.trix import TrixBrain, _maxn_turn
+from bot.ai.strong.trix import TrixBrain, _best_reply
 from engine import cards as C
 
 pytestmark = pytest.mark.skipif(not dds.available(), reason="endplay (DDS) not installed")
@@ -36,7 +36,7 @@ def _deck(seed: int) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("game", ["tarneeb", "tarneeb41", "trix"])
-def test_strong_player_always_legal(game: str) -> None:
+def test_strong_player_always_legal(game: str, caplog: pytest.LogCaptureFixture) -> None:
     p = quick_player()
     for seed in range(2):
         g = engine.new_game(game, seed=seed)
@@ -50,6 +50,7 @@ def test_strong_player_always_legal(game: str) -> None:
             assert view == before, "the player must not change the view it is given"
             assert action in g.legal()
             deals += sum(1 for e in g.act(seat, action) if e["type"] in ("deal_scored", "deal_thrown_in"))
+    assert "falling back" not in caplog.text, "the search itself must decide, not the rule player's fallback"
 
 
 def _swap_hidden(cards: list[list[str]], viewer: int) -> list[list[str]]:
@@ -142,11 +143,11 @@ def test_exact_endgame_avoids_the_king() -> None:
         (1 << p("4C")) | (1 << p("5D")),
         (1 << p("6C")) | (1 << p("7D")),
     ]
-    value = _maxn_turn("king", hands, [], 0, {})
-    # seat 0 leads 2C (6C wins), then seat 3 leads 7D... seat 1 discards KH; leading AH would force
-    # seat 1 to play KH under it and take it itself: best for seat 0 is to avoid the king.
-    assert value[0] == 0
-    assert sum(value) == -75
+    # seat 0 leads 2C (6C wins), then seat 3 leads 7D and seat 1 discards KH on it; leading AH would
+    # force seat 1 to play KH under it, and seat 0 would take it: best for seat 0 avoids the king.
+    assert _best_reply("king", hands, [], 0, {}, "original_penalty", 0) == 0
+    after_ah = [hands[0] & ~(1 << p("AH")), *hands[1:]]
+    assert _best_reply("king", after_ah, [(0, p("AH"))], 1, {}, "original_penalty", 0) == -75
 
 
 def test_rollouts_keep_the_deal_totals() -> None:
@@ -165,3 +166,155 @@ def test_trix_contract_choice_is_legal_and_uses_rollouts() -> None:
     assert g.phase == "contract"
     brain = TrixBrain(card_seconds=0.0, choice_seconds=0.0)
     assert brain.contract(g.view(g.to_act), random.Random(1)) in g.legal()
+
+
+# ---------------------------------------------------------------------- reading the others' play (Trix)
+
+
+def _rule_deal(contract: str, seed: int, stop_after: int) -> engine.Game:
+    """A Trix deal of ``contract`` played by rule players for ``stop_after`` moves (or to its end)."""
+    from bot.ai.rules import RulePlayer
+
+    rule, rng = RulePlayer(), random.Random(seed)
+    g = engine.new_game("trix", seed=seed)
+    g.act(g.to_act, f"contract {contract}")
+    moves = 0
+    while g.to_act is not None and g.contract is not None and moves < stop_after:
+        seat = g.to_act
+        if g.view(seat)["phase"] == "play":
+            moves += 1
+        g.act(seat, rule.decide(g.view(seat), "trix", rng))
+        if g.view(None)["phase"] != "play" and g.view(None)["phase"] != "double":
+            break
+    return g
+
+
+@pytest.mark.parametrize("contract", ["king", "queens", "diamonds", "tricks", "trix"])
+def test_rollout_policy_is_the_rule_players_play(contract: str) -> None:
+    """The inference is only as good as its model: with no noise it is exactly the rule player."""
+    from bot.ai.rules import RulePlayer
+
+    rule, rng = RulePlayer(), random.Random(0)
+    checked = 0
+    for seed in range(12):
+        g = engine.new_game("trix", seed=seed)
+        g.act(g.to_act, f"contract {contract}")
+        while g.to_act is not None and g.view(None)["contract"] == contract:
+            seat = g.to_act
+            view = g.view(seat)
+            action = rule.decide(view, "trix", rng)
+            if view["phase"] == "play" and len(view["legal"]) > 1:
+                hand = C.mask_of(view["hand"])
+                if contract == "trix":
+                    rows: list[tuple[int, int] | None] = [None] * 4
+                    for suit, ends in view["layout"].items():
+                        if ends:
+                            rows[C.parse_suit(suit)] = (C.RANKS.index(ends[0]) + 2, C.RANKS.index(ends[1]) + 2)
+                    mine = S.choose_layout_card(hand, S.layout_legal(hand, rows), rows, rng, eps=0.0)
+                else:
+                    trick = [(int(e["seat"]), C.parse(e["card"])) for e in view["trick"]]
+                    mine = S.choose_trick_card(contract, hand, trick, rng, eps=0.0)
+                assert action == "play " + C.code(mine), view
+                checked += 1
+            g.act(seat, action)
+    assert checked > 100
+
+
+def test_predicted_doubles_are_the_rule_players_doubles() -> None:
+    from bot.ai.rules import RulePlayer
+    from bot.ai.strong import trix_infer as I
+
+    rule, rng = RulePlayer(), random.Random(0)
+    seen = 0
+    for seed in range(300):
+        g = engine.new_game("trix", seed=seed)
+        contract = "king" if seed % 2 else "queens"
+        g.act(g.to_act, f"contract {contract}")
+        start = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+        while g.view(None)["phase"] == "double":
+            seat = g.to_act
+            g.act(seat, rule.decide(g.view(seat), "trix", rng))
+        made = [0, 0, 0, 0]
+        for d in g.view(None)["doubled"]:
+            made[d["seat"]] |= 1 << C.parse(d["card"])
+            seen += 1
+        assert made == [I.predicted_doubles(contract, h) for h in start]
+    assert seen > 10
+
+
+@pytest.mark.parametrize("contract", ["king", "queens", "diamonds", "tricks", "trix"])
+def test_the_true_deal_explains_rule_play_and_most_samples_do_not(contract: str) -> None:
+    from bot.ai.strong import trix_infer as I
+
+    rng = random.Random(1)
+    lower = 0
+    for seed in range(4):
+        g = _rule_deal(contract, seed, 20)
+        if g.to_act is None or g.view(None)["contract"] != contract:
+            continue
+        view = g.view(g.to_act)
+        story = I.story_of(view)
+        true = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+        assert I.weight(story, true) == 1.0
+        k = from_view(view)
+        weights = [I.weight(story, sample_deal(k, rng)) for _ in range(50)]
+        assert all(0.0 < w <= 1.0 for w in weights)
+        lower += sum(w < 1.0 for w in weights)
+    assert lower > 50  # uniform deals mostly disagree with what the others did
+
+
+def test_a_layout_pass_rules_out_the_cards_open_at_that_moment() -> None:
+    rng = random.Random(3)
+    found = 0
+    for seed in range(30):
+        g = engine.new_game("trix", seed=seed)
+        g.act(g.to_act, "contract trix")
+        play = 0
+        while g.to_act is not None and g.view(None)["contract"] == "trix" and play < 25:
+            g.act(g.to_act, rng.choice(g.legal()))
+            play += 1
+        if g.to_act is None or g.view(None)["contract"] != "trix":
+            continue
+        view = g.view(g.to_act)
+        k = from_view(view)
+        passes = [m for m in view["layout_history"] if m.get("pass") and m["seat"] != view["seat"]]
+        if not passes:
+            continue
+        found += 1
+        for _ in range(20):
+            hands = sample_deal(k, rng)
+            for s in range(4):
+                assert not hands[s] & k.excluded[s]
+        true = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+        for m in passes:
+            assert k.excluded[m["seat"]], "a pass always rules out at least one open card"
+            assert not true[m["seat"]] & k.excluded[m["seat"]], "the exclusion is a fact, never wrong"
+    assert found >= 5
+
+
+@pytest.mark.parametrize("contract", ["king", "queens", "diamonds", "tricks"])
+def test_exact_endgame_search_is_at_least_the_policys_own_play(contract: str) -> None:
+    """With four cards or fewer a hand, my moves are searched exactly against the others' policy:
+    never worse than playing the policy myself, and better somewhere."""
+    from bot.ai.rules import RulePlayer
+
+    rng = random.Random(2)
+    better = checked = 0
+    for seed in range(40):
+        g = engine.new_game("trix", seed=seed)
+        g.act(g.to_act, f"contract {contract}")
+        while g.to_act is not None and g.view(None)["contract"] == contract and (
+                g.view(None)["phase"] != "play" or max(g.view(None)["hand_sizes"]) > 4 or g.view(None)["trick"]):
+            g.act(g.to_act, RulePlayer().decide(g.view(g.to_act), "trix", rng))
+        if g.to_act is None or g.view(None)["contract"] != contract:
+            continue
+        me = g.to_act
+        hands = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+        policy = S.rollout_tricks(contract, hands, [], me, {}, rng, eps=0.0)[me]
+        best = _best_reply(contract, hands, [], me, {}, "original_penalty", me)
+        assert best >= policy
+        better += best > policy
+        checked += 1
+    assert checked >= 5
+    if contract != "king":  # (in K♥ the king is nearly always gone before four cards a hand)
+        assert better >= 1

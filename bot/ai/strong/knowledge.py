@@ -2,9 +2,11 @@
 
 The strong players never see the engine: they get ``view(seat)`` only. From it they learn their
 own hand, every card played this deal (``history`` plus the current ``trick``), which seats showed
-a void (did not follow the suit led), the Syrian exposed card (still in the dealer's hand), and how
-many cards each seat holds. :func:`sample_deal` draws the other three hands uniformly among the
-deals consistent with all of that (voids and known cards are hard constraints).
+a void (did not follow the suit led), the Syrian exposed card (still in the dealer's hand), the
+revealed Trix doubles, which cards a seat cannot hold because it passed on the Trix layout while
+they were open (``layout_history``), and how many cards each seat holds. :func:`sample_deal` draws
+the other three hands uniformly among the deals consistent with all of that (hard constraints);
+what the other seats' choices suggest is weighed separately (:mod:`bot.ai.strong.trix_infer`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class Knowledge:
     played: int = 0
     voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat: bitmask of suits (1 << s)
     known: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards known to be in a seat's hand
+    excluded: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards a seat cannot hold (layout passes)
     trick: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in play order
     leader: int = 0
     tricks_done: int = 0
@@ -82,7 +85,35 @@ def from_view(view: dict[str, Any]) -> Knowledge:
             lo, hi = (C.RANKS.index(str(x)) + 2 for x in ends)
             for r in range(lo, hi + 1):
                 k.played |= 1 << C.card(r, C.parse_suit(suit))
+    _layout_passes(k, view.get("layout_history") or [])
     return k
+
+
+def _layout_passes(k: Knowledge, moves: list[dict[str, Any]]) -> None:
+    """A seat that passed on the layout held none of the cards open at that moment (X-L3)."""
+    rows = [(0, 0)] * 4
+    for m in moves:
+        s = int(m["seat"])
+        if m.get("pass"):
+            k.excluded[s] |= _open(rows)
+            continue
+        c = C.parse(str(m["card"]))
+        lo, hi = rows[C.suit_of(c)]
+        r = C.rank_of(c)
+        rows[C.suit_of(c)] = (r, r) if lo == 0 else (min(lo, r), max(hi, r))
+
+
+def _open(rows: list[tuple[int, int]]) -> int:
+    m = 0
+    for s, (lo, hi) in enumerate(rows):
+        if lo == 0:
+            m |= 1 << C.card(11, s)
+            continue
+        if lo > 2:
+            m |= 1 << C.card(lo - 1, s)
+        if hi < 14:
+            m |= 1 << C.card(hi + 1, s)
+    return m
 
 
 def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]:
@@ -107,11 +138,10 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]
         left = dict(need)
         rng.shuffle(pool)
         # most constrained cards first: those that fewer seats may hold
-        order = sorted(pool, key=lambda c: sum(1 for s in others if not (k.voids[s] >> C.suit_of(c)) & 1))
+        order = sorted(pool, key=lambda c: sum(1 for s in others if _may_hold(k, s, c)))
         ok = True
         for c in order:
-            suit_bit = 1 << C.suit_of(c)
-            cands = [s for s in others if left[s] > 0 and (not strict or not k.voids[s] & suit_bit)]
+            cands = [s for s in others if left[s] > 0 and (not strict or _may_hold(k, s, c))]
             if not cands:
                 ok = False
                 break
@@ -127,3 +157,7 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]
         if ok:
             return hands
     raise RuntimeError("no consistent deal")
+
+
+def _may_hold(k: Knowledge, seat: int, c: int) -> bool:
+    return not (k.voids[seat] >> C.suit_of(c)) & 1 and not (k.excluded[seat] >> c) & 1

@@ -1,18 +1,24 @@
-"""Strong Trix decisions: sampled deals and heuristic rollouts, with an exact small endgame.
+"""Strong Trix decisions: deals read from the others' play, heuristic rollouts, an exact endgame.
 
-Every decision samples the hidden hands consistently with the seat's view, then plays each
-candidate out many times with the quick policy of :mod:`bot.ai.strong.trix_sim` (flat Monte Carlo
-over determinizations, the information-set approach without a tree), and picks the candidate with
-the best mean points for this seat. When at most two cards are left in every hand of a trick
-contract, each sample is searched exactly instead (max-n: every seat maximizes its own points).
+Every card decision draws hidden hands consistent with the seat's view (voids, cards seen, layout
+passes) and, once the others have moved, in proportion to how likely their moves were with those
+cards (:mod:`bot.ai.strong.trix_infer`, a Metropolis chain over card swaps). Each candidate is then
+played out on the same deals with the same dice (common random numbers) by the quick policy of
+:mod:`bot.ai.strong.trix_sim` (flat Monte Carlo over determinizations: the information-set approach
+without a tree), and the candidate with the best mean points for this seat is played. With at
+most four cards a hand in a trick contract, each deal is searched exactly instead: my remaining
+choices are tried, the others play the same policy. Doubles are made when rollouts with and without
+the double say it gains enough; the contract is chosen by rollouts of every contract left.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
+from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
 from engine import cards as C
@@ -42,9 +48,13 @@ def _doubled(view: dict[str, Any]) -> dict[int, int]:
 class TrixBrain:
     """Decisions for Trix from a seat's view."""
 
-    def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6) -> None:
+    def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
+                 exact_cards: int = 4, double_margin: float = 0.25) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
+        self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
+        self.exact_cards = exact_cards  # at most this many cards a hand: my moves searched exactly
+        self.double_margin = double_margin  # a double must gain this share of the card's value on average
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random) -> str:
@@ -58,10 +68,12 @@ class TrixBrain:
         cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
         totals = dict.fromkeys(cands, 0.0)
         counts = dict.fromkeys(cands, 0)
-        deadline = time.perf_counter() + self.card_seconds
+        start = time.perf_counter()
+        deadline = start + self.card_seconds
+        draw = self._sampler(view, k, rng, start + self.card_seconds * self.infer_share)
         rounds = 0
         while rounds < 4 or time.perf_counter() < deadline:
-            hands = sample_deal(k, rng)
+            hands = draw()
             seed = rng.getrandbits(32)
             for c in cands:  # common random numbers: every candidate meets the same deal and dice
                 totals[c] += self._value_after(view, k, contract, hands, c, random.Random(seed))
@@ -71,6 +83,16 @@ class TrixBrain:
                 break
         best = max(cands, key=lambda c: (totals[c] / counts[c], -C.rank_of(c)))
         return cands[best]
+
+    def _sampler(self, view: dict[str, Any], k: Knowledge, rng: random.Random,
+                 until: float) -> Callable[[], list[int]]:
+        """Deals to play out: consistent with the view and, once others have moved, drawn in
+        proportion to how likely their moves were with those cards (:func:`trix_infer.posterior`)."""
+        story = I.story_of(view)
+        if not story.informative():
+            return lambda: sample_deal(k, rng)
+        chain = I.posterior(k, story, rng, until=until)
+        return lambda: chain[rng.randrange(len(chain))]
 
     def _value_after(self, view: dict[str, Any], k: Knowledge, contract: str, hands: list[int], c: int,
                      rng: random.Random) -> float:
@@ -90,11 +112,10 @@ class TrixBrain:
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
         doubled = _doubled(view)
-        if max(h.bit_count() for h in hands) <= 2:
-            if len(trick) == 4:
-                return _maxn(contract, hands, trick, doubled)[me]
-            return _maxn_turn(contract, hands, trick, (me + 1) % 4, doubled)[me]
-        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng)
+        sc = _self_capture(view)
+        if max(h.bit_count() for h in hands) <= self.exact_cards:
+            return _best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me)
+        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc)
         return out[me]
 
     # ------------------------------------------------------------------ contract choice
@@ -124,30 +145,40 @@ class TrixBrain:
 
     # ------------------------------------------------------------------ doubling
     def double(self, view: dict[str, Any], rng: random.Random) -> str:
-        """Double a card when rollouts say this seat rarely ends up taking it."""
+        """Double a card when rollouts say it gains enough on average (rules.md X-B5).
+
+        A double is public, and tells the table where the card is; so it must gain more than a
+        quarter of the card's value on average, not merely something.
+        """
         legal = view["legal"]
         options = [a for a in legal if a.startswith("double ")]
+        done = "done" if "done" in legal else legal[0]
         if not options:
-            return "done" if "done" in legal else legal[0]
+            return done
         k = from_view(view)
+        me = k.seat
         contract = str(view.get("contract"))
         owner_seat = view.get("owner")
-        owner = int(owner_seat) if owner_seat is not None else k.seat
-        best, best_p = None, 1.0
+        owner = int(owner_seat) if owner_seat is not None else me
+        sc = _self_capture(view)
+        base = _doubled(view)
+        best, best_gain = done, 0.0
         for a in options:
             card = C.parse(a.split()[1])
-            taken = n = 0
+            gain = 0.0
+            n = 0
             deadline = time.perf_counter() + self.card_seconds
             while n < 12 or (time.perf_counter() < deadline and n < 200):
                 hands = sample_deal(k, rng)
-                out = S.rollout_tricks(contract, hands, [], owner, {card: k.seat}, rng)
-                # a negative result of at least the card's value means we took it ourselves
-                taken += out[k.seat] <= -S.BASE[contract]
+                seed = rng.getrandbits(32)
+                with_d = S.rollout_tricks(contract, hands, [], owner, {**base, card: me}, random.Random(seed), sc)
+                without = S.rollout_tricks(contract, hands, [], owner, base, random.Random(seed), sc)
+                gain += with_d[me] - without[me]
                 n += 1
-            p = taken / n
-            if p < best_p:
-                best, best_p = a, p
-        return best if best is not None and best_p < 0.3 else ("done" if "done" in legal else legal[0])
+            gain /= n
+            if gain > self.double_margin * S.BASE[contract] and gain > best_gain:
+                best, best_gain = a, gain
+        return best
 
 
 def _trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
@@ -156,30 +187,42 @@ def _trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
     return tuple(int(x) for x in sc) if isinstance(sc, list) and len(sc) == 4 else TRIX_SCORES
 
 
-def _maxn(contract: str, hands: list[int], trick: list[tuple[int, int]], doubled: dict[int, int]) -> list[int]:
-    """Exact max-n points per seat from a just-completed ``trick`` on (each seat maximizes its own)."""
-    cards = [c for _, c in trick]
-    w = trick[C.trick_winner(cards, None)][0]
-    pts = [0, 0, 0, 0]
-    S.score_trick(contract, w, cards, doubled, pts)
-    if hands[w]:
-        rest = _maxn_turn(contract, hands, [], w, doubled)
-        pts = [a + b for a, b in zip(pts, rest, strict=True)]
-    return pts
+def _self_capture(view: dict[str, Any]) -> str:
+    return str((view.get("options") or {}).get("self_capture") or "original_penalty")
 
 
-def _maxn_turn(contract: str, hands: list[int], trick: list[tuple[int, int]], seat: int,
-               doubled: dict[int, int]) -> list[int]:
-    led = C.suit_of(trick[0][1]) if trick else None
-    best: list[int] | None = None
-    for c in C.cards_of(C.legal_mask(hands[seat], led)):
+def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], seat: int,
+                doubled: dict[int, int], sc: str, me: int) -> float:
+    """My points from here when I choose my cards best and the others play the sensible policy.
+
+    ``trick`` is the trick so far (possibly complete) and ``seat`` the next to play in it. The
+    others' cards come from the same model the rollouts and the inference use (no noise), so this
+    is the exact value of the rollouts' own game, searched over my remaining choices.
+    """
+    if len(trick) == 4:
+        cards = [c for _, c in trick]
+        w = trick[C.trick_winner(cards, None)][0]
+        pts = [0, 0, 0, 0]
+        S.score_trick(contract, w, cards, doubled, pts, trick[0][0], sc)
+        if not hands[w] or (contract != "tricks" and not _penalty_left(contract, hands)):
+            return pts[me]
+        return pts[me] + _best_reply(contract, hands, [], w, doubled, sc, me)
+    if seat != me:
+        c = S.choose_trick_card(contract, hands[seat], trick, _EXACT, eps=0.0)
         nh = list(hands)
         nh[seat] &= ~(1 << c)
-        nt = [*trick, (seat, c)]
-        if len(nt) == 4:
-            val = _maxn(contract, nh, nt, doubled)
-        else:
-            val = _maxn_turn(contract, nh, nt, (seat + 1) % 4, doubled)
-        if best is None or val[seat] > best[seat]:
-            best = val
-    return best if best is not None else [0, 0, 0, 0]
+        return _best_reply(contract, nh, [*trick, (seat, c)], (seat + 1) % 4, doubled, sc, me)
+    led = C.suit_of(trick[0][1]) if trick else None
+    best = -1e9
+    for c in C.cards_of(C.legal_mask(hands[me], led)):
+        nh = list(hands)
+        nh[me] &= ~(1 << c)
+        best = max(best, _best_reply(contract, nh, [*trick, (me, c)], (me + 1) % 4, doubled, sc, me))
+    return best
+
+
+def _penalty_left(contract: str, hands: list[int]) -> bool:
+    return bool((hands[0] | hands[1] | hands[2] | hands[3]) & S.PENALTY[contract])
+
+
+_EXACT = random.Random(0)  # the policy without noise never draws from it

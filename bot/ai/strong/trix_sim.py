@@ -29,8 +29,13 @@ def card_value(contract: str, c: int) -> int:
     return 0
 
 
-def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int, int], out: list[int]) -> None:
-    """Add the trick's points to ``out`` (per seat) under ``contract`` and ``doubled`` {card: doubler}."""
+def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int, int], out: list[int],
+                leader: int = 0, self_capture: str = "original_penalty") -> None:
+    """Add the trick's points to ``out`` (per seat) under ``contract`` and ``doubled`` {card: doubler}.
+
+    ``self_capture`` is the option of rules.md X-B5 for a doubler who takes its own card;
+    ``leader`` led the trick (it gains under ``leader_gains``).
+    """
     if contract == "tricks":
         out[winner] -= 15
         return
@@ -39,11 +44,15 @@ def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int,
         if not v:
             continue
         d = doubled.get(c)
-        if d is None or d == winner:
+        if d is None or (d == winner and self_capture == "original_penalty"):
             out[winner] -= v
-        else:
+        elif d != winner:
             out[winner] -= 2 * v
             out[d] += v
+        else:
+            out[winner] -= 2 * v
+            if self_capture == "leader_gains":
+                out[leader] += v
 
 
 def _suit_len(hand: int, c: int) -> int:
@@ -99,7 +108,8 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
 
 
 def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]], leader: int,
-                   doubled: dict[int, int], rng: random.Random) -> list[int]:
+                   doubled: dict[int, int], rng: random.Random, self_capture: str = "original_penalty",
+                   eps: float = 0.03) -> list[int]:
     """Play the trick contract out from here; return each seat's points from now on."""
     hands = list(hands)
     out = [0, 0, 0, 0]
@@ -114,7 +124,7 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
         if len(trick) == 4:
             cards = [x for _, x in trick]
             w = trick[C.trick_winner(cards, None)][0]
-            score_trick(contract, w, cards, doubled, out)
+            score_trick(contract, w, cards, doubled, out, trick[0][0], self_capture)
             for x in cards:
                 pen_left &= ~(1 << x)
             trick = []
@@ -123,7 +133,7 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
                 break
         if not hands[seat]:
             break
-        c = choose_trick_card(contract, hands[seat], trick, rng)
+        c = choose_trick_card(contract, hands[seat], trick, rng, eps)
         hands[seat] &= ~(1 << c)
         trick.append((seat, c))
         if len(trick) < 4:
@@ -193,7 +203,7 @@ def choose_layout_card(hand: int, legal: int, rows: list[tuple[int, int] | None]
 
 
 def rollout_layout(hands: list[int], rows: list[tuple[int, int] | None], seat: int, finished: list[int],
-                   scores: tuple[int, ...], rng: random.Random) -> list[int]:
+                   scores: tuple[int, ...], rng: random.Random, eps: float = 0.03) -> list[int]:
     """Play the layout out from ``seat``'s turn; return each seat's points from now on."""
     hands = list(hands)
     rows = list(rows)
@@ -205,7 +215,7 @@ def rollout_layout(hands: list[int], rows: list[tuple[int, int] | None], seat: i
         if hands[seat]:
             legal = layout_legal(hands[seat], rows)
             if legal:
-                c = choose_layout_card(hands[seat], legal, rows, rng)
+                c = choose_layout_card(hands[seat], legal, rows, rng, eps)
                 hands[seat] &= ~(1 << c)
                 place(rows, c)
                 if not hands[seat]:

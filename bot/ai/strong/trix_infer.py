@@ -1,0 +1,177 @@
+"""Reading the other seats' cards from how they played: likelihood weights for sampled Trix deals.
+
+A deal sampled by :func:`bot.ai.strong.knowledge.sample_deal` respects the hard facts (voids, cards
+seen, layout passes) but treats every consistent deal alike. People, however, play sensibly: a
+seat that led a low spade in Queens probably holds no queen of spades; a seat that threw a small
+club when void in hearts probably held no K♥. This module replays the deal so far on a sampled
+deal and asks, for every move of another seat, whether a sensible player (the rule player's
+heuristics, the same policy the rollouts use) holding those cards would have made it. Each move
+that disagrees multiplies the deal's weight by ``miss`` (a soft penalty, not a veto: people are not
+rule players, and a wrong model must only blur the picture, not break it). The doubles revealed
+after the window are checked the same way.
+
+The strong player draws many deals, weighs them here, and spends its rollouts on deals drawn in
+proportion to their weights (importance resampling).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.strong import trix_sim as S
+from bot.ai.strong.knowledge import Knowledge, sample_deal
+from engine import cards as C
+
+#: The weight factor of one move the model would not have made.
+MISS = 0.2
+
+_NO_RNG = random.Random(0)  # the policy with eps=0 never draws; a fixed generator keeps it pure
+
+
+@dataclass(slots=True)
+class Story:
+    """The public moves of the deal so far, per seat, with what was on the table at each one."""
+
+    me: int
+    contract: str
+    #: per seat: (card, context) for each of its moves in order; the context is the trick so far
+    #: (a list of (seat, card)) in trick contracts, the layout's rows in the Trix contract
+    moves: list[list[tuple[int, Any]]]
+    #: per seat: every card it has played this deal
+    played: list[int]
+    #: revealed doubles per seat (card set), or None when nothing can be read from doubling
+    doubled: list[int] | None
+
+    def informative(self) -> bool:
+        """Whether another seat has done anything to learn from."""
+        return self.doubled is not None or any(self.moves[s] for s in range(4) if s != self.me)
+
+
+def story_of(view: dict[str, Any]) -> Story:
+    """The moves of the deal so far from ``view(seat)``."""
+    me = int(view["seat"])
+    contract = str(view.get("contract"))
+    moves: list[list[tuple[int, Any]]] = [[], [], [], []]
+    played = [0, 0, 0, 0]
+    if contract == "trix":
+        rows: list[tuple[int, int] | None] = [None, None, None, None]
+        for m in view.get("layout_history") or []:
+            if m.get("pass"):
+                continue
+            s, c = int(m["seat"]), C.parse(str(m["card"]))
+            moves[s].append((c, list(rows)))
+            played[s] |= 1 << c
+            S.place(rows, c)
+    else:
+        tricks = [[(int(e["seat"]), C.parse(str(e["card"]))) for e in t.get("cards", [])]
+                  for t in view.get("history") or []]
+        tricks.append([(int(e["seat"]), C.parse(str(e["card"]))) for e in view.get("trick") or []])
+        for t in tricks:
+            for i, (s, c) in enumerate(t):
+                moves[s].append((c, t[:i]))
+                played[s] |= 1 << c
+    doubled: list[int] | None = None
+    opts = view.get("options") or {}
+    if opts.get("doubling", "on") != "off" and contract in ("king", "queens") and view.get("phase") == "play":
+        doubled = [0, 0, 0, 0]
+        for d in view.get("doubled") or []:
+            doubled[int(d["seat"])] |= 1 << C.parse(str(d["card"]))
+    return Story(me=me, contract=contract, moves=moves, played=played, doubled=doubled)
+
+
+def seat_weight(story: Story, seat: int, hand: int, miss: float = MISS) -> float:
+    """How likely a sensible player holding ``hand`` now at ``seat`` made that seat's moves so far.
+
+    The likelihood of a whole deal is the product over the other seats: each factor depends on
+    that seat's own cards only, which is what lets :func:`posterior` change two seats at a time.
+    """
+    held = hand | story.played[seat]  # the seat's hand when the deal began
+    w = 1.0
+    if story.doubled is not None and predicted_doubles(story.contract, held) != story.doubled[seat]:
+        w *= miss
+    if story.contract == "trix":
+        for c, rows in story.moves[seat]:
+            legal = S.layout_legal(held, rows)
+            if legal.bit_count() > 1 and S.choose_layout_card(held, legal, rows, _NO_RNG, eps=0.0) != c:
+                w *= miss
+            held &= ~(1 << c)
+        return w
+    for c, before in story.moves[seat]:
+        led = C.suit_of(before[0][1]) if before else None
+        if (C.legal_mask(held, led).bit_count() > 1
+                and S.choose_trick_card(story.contract, held, before, _NO_RNG, eps=0.0) != c):
+            w *= miss
+        held &= ~(1 << c)
+    return w
+
+
+def weight(story: Story, hands: list[int], miss: float = MISS) -> float:
+    """How likely sensible players holding ``hands`` (now) made the moves of ``story``, up to a constant."""
+    w = 1.0
+    for s in range(4):
+        if s != story.me:
+            w *= seat_weight(story, s, hands[s], miss)
+    return w
+
+
+def posterior(k: Knowledge, story: Story, rng: random.Random, *, until: float, min_steps: int = 40,
+              max_steps: int = 4000, miss: float = MISS) -> list[list[int]]:
+    """Deals drawn (approximately) in proportion to :func:`weight`, by a Metropolis chain.
+
+    The chain starts from the likeliest of a few consistent deals and moves by swapping one
+    unknown card between two other seats (only where both may hold it, so every state stays
+    consistent with the voids and passes); a swap is kept with the usual Metropolis–Hastings
+    probability. Each step re-weighs the two seats it changed. The states after a short burn-in
+    are returned (consecutive ones are correlated; the caller draws from them at random).
+    """
+    others = [s for s in range(4) if s != k.seat]
+    may = [C.FULL_DECK & ~k.excluded[s] for s in range(4)]
+    for s in range(4):
+        for suit in range(4):
+            if k.voids[s] >> suit & 1:
+                may[s] &= ~C.SUIT_MASK[suit]
+    cur = max((sample_deal(k, rng) for _ in range(8)), key=lambda h: weight(story, h, miss))
+    w = [seat_weight(story, s, cur[s], miss) if s != k.seat else 1.0 for s in range(4)]
+    chain: list[list[int]] = []
+    burn = min_steps // 2
+    steps = 0
+    while steps < min_steps or (steps < max_steps and time.perf_counter() < until):
+        steps += 1
+        a, b = rng.sample(others, 2)
+        xs = cur[a] & ~k.known[a] & may[b]
+        ys = cur[b] & ~k.known[b] & may[a]
+        if xs and ys:
+            x = rng.choice(C.cards_of(xs))
+            y = rng.choice(C.cards_of(ys))
+            na = cur[a] ^ (1 << x) ^ (1 << y)
+            nb = cur[b] ^ (1 << x) ^ (1 << y)
+            wa, wb = seat_weight(story, a, na, miss), seat_weight(story, b, nb, miss)
+            # Hastings: the reverse swap is chosen among the new states' movable cards
+            back = (na & ~k.known[a] & may[b]).bit_count() * (nb & ~k.known[b] & may[a]).bit_count()
+            ratio = (wa * wb) / (w[a] * w[b]) * (xs.bit_count() * ys.bit_count()) / back
+            if ratio >= 1.0 or rng.random() < ratio:
+                cur = list(cur)
+                cur[a], cur[b], w[a], w[b] = na, nb, wa, wb
+        if steps > burn:
+            chain.append(cur)
+    return chain
+
+
+def predicted_doubles(contract: str, hand: int) -> int:
+    """The cards a sensible player doubles with ``hand`` (the rule player's test, on card sets)."""
+    out = 0
+    lens = [(hand & C.SUIT_MASK[s]).bit_count() for s in range(4)]
+    for c in C.cards_of(hand & S.PENALTY[contract]) if contract in ("king", "queens") else []:
+        s, r = C.suit_of(c), C.rank_of(c)
+        suit = hand & C.SUIT_MASK[s]
+        n = lens[s]
+        lows = sum(1 for x in C.cards_of(suit) if C.rank_of(x) <= 7)
+        short = any(lens[o] <= 1 for o in range(4) if o != s)
+        if r == 13 and (n >= 5 or (n >= 4 and lows >= 2 and short)):
+            out |= 1 << c
+        if r == 12 and n >= 4 and lows >= 2 and not suit >> C.card(14, s) & 1 and not suit >> C.card(13, s) & 1:
+            out |= 1 << c
+    return out
