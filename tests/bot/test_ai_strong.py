@@ -318,3 +318,20 @@ def test_exact_endgame_search_is_at_least_the_policys_own_play(contract: str) ->
     assert checked >= 5
     if contract != "king":  # (in K♥ the king is nearly always gone before four cards a hand)
         assert better >= 1
+
+
+@pytest.mark.parametrize("options", [{"mode": "complex"}, {"partnership": True}])
+def test_trix_modes_the_search_does_not_model_are_played_by_the_rule_player(
+        options: dict[str, object], caplog: pytest.LogCaptureFixture) -> None:
+    """The merged contract and team play: legal decisions, quietly the rule player's."""
+    p = quick_player()
+    g = engine.new_game("trix", seed=4, options=options)
+    rng = random.Random(4)
+    for _ in range(60):
+        if g.to_act is None:
+            break
+        seat = g.to_act
+        action = p.decide(g.view(seat), "trix", rng)
+        assert action in g.legal()
+        g.act(seat, action)
+    assert "falling back" not in caplog.text

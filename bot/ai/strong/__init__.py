@@ -66,6 +66,9 @@ class StrongPlayer:
             if phase == "play":
                 return self.tarneeb.play(view, rng)
         elif game == "trix":
+            opts = view.get("options") or {}
+            if opts.get("mode") == "complex" or opts.get("partnership"):
+                return None  # merged scoring and team play are the rule player's (the simulator has neither)
             if phase == "contract":
                 return self.trix.contract(view, rng)
             if phase == "double":
