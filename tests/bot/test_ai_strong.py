@@ -145,9 +145,9 @@ def test_exact_endgame_avoids_the_king() -> None:
     ]
     # seat 0 leads 2C (6C wins), then seat 3 leads 7D and seat 1 discards KH on it; leading AH would
     # force seat 1 to play KH under it, and seat 0 would take it: best for seat 0 avoids the king.
-    assert _best_reply("king", hands, [], 0, {}, "original_penalty", 0) == 0
+    assert _best_reply("king", hands, [], 0, {}, S.DEFAULT_SCORING, 0) == 0
     after_ah = [hands[0] & ~(1 << p("AH")), *hands[1:]]
-    assert _best_reply("king", after_ah, [(0, p("AH"))], 1, {}, "original_penalty", 0) == -75
+    assert _best_reply("king", after_ah, [(0, p("AH"))], 1, {}, S.DEFAULT_SCORING, 0) == -75
 
 
 def test_rollouts_keep_the_deal_totals() -> None:
@@ -159,6 +159,29 @@ def test_rollouts_keep_the_deal_totals() -> None:
     for _ in range(20):
         hands = [C.mask_of(h) for h in _deck(rng.randrange(10**6))]
         assert sum(S.rollout_layout(hands, [None] * 4, 0, [], (200, 150, 100, 50), rng)) == 500
+
+
+def test_rollouts_score_the_tables_penalty_options() -> None:
+    """Custom penalties (rules.md §3.4), swapped diamond/Latoosh values, and X-B5's doubling rules."""
+    from bot.ai.strong.trix import _scoring
+
+    view = {"options": {"penalties": [100, 30, 5, 20], "swap_diamond_latoosh_values": True,
+                        "self_capture": "double_no_bonus"}}
+    sc = _scoring(view)
+    assert sc.values == (100, 30, 20, 5) and sc.self_capture == "double_no_bonus"
+    rng = random.Random(6)
+    for contract, total in (("king", -100), ("queens", -120), ("diamonds", -260), ("tricks", -65)):
+        for _ in range(10):
+            hands = [C.mask_of(h) for h in _deck(rng.randrange(10**6))]
+            assert sum(S.rollout_tricks(contract, hands, [], rng.randrange(4), {}, rng, sc)) == total
+    kh = C.parse("KH")
+    out = [0, 0, 0, 0]
+    S.score_trick("king", 2, [C.parse("2H"), C.parse("AH"), kh, C.parse("3H")], {kh: 2}, out, 0, sc)
+    assert out == [0, 0, -200, 0]  # the doubler took its own K♥: twice the penalty, no bonus
+    out = [0, 0, 0, 0]
+    S.score_trick("king", 2, [C.parse("2H"), C.parse("AH"), kh, C.parse("3H")], {kh: 2}, out, 0,
+                  S.Scoring(self_capture="leader_gains"))
+    assert out == [75, 0, -150, 0]
 
 
 def test_trix_contract_choice_is_legal_and_uses_rollouts() -> None:
@@ -311,7 +334,7 @@ def test_exact_endgame_search_is_at_least_the_policys_own_play(contract: str) ->
         me = g.to_act
         hands = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
         policy = S.rollout_tricks(contract, hands, [], me, {}, rng, eps=0.0)[me]
-        best = _best_reply(contract, hands, [], me, {}, "original_penalty", me)
+        best = _best_reply(contract, hands, [], me, {}, S.DEFAULT_SCORING, me)
         assert best >= policy
         better += best > policy
         checked += 1

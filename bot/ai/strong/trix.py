@@ -18,13 +18,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.ai.heuristics_trix import penalties
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
 from engine import cards as C
 
-#: The mean points of each contract for a seat holding a random hand (−75/4, −100/4, ... +500/4).
-BASELINE = {"king": -18.75, "queens": -25.0, "diamonds": -32.5, "tricks": -48.75, "trix": 125.0}
 TRIX_SCORES = (200, 150, 100, 50)
 
 
@@ -112,7 +111,7 @@ class TrixBrain:
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
         doubled = _doubled(view)
-        sc = _self_capture(view)
+        sc = _scoring(view)
         if max(h.bit_count() for h in hands) <= self.exact_cards:
             return _best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me)
         out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc)
@@ -126,6 +125,7 @@ class TrixBrain:
             return legal[0]
         k = from_view(view)
         me = k.seat
+        sc = _scoring(view)
         totals = dict.fromkeys(legal, 0.0)
         n = 0
         deadline = time.perf_counter() + self.choice_seconds
@@ -136,12 +136,12 @@ class TrixBrain:
                 if name == "trix":
                     out = S.rollout_layout(hands, [None] * 4, me, [], _trix_scores(view), rng)
                 else:
-                    out = S.rollout_tricks(name, hands, [], me, {}, rng)
+                    out = S.rollout_tricks(name, hands, [], me, {}, rng, sc)
                 totals[a] += out[me]
             n += 1
             if n >= 300:
                 break
-        return max(legal, key=lambda a: totals[a] / n - BASELINE.get(a.split()[1], 0.0))
+        return max(legal, key=lambda a: totals[a] / n - _baseline(a.split()[1], sc, _trix_scores(view)))
 
     # ------------------------------------------------------------------ doubling
     def double(self, view: dict[str, Any], rng: random.Random) -> str:
@@ -160,7 +160,7 @@ class TrixBrain:
         contract = str(view.get("contract"))
         owner_seat = view.get("owner")
         owner = int(owner_seat) if owner_seat is not None else me
-        sc = _self_capture(view)
+        sc = _scoring(view)
         base = _doubled(view)
         best, best_gain = done, 0.0
         for a in options:
@@ -176,7 +176,7 @@ class TrixBrain:
                 gain += with_d[me] - without[me]
                 n += 1
             gain /= n
-            if gain > self.double_margin * S.BASE[contract] and gain > best_gain:
+            if gain > self.double_margin * sc.base(contract) and gain > best_gain:
                 best, best_gain = a, gain
         return best
 
@@ -187,12 +187,21 @@ def _trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
     return tuple(int(x) for x in sc) if isinstance(sc, list) and len(sc) == 4 else TRIX_SCORES
 
 
-def _self_capture(view: dict[str, Any]) -> str:
-    return str((view.get("options") or {}).get("self_capture") or "original_penalty")
+def _scoring(view: dict[str, Any]) -> S.Scoring:
+    """The table's penalty values and doubling rule, from the view's options."""
+    return S.Scoring(values=penalties(view),
+                     self_capture=str((view.get("options") or {}).get("self_capture") or "original_penalty"))
+
+
+def _baseline(contract: str, sc: S.Scoring, trix: tuple[int, ...]) -> float:
+    """The mean points of ``contract`` for a seat holding a random hand (−75/4, −100/4, … +500/4)."""
+    k, q, d, t = sc.values
+    return {"king": -k / 4, "queens": -q, "diamonds": -13 * d / 4, "tricks": -13 * t / 4,
+            "trix": sum(trix) / 4}.get(contract, 0.0)
 
 
 def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], seat: int,
-                doubled: dict[int, int], sc: str, me: int) -> float:
+                doubled: dict[int, int], sc: S.Scoring, me: int) -> float:
     """My points from here when I choose my cards best and the others play the sensible policy.
 
     ``trick`` is the trick so far (possibly complete) and ``seat`` the next to play in it. The

@@ -7,6 +7,7 @@ scoring with doubles, and the layout contract) and plays with a quick randomized
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from engine import cards as C
 
@@ -15,7 +16,23 @@ QUEENS = tuple(C.card(12, s) for s in range(4))
 QUEEN_MASK = sum(1 << q for q in QUEENS)
 DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
 PENALTY = {"king": 1 << KH, "queens": QUEEN_MASK, "diamonds": DIAMOND_MASK, "tricks": 0}
-BASE = {"king": 75, "queens": 25, "diamonds": 10, "tricks": 15}
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """The table's scoring options that rollouts need (rules.md §3.4 and X-B5)."""
+
+    #: what taking K♥, a queen, a diamond and a trick costs (``swap_diamond_latoosh_values`` applied)
+    values: tuple[int, int, int, int] = (75, 25, 10, 15)
+    #: a doubler taking its own card: ``original_penalty``, ``leader_gains`` or ``double_no_bonus``
+    self_capture: str = "original_penalty"
+
+    def base(self, contract: str) -> int:
+        """The value of one penalty unit of ``contract``."""
+        return self.values[("king", "queens", "diamonds", "tricks").index(contract)]
+
+
+DEFAULT_SCORING = Scoring()
 
 
 def card_value(contract: str, c: int) -> int:
@@ -30,19 +47,20 @@ def card_value(contract: str, c: int) -> int:
 
 
 def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int, int], out: list[int],
-                leader: int = 0, self_capture: str = "original_penalty") -> None:
+                leader: int = 0, scoring: Scoring = DEFAULT_SCORING) -> None:
     """Add the trick's points to ``out`` (per seat) under ``contract`` and ``doubled`` {card: doubler}.
 
-    ``self_capture`` is the option of rules.md X-B5 for a doubler who takes its own card;
-    ``leader`` led the trick (it gains under ``leader_gains``).
+    ``leader`` led the trick (it gains under ``self_capture = leader_gains``).
     """
+    unit = scoring.base(contract)
     if contract == "tricks":
-        out[winner] -= 15
+        out[winner] -= unit
         return
+    self_capture = scoring.self_capture
     for c in cards:
-        v = card_value(contract, c)
-        if not v:
+        if not card_value(contract, c):
             continue
+        v = unit
         d = doubled.get(c)
         if d is None or (d == winner and self_capture == "original_penalty"):
             out[winner] -= v
@@ -108,7 +126,7 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
 
 
 def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]], leader: int,
-                   doubled: dict[int, int], rng: random.Random, self_capture: str = "original_penalty",
+                   doubled: dict[int, int], rng: random.Random, scoring: Scoring = DEFAULT_SCORING,
                    eps: float = 0.03) -> list[int]:
     """Play the trick contract out from here; return each seat's points from now on."""
     hands = list(hands)
@@ -124,7 +142,7 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
         if len(trick) == 4:
             cards = [x for _, x in trick]
             w = trick[C.trick_winner(cards, None)][0]
-            score_trick(contract, w, cards, doubled, out, trick[0][0], self_capture)
+            score_trick(contract, w, cards, doubled, out, trick[0][0], scoring)
             for x in cards:
                 pen_left &= ~(1 << x)
             trick = []
