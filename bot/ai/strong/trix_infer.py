@@ -151,7 +151,7 @@ def posterior(k: Knowledge, story: Story, rng: random.Random, *, until: float, m
             wa, wb = seat_weight(story, a, na, miss), seat_weight(story, b, nb, miss)
             # Hastings: the reverse swap is chosen among the new states' movable cards
             back = (na & ~k.known[a] & may[b]).bit_count() * (nb & ~k.known[b] & may[a]).bit_count()
-            ratio = (wa * wb) / (w[a] * w[b]) * (xs.bit_count() * ys.bit_count()) / back
+            ratio = (wa * wb) / (w[a] * w[b]) * (xs.bit_count() * ys.bit_count()) / back if back else 0.0
             if ratio >= 1.0 or rng.random() < ratio:
                 cur = list(cur)
                 cur[a], cur[b], w[a], w[b] = na, nb, wa, wb
