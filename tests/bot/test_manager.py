@@ -346,6 +346,7 @@ async def test_an_ai_that_answers_nonsense_plays_the_automatic_move() -> None:
     assert all(a.action != "play ZZ" for a in ai_actions)
 
 
+@pytest.mark.expected_hidden_errors
 async def test_a_subscriber_that_fails_does_not_break_the_table(h: Harness) -> None:
     async def boom(update: TableUpdate) -> None:
         raise RuntimeError("renderer bug")
