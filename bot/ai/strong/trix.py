@@ -217,7 +217,7 @@ def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], s
             return pts[me]
         return pts[me] + _best_reply(contract, hands, [], w, doubled, sc, me)
     if seat != me:
-        c = S.choose_trick_card(contract, hands[seat], trick, _EXACT, eps=0.0)
+        c = S.choose_trick_card(contract, hands[seat], trick, I.QUIET_RNG, eps=0.0)
         nh = list(hands)
         nh[seat] &= ~(1 << c)
         return _best_reply(contract, nh, [*trick, (seat, c)], (seat + 1) % 4, doubled, sc, me)
@@ -232,6 +232,3 @@ def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], s
 
 def _penalty_left(contract: str, hands: list[int]) -> bool:
     return bool((hands[0] | hands[1] | hands[2] | hands[3]) & S.PENALTY[contract])
-
-
-_EXACT = random.Random(0)  # the policy without noise never draws from it

@@ -10,8 +10,9 @@ that disagrees multiplies the deal's weight by ``miss`` (a soft penalty, not a v
 rule players, and a wrong model must only blur the picture, not break it). The doubles revealed
 after the window are checked the same way.
 
-The strong player draws many deals, weighs them here, and spends its rollouts on deals drawn in
-proportion to their weights (importance resampling).
+The weight is a product over the other seats of a factor that depends on that seat's cards only,
+so :func:`posterior` can draw deals in proportion to it with a Metropolis chain that changes two
+seats at a time; the strong player spends its rollouts on those deals.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from engine import cards as C
 #: The weight factor of one move the model would not have made.
 MISS = 0.2
 
-_NO_RNG = random.Random(0)  # the policy with eps=0 never draws; a fixed generator keeps it pure
+QUIET_RNG = random.Random(0)  # without noise, no draw from it ever changes a decision
 
 
 @dataclass(slots=True)
@@ -95,14 +96,14 @@ def seat_weight(story: Story, seat: int, hand: int, miss: float = MISS) -> float
     if story.contract == "trix":
         for c, rows in story.moves[seat]:
             legal = S.layout_legal(held, rows)
-            if legal.bit_count() > 1 and S.choose_layout_card(held, legal, rows, _NO_RNG, eps=0.0) != c:
+            if legal.bit_count() > 1 and S.choose_layout_card(held, legal, rows, QUIET_RNG, eps=0.0) != c:
                 w *= miss
             held &= ~(1 << c)
         return w
     for c, before in story.moves[seat]:
         led = C.suit_of(before[0][1]) if before else None
         if (C.legal_mask(held, led).bit_count() > 1
-                and S.choose_trick_card(story.contract, held, before, _NO_RNG, eps=0.0) != c):
+                and S.choose_trick_card(story.contract, held, before, QUIET_RNG, eps=0.0) != c):
             w *= miss
         held &= ~(1 << c)
     return w

@@ -110,7 +110,7 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
     options = C.cards_of(legal)
     if len(options) == 1:
         return options[0]
-    if rng.random() < eps:
+    if eps and rng.random() < eps:  # (no draw at all without noise)
         return rng.choice(options)
     if led is None:
         return _lead(contract, hand, options)
@@ -215,7 +215,7 @@ def choose_layout_card(hand: int, legal: int, rows: list[tuple[int, int] | None]
                        eps: float = 0.03) -> int:
     """The rule player's layout choice, on card sets, with a little noise."""
     options = C.cards_of(legal)
-    if len(options) == 1 or rng.random() < eps:
+    if len(options) == 1 or (eps and rng.random() < eps):
         return rng.choice(options)
     return max(options, key=lambda c: (_layout_score(c, hand, rows), -C.rank_of(c), -C.suit_of(c)))
 
