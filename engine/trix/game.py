@@ -419,13 +419,11 @@ class TrixGame(Game):
                 continue
             s: int = self.to_act
             if contract == TRIX:
-                m = self.hands[s] & self.open_mask
-                if not m:
+                if not self.hands[s] & self.open_mask:
                     rnd()
                     self._apply(PASS, None)
                     continue
-                opts = card_ids(m)
-                self._layout_play(s, opts[int(rnd() * len(opts))], None)
+                self._layout_playout(rnd)
                 continue
             hands = self.hands
             trick = self.trick
@@ -446,6 +444,59 @@ class TrixGame(Game):
             self.exposed = True
             self.to_act = s
             self._close_trick(None)
+
+    def _layout_playout(self, rnd: Callable[[], float]) -> None:
+        """The layout part of :meth:`playout`: :meth:`_layout_play` inlined, the same actions.
+
+        Runs until the deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which
+        goes back to the general loop.
+        """
+        hands = self.hands
+        rows = self.rows
+        suit_mask = C.SUIT_MASK
+        auto = self._rules.auto_pass
+        s = self.to_act
+        assert s is not None
+        while True:
+            hand = hands[s]
+            m = hand & self.open_mask
+            if not m:
+                return  # a pass by hand: the general loop applies it
+            opts = card_ids(m)
+            card = opts[int(rnd() * len(opts))]
+            hand ^= 1 << card
+            hands[s] = hand
+            self.exposed = True
+            self.layout_log += (s * 64 + card,)
+            suit = card // 13
+            rank = card % 13 + 2
+            low, high = rows[suit]
+            if low == 0:
+                low = high = rank
+            elif rank < low:
+                low = rank
+            elif rank > high:
+                high = rank
+            rows[suit] = (low, high)
+            self.open_mask = (self.open_mask & ~suit_mask[suit]) | L.row_open(suit, low, high)
+            if not hand:
+                self._player_out(s, [])
+                if len(self.finished) == 3:
+                    last = next(x for x in range(4) if x not in self.finished)
+                    self._player_out(last, [])
+                    self._end_deal(None)
+                    return
+            # the next seat that holds cards and can play; automatic passes on the way (X-L3, X-L4)
+            for _ in range(8):
+                s = (s + 1) & 3
+                nxt = hands[s]
+                if nxt:
+                    if nxt & self.open_mask or not auto:
+                        break
+                    self.layout_log += (s * 64 + 63,)
+            else:
+                raise AssertionError("the layout cannot lock up (X-L6)")
+            self.to_act = s
 
     def _apply(self, aid: int, events: list[Event] | None) -> None:
         seat = self.to_act
@@ -504,8 +555,17 @@ class TrixGame(Game):
         """Score the full trick in ``self.trick``, give the lead to its winner, end the deal if done."""
         leader = self.leader
         cards = self.trick
-        winner = (leader + C.trick_winner(cards, None)) % 4
-        mask = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2]) | (1 << cards[3])
+        c0, c1, c2, c3 = cards
+        led = c0 // 13  # no trumps in Trix: the highest card of the suit led (C.trick_winner, inlined)
+        w, top = 0, c0
+        if c1 // 13 == led and c1 > top:
+            w, top = 1, c1
+        if c2 // 13 == led and c2 > top:
+            w, top = 2, c2
+        if c3 // 13 == led and c3 > top:
+            w = 3
+        winner = (leader + w) % 4
+        mask = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
         self.captured[winner] |= mask
         self.tricks[winner] += 1
         r = self._rules
