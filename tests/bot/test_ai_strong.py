@@ -191,6 +191,14 @@ def test_trix_contract_choice_is_legal_and_uses_rollouts() -> None:
     assert brain.contract(g.view(g.to_act), random.Random(1)) in g.legal()
 
 
+def test_trix_contract_chosen_blind_when_the_owner_sees_no_cards() -> None:
+    g = engine.new_game("trix", seed=2, options={"owner_sees_cards_before_choice": False,
+                                                 "first_owner_rule": "fixed_seat"})
+    view = g.view(g.to_act)
+    assert view["phase"] == "contract" and view["hand"] == []
+    assert TrixBrain(choice_seconds=0.0).contract(view, random.Random(1)) == view["legal"][0]
+
+
 # ---------------------------------------------------------------------- reading the others' play (Trix)
 
 

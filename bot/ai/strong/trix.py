@@ -124,6 +124,8 @@ class TrixBrain:
         if len(legal) == 1:
             return legal[0]
         k = from_view(view)
+        if not k.hand:  # owner_sees_cards_before_choice off: nothing to read, as the rule player does
+            return legal[0]
         me = k.seat
         sc = _scoring(view)
         totals = dict.fromkeys(legal, 0.0)
