@@ -18,6 +18,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from tests.adapters.telegram.fake_server import FakeTelegram  # noqa: E402
+from tests.adapters.telegram.harness import Bed  # noqa: E402
 
 
 @pytest.fixture
@@ -29,6 +30,17 @@ async def tg() -> AsyncIterator[FakeTelegram]:
         yield fake
     finally:
         await fake.stop()
+
+
+@pytest.fixture
+async def bed(tmp_path: Path) -> AsyncIterator[Bed]:
+    """The whole bot (manager, presenter, Application) on a SQLite file, against the fake."""
+    b = Bed(tmp_path)
+    await b.open()
+    try:
+        yield b
+    finally:
+        await b.close()
 
 
 @pytest.fixture(autouse=True)

@@ -33,6 +33,7 @@ from tests.adapters.telegram.fake_server import TOKEN, FakeMessage, FakeTelegram
 
 CARDS = frozenset(r + s for r in "23456789TJQKA" for s in "SHDC")
 GROUP = -1001000
+CHAT = f"tg:{GROUP}"  # the group's chat id in the manager
 TEST_DM_BUDGET = Budget(20, 1.0)
 
 

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.render.message import Button, OutMessage
 from bot.types import Person
-from tests.adapters.telegram.harness import GROUP, Bed, Player
-
-CHAT = f"tg:{GROUP}"
-
-
-@pytest.fixture
-async def bed(tmp_path: Path) -> AsyncIterator[Bed]:
-    b = Bed(tmp_path)
-    await b.open()
-    try:
-        yield b
-    finally:
-        await b.close()
+from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player
 
 
 @pytest.fixture

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from tests.adapters.telegram.harness import GROUP, Bed, Player, join_url_payload, max_in_window, play_out
+from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload, max_in_window, play_out
 
 NAMES = {"en": ["Ali", "Huda", "Omar", "Sara"], "ar": ["علي", "هدى", "عمر", "سارة"]}
 LATENCY_ALLOWANCE = 5.0
 OPTIONS = {"tarneeb41": "target=1", "tarneeb": "target=31", "trix": "mode=complex"}
-
-
-@pytest.fixture
-async def bed(tmp_path: Path) -> AsyncIterator[Bed]:
-    b = Bed(tmp_path)
-    await b.open()
-    try:
-        yield b
-    finally:
-        await b.close()
 
 
 async def open_table(bed: Bed, game: str, lang: str) -> tuple[int, list[Player]]:
@@ -33,7 +21,7 @@ async def open_table(bed: Bed, game: str, lang: str) -> tuple[int, list[Player]]
     await tg.say(people[0].user, GROUP, f"/lang {lang}")
     await tg.wait_for(lambda: tg.bot_messages(GROUP))
     await tg.say(people[0].user, GROUP, f"/new {game} {OPTIONS[game]}")
-    snap = await tg.wait_for(lambda: bed.manager.table_in_chat(f"tg:{GROUP}"))
+    snap = await tg.wait_for(lambda: bed.manager.table_in_chat(CHAT))
     tid = snap.table_id
     lobby = await tg.wait_for(lambda: bed.table_message(tid))
     payload = join_url_payload(lobby)
@@ -50,9 +38,9 @@ def assert_group_budget(bed: Bed) -> None:
     ``LATENCY_ALLOWANCE`` scaled seconds, because the request latency (same event loop, a loaded
     machine) varied by up to ~150 ms real here, i.e. 1.5 scaled seconds at speed 10; 5 s leaves room.
     """
-    assert max_in_window(bed.sent_at[f"tg:{GROUP}"], 60.0) <= 20
+    assert max_in_window(bed.sent_at[CHAT], 60.0) <= 20
     assert bed.tg.max_ops_in_window(GROUP, 60.0 - LATENCY_ALLOWANCE) <= 20
-    assert len(bed.sent_at[f"tg:{GROUP}"]) >= len(bed.tg.texts(GROUP))
+    assert len(bed.sent_at[CHAT]) >= len(bed.tg.texts(GROUP))
 
 
 @pytest.mark.slow
@@ -67,7 +55,7 @@ async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> Non
     assert tally.get("ok", 0) > 40
     assert bed.checker.violations == []
     group_texts = bed.tg.texts(GROUP)
-    assert set(group_texts) <= bed.checker.checked[f"tg:{GROUP}"]
+    assert set(group_texts) <= bed.checker.checked[CHAT]
     assert_group_budget(bed)
     assert {chat for chat, ops in bed.tg.ops.items() if ops} == {GROUP} | {p.user_id for p in people}
     for p in people:

@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.i18n import translator
 from bot.render.errors import render_error
-from tests.adapters.telegram.harness import GROUP, Bed, Player, join_url_payload, play_out
-
-CHAT = f"tg:{GROUP}"
-
-
-@pytest.fixture
-async def bed(tmp_path: Path) -> AsyncIterator[Bed]:
-    b = Bed(tmp_path)
-    await b.open()
-    try:
-        yield b
-    finally:
-        await b.close()
+from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload, play_out
 
 
 async def lobby(bed: Bed, people: list[Player], game: str = "tarneeb41", options: str = "target=1") -> int:
