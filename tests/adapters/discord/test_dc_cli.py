@@ -4,32 +4,22 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
 from tests.adapters.discord.fake_discord import FakeDiscord
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests.adapters.processes import start_run, stop_run
 
 
 async def start_bot(fake: FakeDiscord, tmp_path: Path) -> asyncio.subprocess.Process:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
-    env.update(MAJLIS_DISCORD_TOKEN="fake-token", MAJLIS_DISCORD_API_BASE=fake.api_base,
-               MAJLIS_DISCORD_GATEWAY=fake.gateway_url, MAJLIS_DATA_DIR=str(tmp_path),
-               MAJLIS_DB=str(tmp_path / "majlis.sqlite3"), MAJLIS_AI_DELAY="0", MAJLIS_LOG_LEVEL="WARNING",
-               PYTHONPATH=str(ROOT))
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", "--discord", cwd=str(ROOT), env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    return await start_run("discord", tmp_path, {
+        "MAJLIS_DISCORD_TOKEN": "fake-token", "MAJLIS_DISCORD_API_BASE": fake.api_base,
+        "MAJLIS_DISCORD_GATEWAY": fake.gateway_url, "MAJLIS_DB": str(tmp_path / "majlis.sqlite3"),
+        "MAJLIS_LOG_LEVEL": "WARNING"})
 
 
 async def stop_bot(proc: asyncio.subprocess.Process) -> tuple[int, bytes]:
-    proc.send_signal(signal.SIGINT)
-    _, err = await asyncio.wait_for(proc.communicate(), 30)
-    assert proc.returncode is not None
-    return proc.returncode, err
+    return await stop_run(proc, signal.SIGINT)
 
 
 async def test_majlis_run_discord_uses_the_configured_urls_and_survives_a_restart(

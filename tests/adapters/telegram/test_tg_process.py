@@ -5,33 +5,23 @@ and stops cleanly on SIGTERM."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
+from tests.adapters.processes import start_run, stop_run
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 
-ROOT = Path(__file__).resolve().parents[3]
 GROUP = -100777
 
 
 async def start_bot(tg: FakeTelegram, tmp_path: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, "MAJLIS_TELEGRAM_TOKEN": TOKEN, "MAJLIS_TELEGRAM_BASE_URL": tg.base_url,
-           "MAJLIS_DATA_DIR": str(tmp_path), "MAJLIS_DB": str(tmp_path / "bot.sqlite3"),
-           "MAJLIS_AI_DELAY": "0", "PTB_TIMEDELTA": "1"}
-    env.pop("MAJLIS_CONFIG", None)
-    env.pop("MAJLIS_DISCORD_TOKEN", None)
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", "--telegram", cwd=str(ROOT), env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    return await start_run("telegram", tmp_path, {
+        "MAJLIS_TELEGRAM_TOKEN": TOKEN, "MAJLIS_TELEGRAM_BASE_URL": tg.base_url,
+        "MAJLIS_DB": str(tmp_path / "bot.sqlite3"), "PTB_TIMEDELTA": "1"})
 
 
 async def stop_bot(proc: asyncio.subprocess.Process) -> tuple[int, bytes]:
-    proc.send_signal(signal.SIGTERM)
-    _, err = await asyncio.wait_for(proc.communicate(), 30)
-    assert proc.returncode is not None
-    return proc.returncode, err
+    return await stop_run(proc, signal.SIGTERM)
 
 
 async def test_run_from_environment_restart_and_sigterm(tg: FakeTelegram, tmp_path: Path) -> None:

@@ -1,0 +1,32 @@
+"""``majlis run`` as a real process for the adapter tests: started with a clean environment."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def start_run(platform: str, tmp_path: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    """``python -m bot.cli run --<platform>`` from the checkout, with ``env`` and no other MAJLIS_ setting.
+
+    The data directory is ``tmp_path`` and AI seats do not wait; ``env`` names the token, the
+    fake's URLs and the database.
+    """
+    full = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
+    full.update(MAJLIS_DATA_DIR=str(tmp_path), MAJLIS_AI_DELAY="0", PYTHONPATH=str(ROOT), **env)
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "run", f"--{platform}", cwd=str(ROOT), env=full,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def stop_run(proc: asyncio.subprocess.Process, sig: signal.Signals) -> tuple[int, bytes]:
+    """Send ``sig`` and wait (30 s at most) for the exit; the exit code and standard error."""
+    proc.send_signal(sig)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, err
