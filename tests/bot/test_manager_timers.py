@@ -76,12 +76,18 @@ async def test_deadline_is_stored_warning_at_half_time_then_the_automatic_move(h
     assert [u.reason for u in h.updates if u.action is not None and u.action.actor == "timer"] == ["timeout"]
 
 
-async def test_two_timeouts_in_a_row_hand_the_seat_to_the_ai_until_its_owner_acts(h: Harness) -> None:
-    snap = await started_table(h, ALICE)
+async def time_out_twice(h: Harness, snap: TableSnapshot) -> TableSnapshot:
+    """Let seat 0's turn time out twice in a row (what hands a seat to the AI)."""
     for _ in range(2):
         snap = await until_turn_of(h, snap.table_id, 0)
         h.clock.advance(60)
         await h.manager.run_due()
+    return snap
+
+
+async def test_two_timeouts_in_a_row_hand_the_seat_to_the_ai_until_its_owner_acts(h: Harness) -> None:
+    snap = await started_table(h, ALICE)
+    snap = await time_out_twice(h, snap)
     [to_ai] = h.events("seat_to_ai")
     assert to_ai == {"type": "seat_to_ai", "seat": 0, "reason": "timeouts"}
     seat = h.manager.get(snap.table_id).table.seats[0]  # type: ignore[union-attr]
@@ -228,10 +234,7 @@ async def test_a_pressed_button_and_a_timeout_never_both_apply(h: Harness) -> No
 
 async def test_an_away_owner_may_also_come_back_by_claiming_the_seat(h: Harness) -> None:
     snap = await started_table(h, ALICE)
-    for _ in range(2):
-        snap = await until_turn_of(h, snap.table_id, 0)
-        h.clock.advance(60)
-        await h.manager.run_due()
+    snap = await time_out_twice(h, snap)
     assert h.manager.get(snap.table_id).table.seats[0].away  # type: ignore[union-attr]
     with pytest.raises(TableError) as e:
         await h.manager.claim(CHAT, BOB, 0)
