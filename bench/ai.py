@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine
+from bench._stats import percentile
 from bot.ai.rules import RulePlayer
 from bot.ai.strong import StrongPlayer
 
@@ -192,9 +193,8 @@ def main() -> None:
         bench_trix(max(1, a.deals // 4), a.level, a.jobs)
     for kind, ts in TIMES.items():
         if ts:
-            q = sorted(ts)
-            print(f"  strong move time ({kind}, n={len(q)}): median {q[len(q) // 2] * 1000:.0f} ms,"
-                  f" p90 {q[int(len(q) * 0.9)] * 1000:.0f} ms, max {q[-1] * 1000:.0f} ms")
+            print(f"  strong move time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
+                  f" p90 {percentile(ts, 0.9) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms")
     print(f"  elapsed {time.perf_counter() - t0:.0f} s")
 
 

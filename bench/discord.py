@@ -26,16 +26,14 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
+from bench._stats import percentile  # noqa: E402
 from tests.adapters.discord.fake_discord import FakeDiscord  # noqa: E402
 from tests.adapters.discord.harness import Bot, Member, Table  # noqa: E402
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) of ``values``, in milliseconds."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+def ms(values: list[float], q: float) -> float:
+    """The ``q``-quantile (0..1) of ``values`` (seconds), in milliseconds."""
+    return 1000 * percentile(values, q)
 
 
 async def drive(table: Table, moves: int, answered: list[float]) -> None:
@@ -76,10 +74,10 @@ async def main(channels: int, moves: int) -> None:
         print(f"channels {channels}, moves per channel {moves}, interactions {len(interactions)}")
         print(f"interactions/s {len(interactions) / wall:.1f} (wall {wall:.1f} s, "
               f"process CPU {cpu:.1f} s: {len(interactions) / max(cpu, 1e-9):.1f} per CPU-second)")
-        print(f"click -> first response (defer): p50 {pct(first, 0.5):.1f} ms, p99 {pct(first, 0.99):.1f} ms, "
-              f"max {pct(first, 1.0):.1f} ms, over 3 s: {late}")
-        print(f"click -> answer shown / move applied: p50 {pct(answered, 0.5):.1f} ms, "
-              f"p99 {pct(answered, 0.99):.1f} ms")
+        print(f"click -> first response (defer): p50 {ms(first, 0.5):.1f} ms, p99 {ms(first, 0.99):.1f} ms, "
+              f"max {ms(first, 1.0):.1f} ms, over 3 s: {late}")
+        print(f"click -> answer shown / move applied: p50 {ms(answered, 0.5):.1f} ms, "
+              f"p99 {ms(answered, 0.99):.1f} ms")
         print(f"most channel messages in any 5 s window: {max(fake.max_in_window[c] for c in chans)} "
               f"(budget 5); refusals from the fake: {len(fake.violations)}")
     await fake.close()

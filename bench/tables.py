@@ -26,20 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._stats import percentile
 from bot.ai import LegalPlayer, ai_player
 from bot.ai.base import Player
 from bot.manager import TableManager
 from bot.settings import ManagerSettings, tune_gc
 from bot.types import Person, TableUpdate
 from storage.sqlite import SQLiteRepository
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q``-quantile (0..1) of ``values``."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class Probe:

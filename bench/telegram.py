@@ -36,16 +36,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
+from bench._stats import percentile  # noqa: E402
 from tests.adapters.telegram.fake_server import TOKEN, FakeMessage, FakeTelegram  # noqa: E402
 from tests.adapters.telegram.harness import ScaledClock, choose, join_url_payload  # noqa: E402
-
-
-def pct(xs: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) of ``xs``."""
-    if not xs:
-        return float("nan")
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 class Group:
@@ -179,14 +172,14 @@ async def main(args: argparse.Namespace) -> None:
           f"matches_finished={sum(g.matches for g in groups)}")
     print(f"updates/s={updates / elapsed:.1f} presses/s={len(lat) / elapsed:.1f} "
           f"bot_api_requests/s={(tg.requests - requests_before) / elapsed:.1f}")
-    print(f"press->answer ms: p50={pct(lat, 0.5) * 1e3:.1f} p99={pct(lat, 0.99) * 1e3:.1f} "
+    print(f"press->answer ms: p50={percentile(lat, 0.5) * 1e3:.1f} p99={percentile(lat, 0.99) * 1e3:.1f} "
           f"max={max(lat, default=float('nan')) * 1e3:.1f} mean={statistics.fmean(lat) * 1e3 if lat else 0:.1f}")
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     bot_cpu = f"bot process cpu={usage.ru_utime + usage.ru_stime:.1f}s (whole run), " if proc is not None else ""
     print(f"{bot_cpu}this process cpu={cpu_here:.1f}s over {elapsed:.1f}s")
     if manager_times:
-        print(f"manager per action ms: p50={pct(manager_times, 0.5) * 1e3:.2f} "
-              f"p99={pct(manager_times, 0.99) * 1e3:.2f}")
+        print(f"manager per action ms: p50={percentile(manager_times, 0.5) * 1e3:.2f} "
+              f"p99={percentile(manager_times, 0.99) * 1e3:.2f}")
 
 
 if __name__ == "__main__":
