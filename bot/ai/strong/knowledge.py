@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import cards as C
+from engine.trix import layout as L
 
 
 @dataclass(slots=True)
@@ -90,30 +91,14 @@ def from_view(view: dict[str, Any]) -> Knowledge:
 
 
 def _layout_passes(k: Knowledge, moves: list[dict[str, Any]]) -> None:
-    """A seat that passed on the layout held none of the cards open at that moment (X-L3)."""
+    """A seat that passed on the layout held none of the cards that were open at that moment (X-L3)."""
     rows = [(0, 0)] * 4
     for m in moves:
-        s = int(m["seat"])
         if m.get("pass"):
-            k.excluded[s] |= _open(rows)
+            k.excluded[int(m["seat"])] |= L.open_cards(rows)
             continue
         c = C.parse(str(m["card"]))
-        lo, hi = rows[C.suit_of(c)]
-        r = C.rank_of(c)
-        rows[C.suit_of(c)] = (r, r) if lo == 0 else (min(lo, r), max(hi, r))
-
-
-def _open(rows: list[tuple[int, int]]) -> int:
-    m = 0
-    for s, (lo, hi) in enumerate(rows):
-        if lo == 0:
-            m |= 1 << C.card(11, s)
-            continue
-        if lo > 2:
-            m |= 1 << C.card(lo - 1, s)
-        if hi < 14:
-            m |= 1 << C.card(hi + 1, s)
-    return m
+        rows[C.suit_of(c)] = L.place(rows[C.suit_of(c)], C.rank_of(c))
 
 
 def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]:
