@@ -112,16 +112,20 @@ def choose_contract(view: dict[str, Any]) -> str:
         return legal[0]
     pen = penalties(view)
     trix = tuple((view.get("options") or {}).get("trix_scores") or _DEFAULT_TRIX)
+    return max(legal, key=lambda a: estimate(a.split()[1], hand, pen, trix) - baseline(a.split()[1], pen, trix))
+
+
+def baseline(contract: str, pen: tuple[int, int, int, int], trix: tuple[int, ...]) -> float:
+    """A seat's mean points in ``contract`` with a random hand (−75/4, −100/4, … +500/4)."""
     k, q, d, t = pen
-    baseline = {
+    return {
         "king": -k / 4,
         "queens": -q,
         "diamonds": -13 * d / 4,
         "tricks": -13 * t / 4,
         "trix": sum(trix) / 4,
         "complex": -(k + 4 * q + 13 * d + 13 * t) / 4,
-    }
-    return max(legal, key=lambda a: estimate(a.split()[1], hand, pen, trix) - baseline[a.split()[1]])
+    }[contract]
 
 
 # ---------------------------------------------------------------- doubling

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.ai.heuristics_trix import penalties
+from bot.ai.heuristics_trix import baseline, penalties
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
@@ -143,7 +143,7 @@ class TrixBrain:
             n += 1
             if n >= 300:
                 break
-        return max(legal, key=lambda a: totals[a] / n - _baseline(a.split()[1], sc, _trix_scores(view)))
+        return max(legal, key=lambda a: totals[a] / n - baseline(a.split()[1], sc.values, _trix_scores(view)))
 
     # ------------------------------------------------------------------ doubling
     def double(self, view: dict[str, Any], rng: random.Random) -> str:
@@ -193,13 +193,6 @@ def _scoring(view: dict[str, Any]) -> S.Scoring:
     """The table's penalty values and doubling rule, from the view's options."""
     return S.Scoring(values=penalties(view),
                      self_capture=str((view.get("options") or {}).get("self_capture") or "original_penalty"))
-
-
-def _baseline(contract: str, sc: S.Scoring, trix: tuple[int, ...]) -> float:
-    """The mean points of ``contract`` for a seat holding a random hand (−75/4, −100/4, … +500/4)."""
-    k, q, d, t = sc.values
-    return {"king": -k / 4, "queens": -q, "diamonds": -13 * d / 4, "tricks": -13 * t / 4,
-            "trix": sum(trix) / 4}.get(contract, 0.0)
 
 
 def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], seat: int,
