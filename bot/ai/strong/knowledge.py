@@ -34,6 +34,14 @@ class Knowledge:
     leader: int = 0
     tricks_done: int = 0
 
+    def allowed(self, seat: int) -> int:
+        """The cards ``seat`` may hold: none of a suit it showed void in, none it passed on."""
+        m = C.FULL_DECK & ~self.excluded[seat]
+        for suit in range(4):
+            if self.voids[seat] >> suit & 1:
+                m &= ~C.SUIT_MASK[suit]
+        return m
+
     @property
     def unknown(self) -> int:
         """Cards neither in my hand, nor played, nor known elsewhere."""
@@ -108,6 +116,7 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]
     view with inconsistent sizes is then still answered with a legal-looking deal).
     """
     others = [s for s in range(4) if s != k.seat]
+    allowed = [k.allowed(s) for s in range(4)]
     need = {s: k.sizes[s] - k.known[s].bit_count() for s in others}
     pool = C.cards_of(k.unknown)
     extra = len(pool) - sum(need.values())
@@ -123,10 +132,10 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]
         left = dict(need)
         rng.shuffle(pool)
         # most constrained cards first: those that fewer seats may hold
-        order = sorted(pool, key=lambda c: sum(1 for s in others if _may_hold(k, s, c)))
+        order = sorted(pool, key=lambda c: sum(1 for s in others if allowed[s] >> c & 1))
         ok = True
         for c in order:
-            cands = [s for s in others if left[s] > 0 and (not strict or _may_hold(k, s, c))]
+            cands = [s for s in others if left[s] > 0 and (not strict or allowed[s] >> c & 1)]
             if not cands:
                 ok = False
                 break
@@ -143,6 +152,3 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int]
             return hands
     raise RuntimeError("no consistent deal")
 
-
-def _may_hold(k: Knowledge, seat: int, c: int) -> bool:
-    return not (k.voids[seat] >> C.suit_of(c)) & 1 and not (k.excluded[seat] >> c) & 1

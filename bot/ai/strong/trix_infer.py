@@ -129,11 +129,7 @@ def posterior(k: Knowledge, story: Story, rng: random.Random, *, until: float, m
     are returned (consecutive ones are correlated; the caller draws from them at random).
     """
     others = [s for s in range(4) if s != k.seat]
-    may = [C.FULL_DECK & ~k.excluded[s] for s in range(4)]
-    for s in range(4):
-        for suit in range(4):
-            if k.voids[s] >> suit & 1:
-                may[s] &= ~C.SUIT_MASK[suit]
+    may = [k.allowed(s) for s in range(4)]
     cur = max((sample_deal(k, rng) for _ in range(8)), key=lambda h: weight(story, h, miss))
     w = [seat_weight(story, s, cur[s], miss) if s != k.seat else 1.0 for s in range(4)]
     chain: list[list[int]] = []
