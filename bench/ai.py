@@ -3,6 +3,7 @@
     python bench/ai.py --game tarneeb --deals 40          # strong vs rule-based, classic card play
     python bench/ai.py --game tarneeb41 --deals 40
     python bench/ai.py --game trix --deals 8               # --jobs 2: two processes (Trix only)
+    python bench/ai.py --game trix-kingdom --deals 160     # 8 kingdoms, the owner chooses
 
 Classic Tarneeb: every deal is played twice with the teams swapped; the rule player bids in both
 runs (so the contract is the same) and only the card play differs: the figure is the strong team's
@@ -11,8 +12,11 @@ too and compares team scores. Tarneeb 41: each deal twice with the teams swapped
 the players; the figure is the mean personal score per deal of a strong seat minus a rule seat in
 the same seat. Trix: each deal is played once with four rule players and once with the strong
 player in each seat, for every contract (the owner's choice is forced); the figure is the strong
-seat's points minus the rule player's points in that seat. Prints means with standard errors and
-the strong player's move-time distribution.
+seat's points minus the rule player's points in that seat. Trix kingdoms (``--game trix-kingdom``,
+``--deals`` / 20 kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so
+the contract choice counts too; the figure is the same difference per deal. Prints means with standard errors and
+the strong player's move-time distribution (decisions with a choice only: a forced move is answered
+at once and would flatter the median).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from bench._stats import percentile
 from bot.ai.rules import RulePlayer
 from bot.ai.strong import StrongPlayer
 
-TIMES: dict[str, list[float]] = {"card": [], "bid": []}
+TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": []}
 
 
 def _deal_cards(seed: int) -> list[list[str]]:
@@ -58,13 +62,22 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
             action = f"contract {contract}"
         else:
             who = (bidders or players)[seat] if phase in ("bid", "trump") else players[seat]
-            t0 = time.perf_counter()
-            action = who.decide(view, game, rng)
-            if seat in timed and isinstance(who, StrongPlayer):
-                TIMES["card" if phase == "play" else "bid"].append(time.perf_counter() - t0)
+            action = _decide(who, view, game, phase, rng, seat in timed)
         for ev in g.act(seat, action):
             if ev["type"] in ("deal_scored", "deal_thrown_in"):
                 return ev
+
+
+def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.Random, timed: bool) -> str:
+    """``who``'s action; a strong player's thinking time is recorded when it had a choice."""
+    t0 = time.perf_counter()
+    action = str(who.decide(view, game, rng))
+    if timed and isinstance(who, StrongPlayer) and len(view["legal"]) > 1:
+        kind = "bid"
+        if phase == "play":  # the opening lead has its own budget (2 s, like a bid)
+            kind = "card" if view.get("history") or view.get("trick") or view.get("layout_history") else "lead"
+        TIMES[kind].append(time.perf_counter() - t0)
+    return action
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
@@ -150,23 +163,85 @@ def _trix_deal(args: tuple[int, str]) -> tuple[dict[str, list[float]], dict[str,
             players = [strong if x == s else rule for x in range(4)]
             d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
             out[contract].append(d[s] - base[s])
-    return out, {k: v[before[k]:] for k, v in TIMES.items()}
+    return out, _times_since(before)
+
+
+def _times_since(before: dict[str, int]) -> dict[str, list[float]]:
+    return {k: v[before[k]:] for k, v in TIMES.items()}
+
+
+def _in_workers(fn: Any, work: list[Any], jobs: int) -> list[Any]:
+    """``fn(w)`` for every ``w``, in ``jobs`` processes; ``fn`` returns (result, its move times), and
+    the times join ``TIMES`` (in one process they are there already)."""
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            pairs = pool.map(fn, work, chunksize=1)
+    else:
+        pairs = [fn(w) for w in work]
+    for _, ts in pairs:
+        if jobs > 1:
+            for k, v in ts.items():
+                TIMES[k].extend(v)
+    return [r for r, _ in pairs]
+
+
+def play_kingdom(deals: list[list[list[str]]], players: list[Any], seed: int,
+                 timed: set[int] | frozenset[int] = frozenset()) -> tuple[list[int], list[str]]:
+    """Play one Trix kingdom (one deal per contract, the owner choosing); each seat's points and the
+    contracts in the order played."""
+    g = engine.new_game("trix", seed=seed, deals=deals)
+    rng = random.Random(seed)
+    total = [0, 0, 0, 0]
+    order: list[str] = []
+    while len(order) < len(deals):
+        seat = g.to_act
+        assert seat is not None
+        action = _decide(players[seat], g.view(seat), "trix", g.phase, rng, seat in timed)
+        for ev in g.act(seat, action):
+            if ev["type"] == "deal_scored":
+                for s, d in enumerate(ev["deltas"]["players"]):
+                    total[s] += d
+                order.append(ev["summary"]["contract"])
+    return total, order
+
+
+def _trix_kingdom(args: tuple[int, str]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
+    """One kingdom of five deals played by four rule players, then by the strong player in each seat:
+    the strong seat's points per deal minus the rule player's, the number of seats whose owner
+    ordered the contracts differently, and the move times."""
+    i, level = args
+    strong, rule = StrongPlayer(level), RulePlayer()
+    before = {k: len(v) for k, v in TIMES.items()}
+    deals = [_deal_cards(5000 + 5 * i + j) for j in range(len(CONTRACTS))]
+    base, base_order = play_kingdom(deals, [rule] * 4, 5000 + i)
+    diffs: list[float] = []
+    reordered = 0
+    for s in range(4):
+        players = [strong if x == s else rule for x in range(4)]
+        got, order = play_kingdom(deals, players, 5000 + i, timed={s})
+        diffs.append((got[s] - base[s]) / len(deals))
+        reordered += order != base_order
+    return (diffs, reordered), _times_since(before)
+
+
+def bench_trix_kingdoms(kingdoms: int, level: str, jobs: int = 1) -> None:
+    """Whole kingdoms: the owner's contract choice, doubling and play all count."""
+    allx: list[float] = []
+    reordered = 0
+    for diffs, r in _in_workers(_trix_kingdom, [(i, level) for i in range(kingdoms)], jobs):
+        allx.extend(diffs)
+        reordered += r
+    m, se = _mean_se(allx)
+    print(f"trix kingdoms, {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses), level={level}")
+    print(f"  strong seat - rule seat, points per deal per seat: {m:+.1f} ± {se:.1f}"
+          f" (contract order changed in {reordered} of {4 * kingdoms} runs)")
 
 
 def bench_trix(deals: int, level: str, jobs: int = 1) -> None:
     diffs: dict[str, list[float]] = {c: [] for c in CONTRACTS}
-    work = [(i, level) for i in range(deals)]
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(_trix_deal, work, chunksize=1)
-    else:
-        results = [_trix_deal(w) for w in work]
-    for out, ts in results:
+    for out in _in_workers(_trix_deal, [(i, level) for i in range(deals)], jobs):
         for c, xs in out.items():
             diffs[c].extend(xs)
-        if jobs > 1:  # in one process the times are already in TIMES
-            for k, v in ts.items():
-                TIMES[k].extend(v)
     allx = [x for v in diffs.values() for x in v]
     m, se = _mean_se(allx)
     print(f"trix, {deals} deals x 5 contracts x 4 seats, level={level}")
@@ -178,7 +253,7 @@ def bench_trix(deals: int, level: str, jobs: int = 1) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "all"], default="all")
+    ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "all"], default="all")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--level", choices=["normal", "strong"], default="strong")
     ap.add_argument("--jobs", type=int, default=1,
@@ -191,6 +266,8 @@ def main() -> None:
         bench_tarneeb41(a.deals, a.level)
     if a.game in ("trix", "all"):
         bench_trix(max(1, a.deals // 4), a.level, a.jobs)
+    if a.game in ("trix-kingdom", "all"):
+        bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.jobs)
     for kind, ts in TIMES.items():
         if ts:
             print(f"  strong move time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
