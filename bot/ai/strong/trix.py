@@ -164,23 +164,20 @@ class TrixBrain:
         owner = int(owner_seat) if owner_seat is not None else me
         sc = _scoring(view)
         base = _doubled(view)
-        best, best_gain = done, 0.0
-        for a in options:
-            card = C.parse(a.split()[1])
-            gain = 0.0
-            n = 0
-            deadline = time.perf_counter() + self.card_seconds
-            while n < 12 or (time.perf_counter() < deadline and n < 200):
-                hands = sample_deal(k, rng)
-                seed = rng.getrandbits(32)
+        cards = [C.parse(a.split()[1]) for a in options]
+        gains = [0.0] * len(cards)
+        n = 0
+        deadline = time.perf_counter() + self.card_seconds  # one budget for all the options
+        while n < 12 or (time.perf_counter() < deadline and n < 200):
+            hands = sample_deal(k, rng)
+            seed = rng.getrandbits(32)  # the same deal and dice with and without each double
+            without = S.rollout_tricks(contract, hands, [], owner, base, random.Random(seed), sc)[me]
+            for i, card in enumerate(cards):
                 with_d = S.rollout_tricks(contract, hands, [], owner, {**base, card: me}, random.Random(seed), sc)
-                without = S.rollout_tricks(contract, hands, [], owner, base, random.Random(seed), sc)
-                gain += with_d[me] - without[me]
-                n += 1
-            gain /= n
-            if gain > self.double_margin * sc.base(contract) and gain > best_gain:
-                best, best_gain = a, gain
-        return best
+                gains[i] += with_d[me] - without
+            n += 1
+        i = max(range(len(cards)), key=lambda j: gains[j])
+        return options[i] if gains[i] / n > self.double_margin * sc.base(contract) else done
 
 
 def _trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
