@@ -14,9 +14,9 @@ the same seat. Trix: each deal is played once with four rule players and once wi
 player in each seat, for every contract (the owner's choice is forced); the figure is the strong
 seat's points minus the rule player's points in that seat. Trix kingdoms (``--game trix-kingdom``,
 ``--deals`` / 20 kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so
-the contract choice counts too; the figure is the same difference per deal. Prints means with standard errors and
-the strong player's move-time distribution (decisions with a choice only: a forced move is answered
-at once and would flatter the median).
+the contract choice counts too; the figure is the same difference per deal. Prints means with
+standard errors and the strong player's move times (of decisions with a choice only: a forced move
+is answered at once and would flatter the median; the opening lead apart, its limit is 2 s).
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def _trix_deal(args: tuple[int, str]) -> tuple[dict[str, list[float]], dict[str,
     """One Trix deal, every contract, the strong player in each seat: the differences and move times."""
     i, level = args
     strong, rule = StrongPlayer(level), RulePlayer()
-    before = {k: len(v) for k, v in TIMES.items()}
+    before = _times_mark()
     cards = _deal_cards(3000 + i)
     out: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     for contract in CONTRACTS:
@@ -166,7 +166,12 @@ def _trix_deal(args: tuple[int, str]) -> tuple[dict[str, list[float]], dict[str,
     return out, _times_since(before)
 
 
+def _times_mark() -> dict[str, int]:
+    return {k: len(v) for k, v in TIMES.items()}
+
+
 def _times_since(before: dict[str, int]) -> dict[str, list[float]]:
+    """The move times recorded since ``before = _times_mark()`` (a worker sends them back)."""
     return {k: v[before[k]:] for k, v in TIMES.items()}
 
 
@@ -178,8 +183,8 @@ def _in_workers(fn: Any, work: list[Any], jobs: int) -> list[Any]:
             pairs = pool.map(fn, work, chunksize=1)
     else:
         pairs = [fn(w) for w in work]
-    for _, ts in pairs:
-        if jobs > 1:
+    if jobs > 1:
+        for _, ts in pairs:
             for k, v in ts.items():
                 TIMES[k].extend(v)
     return [r for r, _ in pairs]
@@ -211,7 +216,7 @@ def _trix_kingdom(args: tuple[int, str]) -> tuple[tuple[list[float], int], dict[
     ordered the contracts differently, and the move times."""
     i, level = args
     strong, rule = StrongPlayer(level), RulePlayer()
-    before = {k: len(v) for k, v in TIMES.items()}
+    before = _times_mark()
     deals = [_deal_cards(5000 + 5 * i + j) for j in range(len(CONTRACTS))]
     base, base_order = play_kingdom(deals, [rule] * 4, 5000 + i)
     diffs: list[float] = []

@@ -30,7 +30,7 @@ class StrongPlayer:
         card_s, bid_s, min_samples = LEVELS.get(level, LEVELS["strong"])
         self.level = level
         self.tarneeb = TarneebBrain(card_seconds=card_s, bid_seconds=bid_s, min_samples=min_samples)
-        self.trix = TrixBrain(card_seconds=card_s * 0.6, choice_seconds=bid_s * 0.6)
+        self.trix = TrixBrain(card_seconds=card_s * 0.75, choice_seconds=bid_s * 0.6)
         self._fallback: Any = None
 
     def decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str:
