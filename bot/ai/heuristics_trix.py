@@ -27,6 +27,12 @@ def penalties(view: dict[str, Any]) -> tuple[int, int, int, int]:
     return k, q, d, t
 
 
+def trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
+    """The layout's points by finishing place (the table's ``trix_scores``)."""
+    sc = (view.get("options") or {}).get("trix_scores")
+    return tuple(int(x) for x in sc) if isinstance(sc, (list, tuple)) and len(sc) == 4 else _DEFAULT_TRIX
+
+
 def card_penalty(card: Card, contract: str, pen: tuple[int, int, int, int]) -> int:
     """What capturing ``card`` costs in ``contract`` (trick penalties aside)."""
     k, q, d, _ = pen
@@ -111,7 +117,7 @@ def choose_contract(view: dict[str, Any]) -> str:
     if not hand:
         return legal[0]
     pen = penalties(view)
-    trix = tuple((view.get("options") or {}).get("trix_scores") or _DEFAULT_TRIX)
+    trix = trix_scores(view)
     return max(legal, key=lambda a: estimate(a.split()[1], hand, pen, trix) - baseline(a.split()[1], pen, trix))
 
 

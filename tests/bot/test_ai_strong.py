@@ -323,6 +323,37 @@ def test_a_layout_pass_rules_out_the_cards_open_at_that_moment() -> None:
     assert found >= 5
 
 
+def test_X_K2_the_first_owner_holds_the_seven_of_hearts_in_the_first_deal_only() -> None:
+    """Every seat knows who was dealt the 7♥ in the match's first deal: the first owner (X-K2).
+    Sampled deals give it to the owner until it is played; from the second deal on nothing is known."""
+    rng = random.Random(5)
+    seven = C.card(7, C.HEARTS)
+    checked = 0
+    for seed in range(12):
+        g = engine.new_game("trix", seed=seed, deals=[_deck(seed), _deck(seed + 100)])
+        owner = g.view(None)["owner"]
+        g.act(owner, "contract tricks")
+        while g.view(None)["deal_index"] == 0:
+            seat = g.to_act
+            view = g.view(seat)
+            if view["phase"] == "play" and seat != owner:
+                k = from_view(view)
+                played = any(e["card"] == "7H" for t in [*view["history"], {"cards": view["trick"]}]
+                             for e in t["cards"])
+                assert bool(k.known[owner] >> seven & 1) == (not played)
+                if not played:
+                    assert all(sample_deal(k, rng)[owner] >> seven & 1 for _ in range(5))
+                    checked += 1
+            g.act(seat, g.legal()[0])
+        view = g.view(g.to_act)
+        assert not any(x >> seven & 1 for x in from_view(view).known), "second deal: nothing known of the 7♥"
+        fixed = engine.new_game("trix", seed=seed, options={"first_owner_rule": "fixed_seat"})
+        fixed.act(fixed.to_act, "contract tricks")
+        v = fixed.view((fixed.to_act + 1) % 4)
+        assert not any(x >> seven & 1 for x in from_view(v).known), "a fixed first owner says nothing"
+    assert checked > 50
+
+
 @pytest.mark.parametrize("contract", ["king", "queens", "diamonds", "tricks"])
 def test_exact_endgame_search_is_at_least_the_policys_own_play(contract: str) -> None:
     """With four cards or fewer a hand, my moves are searched exactly against the others' policy:

@@ -4,7 +4,8 @@ The strong players never see the engine: they get ``view(seat)`` only. From it t
 own hand, every card played this deal (``history`` plus the current ``trick``), which seats showed
 a void (did not follow the suit led), the Syrian exposed card (still in the dealer's hand), the
 revealed Trix doubles, which cards a seat cannot hold because it passed on the Trix layout while
-they were open (``layout_history``), and how many cards each seat holds. :func:`sample_deal` draws
+they were open (``layout_history``), who was dealt the 7♥ in a Trix match's first deal (its
+owner), and how many cards each seat holds. :func:`sample_deal` draws
 the other three hands uniformly among the deals consistent with all of that (hard constraints);
 what the other seats' choices suggest is weighed separately (:mod:`bot.ai.strong.trix_infer`).
 """
@@ -95,7 +96,20 @@ def from_view(view: dict[str, Any]) -> Knowledge:
             for r in range(lo, hi + 1):
                 k.played |= 1 << C.card(r, C.parse_suit(suit))
     _layout_passes(k, view.get("layout_history") or [])
+    _first_owner(k, view)
     return k
+
+
+def _first_owner(k: Knowledge, view: dict[str, Any]) -> None:
+    """In a Trix match's first deal, played as dealt, the owner is the seat dealt the 7♥ (X-K2)."""
+    opts = view.get("options") or {}
+    owner = view.get("owner")
+    if (view.get("game") != "trix" or view.get("deal_index") != 0 or owner is None
+            or opts.get("first_owner_rule") != "seven_of_hearts" or not opts.get("first_deal_is_played", True)):
+        return
+    seven = C.card(7, C.HEARTS)
+    if int(owner) != k.seat and not (k.played >> seven) & 1:
+        k.known[int(owner)] |= 1 << seven
 
 
 def _layout_passes(k: Knowledge, moves: list[dict[str, Any]]) -> None:

@@ -18,13 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.ai.heuristics_trix import baseline, penalties
+from bot.ai.heuristics_trix import baseline, penalties, trix_scores
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
 from engine import cards as C
-
-TRIX_SCORES = (200, 150, 100, 50)
 
 
 def _rows(view: dict[str, Any]) -> list[tuple[int, int] | None]:
@@ -104,9 +102,9 @@ class TrixBrain:
             finished = [int(s) for s in view.get("finished") or []]
             bonus = 0
             if not hands[me]:
-                bonus = _trix_scores(view)[len(finished)]
+                bonus = trix_scores(view)[len(finished)]
                 finished.append(me)
-            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, _trix_scores(view), rng)
+            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, trix_scores(view), rng)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
@@ -136,14 +134,14 @@ class TrixBrain:
             for a in legal:
                 name = a.split()[1]
                 if name == "trix":
-                    out = S.rollout_layout(hands, [None] * 4, me, [], _trix_scores(view), rng)
+                    out = S.rollout_layout(hands, [None] * 4, me, [], trix_scores(view), rng)
                 else:
                     out = S.rollout_tricks(name, hands, [], me, {}, rng, sc)
                 totals[a] += out[me]
             n += 1
             if n >= 300:
                 break
-        return max(legal, key=lambda a: totals[a] / n - baseline(a.split()[1], sc.values, _trix_scores(view)))
+        return max(legal, key=lambda a: totals[a] / n - baseline(a.split()[1], sc.values, trix_scores(view)))
 
     # ------------------------------------------------------------------ doubling
     def double(self, view: dict[str, Any], rng: random.Random) -> str:
@@ -178,12 +176,6 @@ class TrixBrain:
             n += 1
         i = max(range(len(cards)), key=lambda j: gains[j])
         return options[i] if gains[i] / n > self.double_margin * sc.base(contract) else done
-
-
-def _trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
-    opts = view.get("options") or {}
-    sc = opts.get("trix_scores")
-    return tuple(int(x) for x in sc) if isinstance(sc, list) and len(sc) == 4 else TRIX_SCORES
 
 
 def _scoring(view: dict[str, Any]) -> S.Scoring:
