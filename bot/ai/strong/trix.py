@@ -100,11 +100,12 @@ class TrixBrain:
             rows = _rows(view)
             S.place(rows, c)
             finished = [int(s) for s in view.get("finished") or []]
+            scores = trix_scores(view)
             bonus = 0
             if not hands[me]:
-                bonus = trix_scores(view)[len(finished)]
+                bonus = scores[len(finished)]
                 finished.append(me)
-            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, trix_scores(view), rng)
+            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
@@ -126,6 +127,7 @@ class TrixBrain:
             return legal[0]
         me = k.seat
         sc = _scoring(view)
+        scores = trix_scores(view)
         totals = dict.fromkeys(legal, 0.0)
         n = 0
         deadline = time.perf_counter() + self.choice_seconds
@@ -134,14 +136,14 @@ class TrixBrain:
             for a in legal:
                 name = a.split()[1]
                 if name == "trix":
-                    out = S.rollout_layout(hands, [None] * 4, me, [], trix_scores(view), rng)
+                    out = S.rollout_layout(hands, [None] * 4, me, [], scores, rng)
                 else:
                     out = S.rollout_tricks(name, hands, [], me, {}, rng, sc)
                 totals[a] += out[me]
             n += 1
             if n >= 300:
                 break
-        return max(legal, key=lambda a: totals[a] / n - baseline(a.split()[1], sc.values, trix_scores(view)))
+        return max(legal, key=lambda a: totals[a] / n - baseline(a.split()[1], sc.values, scores))
 
     # ------------------------------------------------------------------ doubling
     def double(self, view: dict[str, Any], rng: random.Random) -> str:
