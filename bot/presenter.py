@@ -12,16 +12,22 @@ For every :class:`~bot.types.TableUpdate` the presenter queues, through one
 
 A destination's platform is its prefix (``tg``, ``dc``, ``cli``; ``dm:tg:5`` is Telegram). The
 public destinations only ever receive text rendered from the public view.
+
+Rendering is lazy: the presenter queues a *builder* (the update's snapshot and translator, bound
+to a render function) and the outbox calls it when that message is about to be sent. A newer
+update replaces the waiting builder, so a busy table costs one cheap queue operation per change
+and one rendering per message actually sent, always of the newest state.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import T, resolve_lang, translator
-from bot.outbox import EDIT, NEW, OutboxHub, Transport
+from bot.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
 from bot.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
 from bot.render.common import seat_name
 from bot.render.hand import render_turn_ping, render_turn_warning
@@ -38,6 +44,8 @@ log = logging.getLogger(__name__)
 
 #: How long a player's stored language and DM state are trusted before being read again.
 PLAYER_TTL = 30.0
+#: Bounds of the per-person caches (the oldest entries go first).
+MAX_PLAYERS = 50_000
 
 
 def platform_of(dest: str) -> str:
@@ -124,12 +132,12 @@ class Presenter:
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
         }
-        self._players: dict[str, tuple[float, str | None, bool | None]] = {}  # id -> (read at, lang, dm_ok)
-        self._blocked: set[str] = set()
-        self._turn: dict[tuple[int, int], bool] = {}
+        self._players: TTLCache[str, tuple[str | None, bool | None]] = TTLCache(MAX_PLAYERS, PLAYER_TTL)
+        self._blocked: TTLCache[str, bool] = TTLCache(MAX_PLAYERS)  # people whose DMs refused us
+        self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
         self._tables: dict[int, TableSnapshot] = {}  # live tables
         self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
-        self._langs: dict[int, tuple[str, str]] = {}  # table id -> (public lang, digits)
+        self._langs: TTLCache[int, tuple[str, str]] = TTLCache(MAX_PLAYERS)  # table id -> (public lang, digits)
         manager.subscribe(self.on_update)
 
     # -- languages ------------------------------------------------------------------------------
@@ -137,31 +145,33 @@ class Presenter:
     async def _public_t(self, snap: TableSnapshot) -> T:
         chat = await self.manager.chat_settings(snap.table.chat_id)
         lang = resolve_lang(chat.lang, snap.table.lang)
-        self._langs[snap.table_id] = (lang, chat.digits)
+        self._langs.put(snap.table_id, (lang, chat.digits))
         return translator(lang, chat.digits)
 
     async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
         now = self.clock.now()
-        cached = self._players.get(player_id)
-        if cached is not None and now - cached[0] < PLAYER_TTL:
-            return cached[1], cached[2]
+        cached = self._players.get_fresh(player_id, now)
+        if cached is not None:
+            return cached
         repo = getattr(self.manager, "repo", None)
         if repo is not None:  # read only: the manager's player() would rename them
             rec = await repo.get_player(player_id)
         else:
             rec = await self.manager.player(Person(player_id, name))
         lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
-        self._players[player_id] = (now, lang, dm_ok)
+        self._players.put(player_id, (lang, dm_ok), now)
         return lang, dm_ok
 
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
-        self._players.pop(player_id, None)
+        self._players.discard(player_id)
 
     async def dm_restored(self, player_id: str) -> None:
         """The person opened the private chat again: send their hands where they sit."""
         self._blocked.discard(player_id)
         self.forget_player(player_id)
+        for hub in self.hubs.values():
+            hub.unblock(dm_dest(player_id))
         await self.manager.update_player(player_id, dm_ok=True)
         for snap in list(self._tables.values()):
             seat = snap.seat_of(player_id)
@@ -186,33 +196,41 @@ class Presenter:
         snap = update.snapshot
         tid = snap.table_id
         chat = snap.table.chat_id
-        if snap.table.status in (LOBBY, "playing"):
+        live = snap.table.status in (LOBBY, "playing")
+        if live:
             self._tables[tid] = snap
         else:
             self._tables.pop(tid, None)
+        self._seen.pop(tid, None)
         self._seen[tid] = snap
         while len(self._seen) > 1000:
             self._seen.pop(next(iter(self._seen)))
         if update.reason == "restored":
             self._remember(snap)
         t = await self._public_t(snap)
-        hub.put(chat, table_key(tid), self._public(snap, t), EDIT)
+        hub.put(chat, table_key(tid), partial(self._public, snap, t), EDIT)
         for msg in self.feed(update, t) if self.feed else ():
-            hub.put(chat, None, msg, NEW)
+            hub.put(chat, None, msg, NEW, lane=MAIN)
         for msg in render_notices(update, t):
-            hub.put(chat, None, msg, NEW)
+            hub.put(chat, None, msg, NEW, lane=MAIN)
         for ev in update.events:
             if ev.get("type") == "turn_warning":
                 await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t,
                                  hidden=bool(ev.get("hidden")))
-        if not self.private:
-            return
-        restored = update.reason == "restored"
-        for seat, view in sorted(update.private.items()):
-            await self._hand(snap, seat, view, ping=True, force_ping=restored)
-        if snap.table.status not in (LOBBY, "playing"):
-            for seat in range(4):
-                self._turn.pop((tid, seat), None)
+        if self.private:
+            restored = update.reason == "restored"
+            for seat, view in sorted(update.private.items()):
+                await self._hand(snap, seat, view, ping=True, force_ping=restored)
+        if not live:
+            self._finished(tid)
+
+    def _finished(self, tid: int) -> None:
+        """A table is over: drop what is kept for it (its last messages are still delivered)."""
+        for seat in range(4):
+            self._turn.pop((tid, seat), None)
+        self._langs.discard(tid)
+        for hub in self.hubs.values():
+            hub.forget_table(tid)
 
     def _public(self, snap: TableSnapshot, t: T) -> OutMessage:
         platform = platform_name(snap.table.chat_id)
@@ -232,6 +250,7 @@ class Presenter:
         ids = snap.table.message_ids
         hub = self.hubs[platform_of(snap.table.chat_id)]
         key = table_key(snap.table_id)
+        hub.restored(snap.table.chat_id)  # the previous process may have spent its budget just now
         if ids.get(key):
             hub.remember(snap.table.chat_id, key, ids[key])
         for k, mid in ids.items():
@@ -239,6 +258,7 @@ class Presenter:
                 player = k.split(":", 2)[2]
                 other = self.hubs.get(platform_of(player))
                 if other is not None:
+                    other.restored(dm_dest(player))
                     other.remember(dm_dest(player), k, mid)
 
     async def _hand(self, snap: TableSnapshot, seat: int, view: dict[str, Any], *, ping: bool,
@@ -249,22 +269,23 @@ class Presenter:
         hub = self.hubs.get(platform_of(player))
         if hub is None:
             return
-        name = seat_name(snap, seat, translator("en"))
-        lang, dm_ok = await self._player(player, name)
-        if player in self._blocked or dm_ok is False:
-            self._blocked.add(player)
+        dest = dm_dest(player)
+        if player in self._blocked or hub.is_blocked(dest):
+            return
+        lang, dm_ok = await self._player(player, seat_name(snap, seat, translator("en")))
+        if dm_ok is False:
+            self._blocked.put(player, True)
             return
         public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
         t = translator(resolve_lang(lang, public_lang), digits)
-        dest = dm_dest(player)
-        hub.put(dest, hand_key(snap.table_id, player), render_hand(snap, view, t, platform=platform_name(player)),
-                EDIT)
+        hub.put(dest, hand_key(snap.table_id, player),
+                partial(render_hand, snap, view, t, platform=platform_name(player)), EDIT)
         mine = view.get("to_act") == seat and bool(view.get("legal"))
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
         tag = f"ping:{snap.table_id}"
         if ping and self.pings and mine and (not was or force_ping):
-            hub.put(dest, None, render_turn_ping(snap, seat, t), NEW, tag=tag)
+            hub.put(dest, None, partial(render_turn_ping, snap, seat, t), NEW, tag=tag)
         elif not mine and was:
             hub.withdraw(dest, tag)  # acted already: a "your turn" still waiting is stale
 
@@ -275,15 +296,15 @@ class Presenter:
         if player is None:
             return
         hub = self.hubs.get(platform_of(player))
-        if hub is not None and player not in self._blocked:
+        if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
             public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
             lang, _ = await self._player(player, seat_name(snap, seat, public_t))
             hub.put(dm_dest(player), None,
                     render_turn_warning(snap, seat, seconds_left, translator(resolve_lang(lang, public_lang),
-                                                                             digits)), NEW)
+                                                                             digits)), NEW, lane=MAIN)
         elif not hidden:
             self.hubs[platform_of(snap.table.chat_id)].put(
-                snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW)
+                snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW, lane=MAIN)
 
     # -- outbox callbacks -----------------------------------------------------------------------
 
@@ -303,8 +324,8 @@ class Presenter:
         player = dest[3:]
         if player in self._blocked:
             return
-        self._blocked.add(player)
-        self._players.pop(player, None)
+        self._blocked.put(player, True)
+        self._players.discard(player)
         try:
             await self.manager.update_player(player, dm_ok=False)
         except Exception:
@@ -323,7 +344,7 @@ class Presenter:
             transport = self.transports.get(platform)
             link_of = getattr(transport, "start_link", None)
             url = link_of() if callable(link_of) else None
-            self.hubs[platform].put(chat, None, render_dm_failed(name, url, t), NEW)
+            self.hubs[platform].put(chat, None, render_dm_failed(name, url, t), NEW, lane=MAIN)
 
     # -- lifecycle ------------------------------------------------------------------------------
 
