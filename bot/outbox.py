@@ -3,8 +3,8 @@
 One :class:`Outbox` per destination (a chat, a channel, a DM) owns a single worker task that sends
 its queue in order, as a steady stream within the destination's :class:`Budget`:
 
-- **Pacing.** A small burst, then one operation every ``(per_seconds + margin) / ops`` seconds (a
-  token bucket), and never more than ``ops`` operations inside ``per_seconds + margin``, counted
+- **Pacing.** A small burst, then an even stream (a token bucket whose pace never lets the burst
+  plus the stream exceed the budget: :attr:`Budget.interval`), and never more than ``ops`` operations inside ``per_seconds + margin``, counted
   from when each earlier operation *completed* to when the next one *starts*: since a request
   reaches the platform between those two instants, no network jitter can put ``ops + 1`` of them
   into one of the platform's windows. Beside the per-destination budgets the hub may hold a
@@ -109,8 +109,11 @@ class Budget:
 
     @property
     def interval(self) -> float:
-        """The steady pace: seconds between two operations once the burst is spent."""
-        return self.window / self.ops
+        """The steady pace once the burst is spent: the shortest interval at which a burst plus a
+        steady stream never puts more than ``ops`` operations into one window, so that the hard
+        window never has to hold back (and never repeats a burst a window later)."""
+        burst = max(1, min(self.burst or self.ops, self.ops))
+        return self.window / (self.ops - burst + 1)
 
 
 class Transport(Protocol):
@@ -147,6 +150,7 @@ class Window:
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
+        self.smooth = budget.burst is not None  # without a burst: the sliding window alone
         self.burst = max(1, min(budget.burst or budget.ops, budget.ops))
         self._done: deque[float] = deque(maxlen=budget.ops)
         self._tokens = float(self.burst)
@@ -154,6 +158,8 @@ class Window:
         self.last = float("-inf")
 
     def _refill(self, now: float) -> float:
+        if not self.smooth:
+            return float(self.burst)
         if self._stamp is None:
             self._stamp = now
         elif now > self._stamp:
@@ -182,11 +188,12 @@ class Window:
         self.last = max(self.last, now)
 
     def restored(self, now: float) -> None:
-        """Start as if the window had been spent just before ``now`` at this budget's pace: a burst
-        at ``now`` and the rest one interval apart before it (the most the previous process could
-        have sent), with an empty bucket."""
-        interval = self.budget.interval
-        times = [now - max(0, k - self.burst + 1) * interval for k in range(self.budget.ops)]
+        """Start as if the window had been spent just before ``now`` at this budget's pace (the
+        most the previous process could have sent): a burst (and one more, for the request that
+        was in flight) at ``now``, the rest one interval apart before it, and an empty bucket.
+        Without smoothing, the whole window at ``now``."""
+        interval = self.budget.interval if self.smooth else 0.0
+        times = [now - max(0, k - self.burst) * interval for k in range(self.budget.ops)]
         self._done.clear()
         self._done.extend(sorted(times))
         self._tokens, self._stamp = 0.0, now
@@ -207,7 +214,7 @@ class Limiter:
         self.clock = clock
         self.burst = max(1, min(budget.burst or 1, budget.ops))
         # ``burst`` at once, then an interval that keeps any window of per_seconds within ``ops``.
-        self.interval = budget.window / max(1, budget.ops - self.burst + 1)
+        self.interval = budget.window / (budget.ops - self.burst + 1)
         self._tat = float("-inf")
         self.granted = 0
 

@@ -19,6 +19,9 @@ HIDDEN = (
     ("bot.manager", "a subscriber failed"),
     ("bot.ai", "strong AI failed"),
     ("bot.ai", "rule player failed"),
+    ("bot.outbox", "outbox %s: delivering"),
+    ("bot.outbox", "outbox callback failed"),
+    ("bot.presenter", "presenting table"),
 )
 
 

@@ -25,12 +25,12 @@ from bot.render.message import OutMessage
 log = logging.getLogger(__name__)
 
 #: About 5 messages (edits included) per 5 s per channel, and the same for a DM, spent as a steady
-#: stream (a burst of 2, then one every 1.05 s). The outbox is the one pacing layer: it counts a
-#: request from when it completes, so retries inside discord.py cannot bunch the next ones up.
-CHANNEL_BUDGET = Budget(5, 5.0, burst=2, margin=0.25)
-DM_BUDGET = Budget(5, 5.0, burst=2, margin=0.25)
+#: stream (one every 1.05 s). The outbox is the one pacing layer: it counts a request from when it
+#: completes, so retries inside discord.py cannot bunch the next ones up.
+CHANNEL_BUDGET = Budget(5, 5.0, burst=1, margin=0.25)
+DM_BUDGET = Budget(5, 5.0, burst=1, margin=0.25)
 #: Discord's global limit is 50 requests a second per bot.
-GLOBAL_BUDGET = Budget(50, 1.0, burst=10)
+GLOBAL_BUDGET = Budget(50, 1.0, burst=10, margin=0.05)
 #: DM channels remembered (the oldest are opened again when needed).
 MAX_DM_CHANNELS = 50_000
 MAX_TEXT = 2000

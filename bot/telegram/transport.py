@@ -23,13 +23,13 @@ from bot.render.message import Button, OutMessage
 
 log = logging.getLogger(__name__)
 
-#: 20 per minute per group (edits included), spent as a steady stream: a burst of 3, then one every
-#: 3.1 s; the 2 s margin keeps clock differences from squeezing 21 into one of Telegram's minutes.
-GROUP_BUDGET = Budget(20, 60.0, burst=3, margin=2.0)
+#: 20 per minute per group (edits included), spent as a steady stream: a burst of 2, then one every
+#: 3.2 s; the 1 s margin keeps clock differences from squeezing 21 into one of Telegram's minutes.
+GROUP_BUDGET = Budget(20, 60.0, burst=2, margin=1.0)
 #: About one message a second in a private chat.
 DM_BUDGET = Budget(1, 1.0, margin=0.05)
 #: The whole bot: about 30 messages a second (Telegram's broadcast limit).
-GLOBAL_BUDGET = Budget(30, 1.0, burst=5)
+GLOBAL_BUDGET = Budget(30, 1.0, burst=5, margin=0.05)
 MAX_TEXT = 4096
 #: Callback data of a button shown disabled (Telegram has no disabled buttons): answered silently.
 NOOP = "noop"
