@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import re
@@ -115,6 +116,15 @@ async def play_draining(h: Harness, presenter: Presenter, table_id: int) -> Any:
     raise AssertionError("the match did not end")
 
 
+async def drain_advancing(presenter: Presenter, clock: Any) -> None:
+    """Drain while the fake clock moves (a restored chat waits as if its budget were just spent)."""
+    task = asyncio.ensure_future(presenter.drain())
+    while not task.done():
+        clock.advance(0.25)
+        await asyncio.sleep(0)
+    await task
+
+
 async def setup(repo: MemoryRepository | None = None) -> tuple[Harness, Recorder, Presenter]:
     h = make_manager(repo or MemoryRepository())
     rec = Recorder(track_public(h))
@@ -214,7 +224,7 @@ async def test_after_a_restart_the_stored_messages_are_edited_not_posted_again()
     rec2 = Recorder(track_public(h2), messages=dict(rec.messages), ids=itertools.count(1000))
     presenter2 = Presenter(h2.manager, {"tg": rec2}, clock=h2.clock)
     await h2.manager.start()
-    await presenter2.drain()
+    await drain_advancing(presenter2, h2.clock)
     assert "restored" in h2.reasons()
     assert [o[:3] for o in rec2.at(CHAT)][:1] == [("edit", CHAT, table_id_msg)]
     assert ("edit", dm_dest(ALICE.player_id), hand_msg) in [o[:3] for o in rec2.ops]
@@ -231,7 +241,7 @@ async def test_after_a_restart_the_stored_messages_are_edited_not_posted_again()
         person = person_to_act(h2, snap2, [ALICE, BOB])
         assert person is not None
         snap2 = await play_one(h2, snap2, person, rng)
-        await presenter2.drain()
+        await drain_advancing(presenter2, h2.clock)
     assert snap2.table.version > snap.table.version + 30
     assert presenter2.hubs["tg"].outbox(CHAT).message_ids[table_key(snap.table_id)] == table_id_msg
     hand_box = presenter2.hubs["tg"].outbox(dm_dest(ALICE.player_id))
