@@ -4,8 +4,9 @@ One :class:`Outbox` per destination (a chat, a channel, a DM) owns a single work
 its queue in order, as a steady stream within the destination's :class:`Budget`:
 
 - **Pacing.** A small burst, then an even stream (a token bucket whose pace never lets the burst
-  plus the stream exceed the budget: :attr:`Budget.interval`), and never more than ``ops`` operations inside ``per_seconds + margin``, counted
-  from when each earlier operation *completed* to when the next one *starts*: since a request
+  plus the stream exceed the budget: :attr:`Budget.interval`), and never more than ``ops``
+  operations inside ``per_seconds + margin``, counted from when each earlier operation
+  *completed* to when the next one *starts*: since a request
   reaches the platform between those two instants, no network jitter can put ``ops + 1`` of them
   into one of the platform's windows. Beside the per-destination budgets the hub may hold a
   bot-wide :class:`Limiter` (Telegram's ~30 messages a second). A destination restored after a

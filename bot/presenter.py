@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from bot import identity
 from bot.i18n import T, resolve_lang, translator
 from bot.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
 from bot.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
@@ -48,10 +49,9 @@ PLAYER_TTL = 30.0
 MAX_PLAYERS = 50_000
 
 
-def platform_of(dest: str) -> str:
-    """``"tg"`` for ``"tg:-100"``, ``"dm:tg:5"`` or ``"tg:5"``."""
-    return dest.removeprefix("dm:").split(":", 1)[0]
-
+#: The ids are spelled in bot/identity.py (re-exported here for the presenter's callers).
+platform_of = identity.platform_of
+dm_dest = identity.dm_dest
 
 #: A destination prefix -> the platform name the renderers take.
 PLATFORM_NAMES = {"tg": "telegram", "dc": "discord", "cli": "cli"}
@@ -61,11 +61,6 @@ def platform_name(dest: str) -> str:
     """``"telegram"``, ``"discord"`` or ``"cli"`` for a destination (the render API's word)."""
     prefix = platform_of(dest)
     return PLATFORM_NAMES.get(prefix, prefix)
-
-
-def dm_dest(player_id: str) -> str:
-    """The private destination of a person."""
-    return f"dm:{player_id}"
 
 
 def table_key(table_id: int) -> str:
@@ -150,10 +145,16 @@ class Presenter:
 
     async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
         now = self.clock.now()
-        cached = self._players.get_fresh(player_id, now)
-        if cached is not None:
-            return cached
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is None:
+            cached = self._players.get_fresh(player_id, now)
+            if cached is not None:
+                return cached
         repo = getattr(self.manager, "repo", None)
+        if prefs is not None:  # the one preference cache (bot/prefs.py)
+            rec = await prefs.player_record(player_id)
+            lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
+            return lang, dm_ok
         if repo is not None:  # read only: the manager's player() would rename them
             rec = await repo.get_player(player_id)
         else:
@@ -165,6 +166,9 @@ class Presenter:
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
         self._players.discard(player_id)
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is not None:
+            prefs.forget_player(player_id)
 
     async def dm_restored(self, player_id: str) -> None:
         """The person opened the private chat again: send their hands where they sit."""

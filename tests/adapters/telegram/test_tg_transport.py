@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
-from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
+from bot.outbox import Forbidden, MessageGone, RetryAfter, TransientError
 from bot.render.message import Button, OutMessage
 from bot.telegram.transport import (
     NOOP,
