@@ -65,6 +65,7 @@ class Group:
         self.commands = 0
         # (table message id, first move, last move) of each finished match, on the fake's clock
         self.finished: list[tuple[int, float, float]] = []
+        self.moves: list[float] = []  # when each accepted move was answered, on the fake's clock
 
     async def open_table(self) -> tuple[int, FakeMessage]:
         """/new, then the three others join through the lobby's deep link."""
@@ -113,6 +114,7 @@ class Group:
                 self.refused += answer.show_alert
                 if not answer.show_alert:
                     last = answer.at
+                    self.moves.append(last)
                     first = last if math.isnan(first) else first
                 acted = True
             if not acted:
@@ -125,14 +127,22 @@ class Group:
         """What the group saw, on the fake's clock: calls in any 60 s, and for its finished matches
         the longest gap between two updates of the table message and the final state's delay."""
         ops = [op for op in self.tg.ops[self.chat] if op.kind in COUNTED_KINDS]
-        gap = final = 0.0
+        gap = final = wait = 0.0
         for mid, first, last in self.finished:
             times = sorted(op.at for op in ops if op.message_id == mid)
             during = [first] + [t for t in times if first <= t <= last] + [last]
-            gap = max([gap] + [b - a for a, b in itertools.pairwise(during)])
+            moves = [m for m in self.moves if first <= m <= last]
+            # the longest stretch without a table update in which moves were made
+            gap = max([gap] + [b - a for a, b in itertools.pairwise(during)
+                               if any(a < m < b for m in moves)])
+            # the longest a move waited to be shown (the next update of the table message)
+            for m in moves:
+                later = [t for t in times if t >= m]
+                if later:
+                    wait = max(wait, later[0] - m)
             final = max(final, times[-1] - last if times else float("nan"))
         return {"calls_60s": float(self.tg.max_ops_in_window(self.chat, 60.0)), "gap": gap, "final": final,
-                "calls": float(len(ops))}
+                "wait": wait, "calls": float(len(ops))}
 
 
 async def bot_in_process(tg: FakeTelegram, tmp: str, args: argparse.Namespace) -> tuple[Any, Any, list[float]]:
@@ -223,10 +233,11 @@ async def main(args: argparse.Namespace) -> None:
         unit = "s" if args.process or args.speed == 1 else f"s (Telegram's seconds, run at x{args.speed})"
         print(f"what the groups saw ({len(seen)} with a finished match), by arrival at the fake, in {unit}:")
         print(f"  busiest group: {busy['calls']:.0f} calls, most in any 60 s {busy['calls_60s']:.0f} (limit 20), "
-              f"longest gap between table updates {busy['gap']:.1f} s, final state {busy['final']:.1f} s "
-              f"after the last move")
+              f"longest gap between table updates while moves were made {busy['gap']:.1f} s, longest a move "
+              f"waited to be shown {busy['wait']:.1f} s, final state {busy['final']:.1f} s after the last move")
         print(f"  all groups: most calls in any 60 s {max(x['calls_60s'] for x in seen):.0f}; longest gap "
               f"p50 {percentile([x['gap'] for x in seen], 0.5):.1f} s, max {max(x['gap'] for x in seen):.1f} s; "
+              f"longest wait to be shown max {max(x['wait'] for x in seen):.1f} s; "
               f"final-state delay p50 {percentile([x['final'] for x in seen], 0.5):.1f} s, "
               f"max {max(x['final'] for x in seen):.1f} s")
 
