@@ -14,13 +14,17 @@ A destination's platform is its prefix (``tg``, ``dc``, ``cli``; ``dm:tg:5`` is 
 public destinations only ever receive text rendered from the public view.
 
 Rendering is lazy: the presenter queues a *builder* (the update's snapshot and translator, bound
-to a render function) and the outbox calls it when that message is about to be sent. A newer
-update replaces the waiting builder, so a busy table costs one cheap queue operation per change
-and one rendering per message actually sent, always of the newest state.
+to a render function) and the outbox calls it when that message is about to be sent; the builder
+renders the manager's newest state of the table (the update's own if the manager no longer has
+it; nothing for a hand whose seat is no longer that person's). A newer update replaces the waiting
+builder, so a busy table costs one cheap queue operation per change and one rendering per message
+actually sent, always of the newest state.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -47,6 +51,8 @@ log = logging.getLogger(__name__)
 PLAYER_TTL = 30.0
 #: Bounds of the per-person caches (the oldest entries go first).
 MAX_PLAYERS = 50_000
+#: ``message_ids["shown:<key>"] = "<version>:<fingerprint>"``: what a message showed at a clean stop.
+SHOWN_PREFIX = "shown:"
 
 
 #: The ids are spelled in bot/identity.py (re-exported here for the presenter's callers).
@@ -212,7 +218,7 @@ class Presenter:
         if update.reason == "restored":
             self._remember(snap)
         t = await self._public_t(snap)
-        hub.put(chat, table_key(tid), partial(self._public, snap, t), EDIT)
+        hub.put(chat, table_key(tid), partial(self._build_public, snap, t), EDIT)
         for msg in self.feed(update, t) if self.feed else ():
             hub.put(chat, None, msg, NEW, lane=MAIN)
         for msg in render_notices(update, t):
@@ -236,6 +242,32 @@ class Presenter:
         for hub in self.hubs.values():
             hub.forget_table(tid)
 
+    def _latest(self, snap: TableSnapshot) -> TableSnapshot:
+        """The manager's newest snapshot of the table (updates reach the presenter a little later),
+        or ``snap`` if the manager no longer has it."""
+        get = getattr(self.manager, "get", None)
+        newest = get(snap.table_id) if get is not None else None
+        if not isinstance(newest, TableSnapshot) or newest.table.version < snap.table.version:
+            return snap
+        return newest
+
+    def _build_public(self, snap: TableSnapshot, t: T) -> OutMessage:
+        """The table message as it is now (called by the outbox right before sending)."""
+        return self._public(self._latest(snap), t)
+
+    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view: dict[str, Any], t: T) -> OutMessage | None:
+        """A player's hand as it is now, if the seat is still theirs (called right before sending)."""
+        newest = self._latest(snap)
+        if newest is not snap:
+            if human_of(newest, seat) != player:
+                return None
+            try:
+                view = self.manager.view(newest.table_id, seat)
+                snap = newest
+            except Exception:  # the table is gone from the manager: its last known state
+                pass
+        return render_hand(snap, view, t, platform=platform_name(player))
+
     def _public(self, snap: TableSnapshot, t: T) -> OutMessage:
         platform = platform_name(snap.table.chat_id)
         status = snap.table.status
@@ -256,14 +288,21 @@ class Presenter:
         key = table_key(snap.table_id)
         hub.restored(snap.table.chat_id)  # the previous process may have spent its budget just now
         if ids.get(key):
-            hub.remember(snap.table.chat_id, key, ids[key])
+            hub.remember(snap.table.chat_id, key, ids[key], self._shown(snap, key))
         for k, mid in ids.items():
             if k.startswith(f"hand:{snap.table_id}:") and mid:
                 player = k.split(":", 2)[2]
                 other = self.hubs.get(platform_of(player))
                 if other is not None:
                     other.restored(dm_dest(player))
-                    other.remember(dm_dest(player), k, mid)
+                    other.remember(dm_dest(player), k, mid, self._shown(snap, k))
+
+    @staticmethod
+    def _shown(snap: TableSnapshot, key: str) -> str | None:
+        """What a clean stop recorded the message of ``key`` to show, if still at this version."""
+        saved = snap.table.message_ids.get(SHOWN_PREFIX + key) or ""
+        version, _, digest = saved.partition(":")
+        return digest if digest and version == str(snap.table.version) else None
 
     async def _hand(self, snap: TableSnapshot, seat: int, view: dict[str, Any], *, ping: bool,
                     force_ping: bool = False) -> None:
@@ -282,8 +321,7 @@ class Presenter:
             return
         public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
         t = translator(resolve_lang(lang, public_lang), digits)
-        hub.put(dest, hand_key(snap.table_id, player),
-                partial(render_hand, snap, view, t, platform=platform_name(player)), EDIT)
+        hub.put(dest, hand_key(snap.table_id, player), partial(self._build_hand, snap, seat, player, view, t), EDIT)
         mine = view.get("to_act") == seat and bool(view.get("legal"))
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
@@ -312,8 +350,8 @@ class Presenter:
 
     # -- outbox callbacks -----------------------------------------------------------------------
 
-    async def _message_id(self, dest: str, key: str, message_id: str | None) -> None:
-        tid = table_of_key(key)
+    async def _message_id(self, dest: str, key: str, message_id: str | None, tid: int | None = None) -> None:
+        tid = table_of_key(key) if tid is None else tid
         if tid is None:
             return
         try:
@@ -358,7 +396,18 @@ class Presenter:
             for hub in self.hubs.values():
                 await hub.drain()
 
-    async def close(self) -> None:
-        """Stop the outboxes."""
+    async def close(self, *, save_seconds: float = 5.0) -> None:
+        """Record what each live table's messages show (so that a restart does not edit them to the
+        same content), then stop the outboxes."""
+        writes = []
+        for tid, snap in list(self._tables.items()):
+            for hub in self.hubs.values():
+                for key, digest in hub.shown(tid).items():
+                    value = f"{snap.table.version}:{digest}"
+                    if snap.table.message_ids.get(SHOWN_PREFIX + key) != value:
+                        writes.append(self._message_id("", SHOWN_PREFIX + key, value, tid))
+        if writes:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*writes), save_seconds)
         for hub in self.hubs.values():
             await hub.close()

@@ -34,7 +34,7 @@ its queue in order, as a steady stream within the destination's :class:`Budget`:
 from bot.outbox.cache import Cooldown, TTLCache
 from bot.outbox.hub import OutboxHub
 from bot.outbox.pacing import Limiter, Window
-from bot.outbox.queue import Outbox
+from bot.outbox.queue import Outbox, fingerprint
 from bot.outbox.types import (
     DELETE,
     EDIT,
@@ -57,5 +57,5 @@ from bot.outbox.types import (
 __all__ = [
     "DELETE", "EDIT", "MAIN", "NEW", "REPLY", "Budget", "Content", "Cooldown", "Forbidden", "ForbiddenCallback",
     "Limiter", "MessageGone", "MessageIdCallback", "Outbox", "OutboxHub", "PermanentError", "RetryAfter",
-    "TTLCache", "TransientError", "Transport", "TransportError", "Window",
+    "TTLCache", "TransientError", "Transport", "TransportError", "Window", "fingerprint",
 ]

@@ -87,12 +87,21 @@ class OutboxHub:
         box = self.outboxes.get(dest)
         return box.withdraw(tag) if box is not None else 0
 
-    def remember(self, dest: str, key: str, message_id: str | None) -> None:
+    def remember(self, dest: str, key: str, message_id: str | None, shown: str | None = None) -> None:
         """Know a stored message id (see :meth:`Outbox.remember`)."""
         tid = _table_of_key(key)
         if tid is not None and message_id is not None:
             self._tables.setdefault(tid, set()).add((dest, key))
-        self.outbox(dest).remember(key, message_id)
+        self.outbox(dest).remember(key, message_id, shown)
+
+    def shown(self, table_id: int) -> dict[str, str]:
+        """The fingerprints of what the table's messages show now, by key."""
+        out: dict[str, str] = {}
+        for dest, key in self._tables.get(table_id, ()):
+            box = self.outboxes.get(dest)
+            if box is not None and key in box.last_sent:
+                out[key] = box.shown()[key]
+        return out
 
     def restored(self, dest: str) -> None:
         """``dest`` was served before a restart: pace it as if its window were spent."""

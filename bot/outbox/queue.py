@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import inspect
 import logging
 import random
@@ -60,6 +61,12 @@ async def _call(cb: Callable[..., Awaitable[None] | None] | None, *args: Any) ->
         log.exception("outbox callback failed")
 
 
+def fingerprint(msg: OutMessage) -> str:
+    """A short, stable digest of what a message shows (text, buttons, notification)."""
+    body = repr((msg.text, msg.buttons, msg.notify)).encode()
+    return hashlib.blake2b(body, digest_size=8).hexdigest()
+
+
 def _build(content: Content | None) -> OutMessage | None:
     """The message to send now: the content itself, or what its builder returns."""
     return content() if callable(content) else content
@@ -105,6 +112,7 @@ class Outbox:
         self._edits: dict[str, _Item] = {}  # key -> its waiting edit (in _queue)
         self._replies: deque[_Item] = deque()
         self._forget: set[str] = set()  # keys to drop once their last state is delivered
+        self._shown: dict[str, str] = {}  # key -> fingerprint of a remembered message's content
         self._task: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
@@ -114,13 +122,19 @@ class Outbox:
 
     # -- queueing -------------------------------------------------------------------------------
 
-    def remember(self, key: str, message_id: str | None) -> None:
-        """Know that ``key`` is shown as ``message_id`` (after a restart); None forgets it."""
+    def remember(self, key: str, message_id: str | None, shown: str | None = None) -> None:
+        """Know that ``key`` is shown as ``message_id`` (after a restart); None forgets it.
+        ``shown``: the :func:`fingerprint` of what the message is known to show, so that an edit
+        to that same content is not sent ("message is not modified")."""
         if message_id is None:
             self.message_ids.pop(key, None)
         else:
             self.message_ids[key] = message_id
         self.last_sent.pop(key, None)
+        if shown is not None and message_id is not None:
+            self._shown[key] = shown
+        else:
+            self._shown.pop(key, None)
 
     def restored(self) -> None:
         """This destination was served by an earlier process: pace as if its window were spent."""
@@ -200,6 +214,7 @@ class Outbox:
             else:
                 self.message_ids.pop(key, None)
                 self.last_sent.pop(key, None)
+                self._shown.pop(key, None)
 
     def block(self) -> None:
         """Refuse everything from now on (a person's DM that answered 403) and drop what waits."""
@@ -221,6 +236,10 @@ class Outbox:
     def pending(self) -> int:
         """How many operations wait (for tests and diagnostics)."""
         return len(self._queue) + len(self._replies)
+
+    def shown(self) -> dict[str, str]:
+        """The fingerprint of what each keyed message shows now (as far as this process knows)."""
+        return {key: fingerprint(msg) for key, msg in self.last_sent.items()}
 
     def evictable(self, now: float) -> bool:
         """Idle, holding no message id, and its pacing no longer matters: safe to drop."""
@@ -377,6 +396,9 @@ class Outbox:
             assert key is not None
             if self.last_sent.get(key) == msg:
                 return  # the newest state is what is shown already
+            if key in self._shown and self._shown.pop(key) == fingerprint(msg):
+                self.last_sent[key] = msg  # shown before the restart, exactly
+                return
             try:
                 await self._transport(self.transport.edit(self.dest, mid, msg))
             except MessageGone:
