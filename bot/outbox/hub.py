@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.outbox.cache import TTLCache
 from bot.outbox.pacing import Limiter
-from bot.outbox.queue import Outbox, _call
+from bot.outbox.queue import Outbox, _call, fingerprint
 from bot.outbox.types import EDIT, Budget, Content, ForbiddenCallback, MessageIdCallback, Transport
 
 if TYPE_CHECKING:
@@ -24,7 +24,9 @@ class OutboxHub:
 
     #: How long a finished table's message ids are kept after its last state is delivered.
     FORGET_AFTER = 60.0
+    #: Sweep after this many new outboxes, or this many puts (and whenever a forget is due).
     SWEEP_EVERY = 256
+    SWEEP_PUTS = 4096
 
     def __init__(
         self,
@@ -49,6 +51,7 @@ class OutboxHub:
         self._tables: dict[int, set[tuple[str, str]]] = {}  # table id -> (dest, key) known
         self._forgetting: deque[tuple[float, int]] = deque()
         self._created = 0
+        self._puts = 0
         self.evicted = 0
 
     def outbox(self, dest: str) -> Outbox:
@@ -81,6 +84,11 @@ class OutboxHub:
             if tid is not None:
                 self._tables.setdefault(tid, set()).add((dest, key))
         self.outbox(dest).put(key, msg, mode, tag=tag, lane=lane)
+        self._puts += 1
+        if self._puts % self.SWEEP_PUTS == 0:
+            self.sweep()
+        elif self._forgetting and self._forgetting[0][0] <= self.clock.now():
+            self._forget_due()
 
     def withdraw(self, dest: str, tag: str) -> int:
         """Drop waiting tagged ``new`` messages at ``dest`` (see :meth:`Outbox.withdraw`)."""
@@ -100,7 +108,7 @@ class OutboxHub:
         for dest, key in self._tables.get(table_id, ()):
             box = self.outboxes.get(dest)
             if box is not None and key in box.last_sent:
-                out[key] = box.shown()[key]
+                out[key] = fingerprint(box.last_sent[key])
         return out
 
     def restored(self, dest: str) -> None:
@@ -136,11 +144,15 @@ class OutboxHub:
             if box is not None:
                 box.forget(keys)
 
-    def sweep(self) -> int:
-        """Forget finished tables whose time has come and evict idle, empty outboxes; how many."""
+    def _forget_due(self) -> float:
         now = self.clock.now()
         while self._forgetting and self._forgetting[0][0] <= now:
             self._forget_now(self._forgetting.popleft()[1])
+        return now
+
+    def sweep(self) -> int:
+        """Forget finished tables whose time has come and evict idle, empty outboxes; how many."""
+        now = self._forget_due()
         idle = [d for d, b in self.outboxes.items() if b.evictable(now)]
         for dest in idle:
             del self.outboxes[dest]
