@@ -8,8 +8,10 @@ Every table sits in a Telegram-shaped group (``tg:-100…``) whose messages go t
 to a transport that only counts what it is asked to send. The rule AI (``--ai easy``) chooses
 every move.
 
-1. one table alone: the cost of one action end to end in process (table lock → engine → commit →
-   notification → presenter), p50/p99, with nothing else running.
+1. one table alone: the cost of one action end to end in process, p50/p99, with nothing else
+   running: four people at one table, each move chosen by the rule AI (not timed) and applied
+   through ``manager.act`` (button payload decoded → table lock → engine → commit → the update
+   delivered to the presenter, which queues its builders); then the same table played by the AI.
 2. throughput: every table's AI moves with no pacing at all (closed loop): actions/s, the latency
    of one action, and how many messages were rendered (with lazy rendering: only those sent).
    With no pacing every table always waits for its next commit, so this latency is mostly
@@ -26,6 +28,7 @@ import argparse
 import asyncio
 import gc
 import itertools
+import random
 import resource
 import statistics
 import sys
@@ -38,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._stats import percentile
+from bot import codec
 from bot.ai import LegalPlayer, ai_player
 from bot.ai.base import Player
 from bot.manager import TableManager
@@ -175,16 +179,52 @@ async def run(args: argparse.Namespace) -> None:
     print(f"{args.tables} {args.game} tables, AI {args.ai}, SQLite synchronous={args.synchronous}, "
           f"gc {args.gc}, presenter + renderer + outbox attached (Telegram budgets, real time), {db}")
 
-    # 1. one table alone
+    # 1. one table alone: people acting through manager.act
     probe, transport = Probe(), CountingTransport()
     one_db = db.with_name("one.db")
     repo = await open_repo(one_db, args.synchronous)
+    manager, presenter = manager_for(repo, player, probe, transport, ai_delay=0.0, default_turn_seconds=3600)
+    await manager.start()
+    people = [Person(f"tg:{800_000 + i}", f"H{i}") for i in range(4)]
+    chat = "tg:-1008000000"
+    await manager.create(chat, people[0], args.game)
+    for p in people[1:]:
+        await manager.join(chat, p)
+    snap = manager.table_in_chat(chat)
+    assert snap is not None
+    rng, times, r0 = random.Random(1), [], rendered.count
+    cpu0, until = time.process_time(), time.perf_counter() + min(args.seconds, 4.0)
+    while time.perf_counter() < until and snap.table.status == "playing":
+        seat = snap.to_act  # the engine's seat to act (the one asked, in Trix's doubling window)
+        assert seat is not None
+        move = player.decide(manager.view(snap.table_id, seat), snap.table.game, rng)
+        payload = codec.encode("a", snap.table_id, snap.table.version, move)
+        started = time.perf_counter()
+        press = codec.decode(payload)
+        snap = await manager.act(press.table_id, people[seat], press.version or 0, press.arg)
+        times.append(time.perf_counter() - started)
+        if snap.table.status != "playing":
+            await manager.create(chat, people[0], args.game)
+            for p in people[1:]:
+                await manager.join(chat, p)
+            snap = manager.table_in_chat(chat) or snap
+    cpu = time.process_time() - cpu0
+    print(f"one table, four people (manager.act, presenter attached): {len(times)} actions; end to end "
+          f"p50 {percentile(times, 0.5) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.2f} ms; "
+          f"CPU {cpu / max(len(times), 1) * 1e6:.0f} us per action (AI choices included)")
+    print(f"  rendered {rendered.count - r0} messages for {len(times)} actions; "
+          f"sent {transport.sends + transport.edits}")
+    await shut(manager, presenter, repo)
+
+    # 1b. one table alone, played by the AI
+    probe, transport = Probe(), CountingTransport()
+    repo = await open_repo(one_db.with_name("one-ai.db"), args.synchronous)
     manager, presenter = manager_for(repo, player, probe, transport, ai_delay=0.0)
     await manager.start()
     await start_tables(manager, 1, args.game)
     r0 = rendered.count
     elapsed = await probe.window(min(args.seconds, 4.0))
-    probe.report("one table alone", elapsed)
+    probe.report("one AI table alone (lock to notification)", elapsed)
     print(f"  rendered {rendered.count - r0} messages for {len(probe.latencies)} actions; "
           f"sent {transport.sends + transport.edits}")
     await shut(manager, presenter, repo)
