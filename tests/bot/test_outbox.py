@@ -358,3 +358,21 @@ async def test_tagged_new_messages_coalesce_and_can_be_withdrawn() -> None:
     await clock.run(box)
     assert sent == ["first", "your turn 4"]
     await box.close()
+
+
+async def test_retries_are_spread_by_jitter() -> None:
+    """After an outage every outbox retries, but not in lockstep: each waits backoff × [0.5, 1.5]."""
+    import random
+
+    clock = VirtualClock()
+    starts: list[float] = []
+    for seed in range(6):
+        transport = FakeTransport(clock)
+        transport.errors[("g", 1)] = TransientError("502")
+        box = Outbox("g", transport, Budget(30, 1), clock, backoff=(4.0,), jitter=0.5, rng=random.Random(seed))
+        box.put("table:1", Msg("x"))
+        start = clock.now()
+        await clock.run(box)
+        starts.append(transport.ops("g")[-1][0] - start)
+    assert all(2.0 <= s <= 6.0 for s in starts)
+    assert len({round(s, 3) for s in starts}) == len(starts)

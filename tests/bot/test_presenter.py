@@ -345,3 +345,22 @@ async def test_after_a_crash_the_restored_messages_are_edited_once() -> None:
     record = await repo.get_table(snap.table_id)
     assert record is not None
     assert ("edit", CHAT, record.message_ids[table_key(snap.table_id)]) in [o[:3] for o in rec2.ops]
+
+
+async def test_a_finished_tables_keys_and_caches_are_forgotten() -> None:
+    h, _rec, presenter = await setup()
+    snap = await started_table(h, ALICE, BOB, game="tarneeb41")
+    await presenter.drain()
+    final = await h.manager.stop(CHAT, ALICE)  # the table is over (stopped by its creator)
+    await presenter.drain()
+    assert final.table.status == "stopped"
+    hub = presenter.hubs["tg"]
+    tid = snap.table_id
+    assert any(table_key(tid) in b.message_ids for b in hub.outboxes.values())  # kept a while
+    h.clock.advance(hub.FORGET_AFTER + 1)
+    hub.sweep()
+    assert not [k for b in hub.outboxes.values() for k in b.message_ids if table_of_key(k) == tid]
+    assert tid not in presenter._langs and not [k for k in presenter._turn if k[0] == tid]
+    h.clock.advance(120)
+    hub.sweep()
+    assert hub.outboxes == {}  # idle, holding nothing: evicted
