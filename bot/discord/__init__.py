@@ -59,10 +59,16 @@ async def run(config: Config, *, manager: TableManager | None = None, **options:
                                    chat_prefixes=("dc:",))
         manager = TableManager(repo, settings=settings)
     client = build_client(manager, sharded=bool(config.section("discord").get("sharded", False)), **options)
+    from bot.web import service as web
+
+    front = await web.attach(manager, config)  # MAJLIS_WEB_URL: "Open table" links on ephemeral hands
+    if front is not None:
+        client.handlers.web_link = front.discord_button
     tune_gc()  # fewer, later collections keep the p99 of an action low with many live tables
     try:
         async with client:
             await client.start(config.discord_token)
     finally:
+        await web.detach(front)
         if repo is not None:
             await repo.close()

@@ -11,6 +11,7 @@ Routes:
 - ``POST /api/telegram`` ``{"init_data", "table"}``: a Mini App sign-in; Telegram's ``initData``
   is validated (:mod:`bot.web.telegram_auth`) and a play credential for the person's seat returned.
 - ``GET /api/replay/<id>?k=<credential>``: a finished table's replay frames.
+- ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class WebServer:
             web.get("/ws", self._ws),
             web.post("/api/telegram", self._telegram),
             web.get("/api/replay/{table_id}", self._replay),
+            web.get("/api/words", self._words),
         ])
 
     @property
@@ -188,6 +190,15 @@ class WebServer:
             return web.json_response({"error": "not_seated"}, status=403)
         token = self.links.token("play", snap.table_id, self.now(), seat=seat, player_id=user.player_id)
         return web.json_response({"token": token})
+
+    async def _words(self, request: web.Request) -> web.Response:
+        """The page's words in a language (for a page refused before it learnt its reader's)."""
+        from bot.i18n import normalize_lang, translator
+        from bot.web.view import ui_strings
+
+        t = translator(normalize_lang(request.query.get("lang")) or "ar")
+        return web.json_response({"ui": ui_strings(t), "lang": t.lang, "rtl": t.rtl},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _replay(self, request: web.Request) -> web.Response:
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import ARGS, CHROMIUM, OUTPUT
-from tests.web.harness import web_bed
+from tests.web.harness import BOT_TOKEN, web_bed
+from tests.web.telegram_data import init_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -135,3 +137,119 @@ async def test_browser_arabic_page_is_rtl_on_phone_and_desktop(tmp_path: Any) ->
         await page.set_viewport_size(DESKTOP)
         await shot(page, "tarneeb41-desktop-ar")
         assert page.errors == []
+
+
+def trix_seed_with_queen_for_seat0() -> int:
+    """A seed where seat 0 owns the first kingdom and holds a queen (so it may double)."""
+    import engine
+
+    for seed in range(1, 500):
+        g = engine.new_game("trix", seed=seed)
+        if g.to_act == 0 and any(c[0] == "Q" for c in g.hand(0)):
+            return seed
+    raise AssertionError("no seed")
+
+
+async def test_browser_trix_deal_with_doubling_arabic_phone(tmp_path: Any) -> None:
+    seed = trix_seed_with_queen_for_seat0()
+    async with web_bed(tmp_path, game="trix", seed=seed, lang="ar") as bed, chromium() as browser:
+        page = await open_page(browser, bed.play_url(0), PHONE)
+        await my_move(page)
+        assert await page.locator('#actions button[data-action="contract queens"]').count() == 1
+        await click_move(page, prefer="contract queens")
+        await my_move(page)
+        doubles = page.locator('#actions button[data-action^="double Q"]')
+        assert await doubles.count() >= 1
+        await shot(page, "trix-doubling-phone-ar")
+        doubled = str(await doubles.first.get_attribute("data-action")).split()[1]
+        await click_move(page, prefer=f"double {doubled}")
+        while True:  # finish doubling (Done), then play the deal out by clicking cards
+            if await page.locator('#actions button[data-action="done"]').count():
+                await click_move(page, prefer="done")
+                continue
+            if await page.locator("#sheet tbody tr").count() >= 1:
+                break
+            assert await my_move(page) is not None
+            await click_move(page)
+        snap = bed.manager.get(bed.table_id)
+        assert snap is not None
+        log = await bed.repo.actions(bed.table_id)
+        assert any(a.action == f"double {doubled}" and a.seat == 0 for a in log)
+        info = await page.locator("#info").inner_text()
+        assert "البنات" in info or await page.locator("#sheet tbody tr").count() == 1
+        assert await page.evaluate("document.documentElement.dir") == "rtl"
+        await shot(page, "trix-scored-phone-ar")
+        assert page.errors == []
+
+
+async def test_browser_two_players_see_each_other_and_a_spectator_sees_no_hand(tmp_path: Any) -> None:
+    async with web_bed(tmp_path, game="tarneeb41", seed=21, humans=(0, 2)) as bed, chromium() as browser:
+        frames: list[str] = []
+        watcher = await browser.new_page(viewport=PHONE)
+        watcher.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+        await watcher.goto(bed.watch_url())
+        await watcher.wait_for_selector("body[data-version]")
+        pages = {0: await open_page(browser, bed.play_url(0)), 2: await open_page(browser, bed.play_url(2))}
+        assert await pages[0].locator("#seat-2 .name").inner_text() == "Omar"  # the partner across
+        assert await pages[2].locator("#seat-2 .name").inner_text() == "Sara"
+        moves = 0
+        while moves < 10:
+            snap = bed.manager.get(bed.table_id)
+            assert snap is not None
+            seat = snap.to_act
+            if seat not in pages:
+                await asyncio.sleep(0.02)
+                continue
+            other = pages[2 - seat]
+            await my_move(pages[seat])
+            what = await click_move(pages[seat])
+            version = bed.manager.get(bed.table_id).table.version
+            # the other player's page follows within a second
+            await wait_js(other, f"Number(document.body.dataset.version) >= {version}", 1_000)
+            if what.startswith("play "):
+                code = what.split()[1]
+                on_table = await other.locator(f'#trick .card[data-code="{code}"]').count()
+                last = str(await other.locator("#lastbtn").get_attribute("data-cards") or "")
+                assert on_table == 1 or code in last.split()
+            moves += 1
+        await wait_js(watcher, f"Number(document.body.dataset.version) >= {version}", 2_000)
+        assert await watcher.locator("#hand .card").count() == 0
+        assert frames
+        for text in frames:
+            data = json.loads(text)
+            if data["type"] != "state":
+                continue
+            st = data["state"]
+            assert st["hand"] == [] and st["me"] is None
+            public = {p["code"] for p in st["trick"]} | {p["code"] for p in (st["last_trick"] or {}).get("cards", [])}
+            if st["exposed"]:
+                public.add(st["exposed"]["code"])
+            assert set(CODE.findall(text)) <= public
+        await shot(watcher, "spectator-phone-en")
+        for p in pages.values():
+            assert p.errors == []
+
+
+async def test_browser_mini_app_valid_expired_forged(tmp_path: Any) -> None:
+    from urllib.parse import quote
+
+    async with web_bed(tmp_path, game="tarneeb41", seed=8) as bed, chromium() as browser:
+        now = int(bed.manager.clock.now())
+        theme = json.dumps({"bg_color": "#17212b", "button_color": "#5288c1", "text_color": "#f5f5f5"})
+
+        def url(data: str) -> str:
+            return f"{bed.base}/tg?table={bed.table_id}#tgWebAppData={quote(data)}&tgWebAppVersion=7.0" \
+                   f"&tgWebAppThemeParams={quote(theme)}"
+
+        page = await open_page(browser, url(init_data(11, "Sara", now, BOT_TOKEN)), PHONE)
+        assert await page.locator("#hand .card").count() == 13
+        bg = await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()")
+        assert bg == "#17212b"
+        await shot(page, "mini-app-phone-en")
+        for data in (init_data(11, "Sara", now - 2 * 3600, BOT_TOKEN), init_data(11, "Sara", now, "1:not-ours")):
+            refused = await browser.new_page(viewport=PHONE)
+            await refused.goto(url(data))
+            await refused.wait_for_selector("body[data-denied='1']")
+            await wait_js(refused, "document.getElementById('banner').textContent.length > 5", 5_000)
+            assert "not valid" in await refused.locator("#banner").inner_text()
+            assert await refused.locator("#hand .card").count() == 0

@@ -19,6 +19,7 @@
   let retry = 0;
   let gotMessage = false;
   let stopped = false;
+  let langHint = "";
 
   // -- drawing cards -------------------------------------------------------------------------------
   function el(tag, attrs, parent) {
@@ -152,6 +153,7 @@
     const lb = $("lastbtn");
     lb.textContent = showLast ? ui.hide_last_trick : ui.last_trick;
     lb.disabled = !s.last_trick;
+    lb.dataset.cards = s.last_trick ? s.last_trick.cards.map((c) => c.code).join(" ") : "";
     lb.setAttribute("aria-pressed", showLast ? "true" : "false");
     text("result", s.result);
     text("turn", s.turn);
@@ -359,8 +361,15 @@
   function deny() {
     stopped = true;
     $("app").className = "denied";
-    text("banner", ui.denied || "403");
     document.body.dataset.denied = "1";
+    if (ui.denied) { text("banner", ui.denied); return; }
+    fetch(`/api/words?lang=${encodeURIComponent(langHint || navigator.language || "")}`).then((r) => r.json())
+      .then((w) => {
+        ui = w.ui;
+        document.documentElement.lang = w.lang;
+        document.documentElement.dir = w.rtl ? "rtl" : "ltr";
+        text("banner", ui.denied);
+      }).catch(() => text("banner", "403"));
   }
 
   // -- Telegram Mini App: initData and theme from the address, no script from elsewhere ---------------
@@ -376,6 +385,8 @@
   function telegram() {
     const hash = new URLSearchParams(location.hash.slice(1));
     const data = hash.get("tgWebAppData");
+    try { langHint = JSON.parse(new URLSearchParams(data || "").get("user") || "{}").language_code || ""; }
+    catch (e) { /* no hint */ }
     try { theme(JSON.parse(hash.get("tgWebAppThemeParams") || "{}")); } catch (e) { /* no theme */ }
     const table = new URLSearchParams(location.search).get("table");
     fetch("/api/telegram", { method: "POST", headers: { "Content-Type": "application/json" },
