@@ -99,7 +99,8 @@ class Presenter:
     ``feed(update, t)`` may add public messages (the terminal's play-by-play) before the notices;
     ``pings=False`` leaves out the "your turn" messages; ``private=False`` all private messages.
     ``hand_link(snapshot, seat, player_id, t)`` may add a button row under each private hand (the
-    web table's "Open table", bot/web/service.py).
+    web table's "Open table", bot/web/service.py); ``table_link(snapshot, t)`` a row under the public
+    table of a running match (the web table's "Watch").
     """
 
     def __init__(
@@ -113,6 +114,7 @@ class Presenter:
         pings: bool = True,
         feed: Callable[[TableUpdate, T], list[OutMessage]] | None = None,
         hand_link: Callable[[TableSnapshot, int, str, T], Button | None] | None = None,
+        table_link: Callable[[TableSnapshot, T], Button | None] | None = None,
     ) -> None:
         from bot.clock import RealClock
 
@@ -124,6 +126,7 @@ class Presenter:
         self.pings = pings
         self.feed = feed
         self.hand_link = hand_link
+        self.table_link = table_link
         self.hubs: dict[str, OutboxHub] = {
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
@@ -200,7 +203,11 @@ class Presenter:
         if update.reason == "restored":
             self._remember(snap)
         t = await self._public_t(snap)
-        hub.put(chat, table_key(tid), self._public(snap, t), EDIT)
+        public = self._public(snap, t)
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        if watch is not None:
+            public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
+        hub.put(chat, table_key(tid), public, EDIT)
         for msg in self.feed(update, t) if self.feed else ():
             hub.put(chat, None, msg, NEW)
         for msg in render_notices(update, t):

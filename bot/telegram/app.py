@@ -140,13 +140,14 @@ def build_application(
 
 
 def default_presenter(manager: TableManager, transport: TelegramTransport, clock: Clock | None, *,
-                      hand_link: Any = None) -> Presenter:
+                      hand_link: Any = None, table_link: Any = None) -> Presenter:
     from bot.presenter import Presenter
 
     def join_link(snap: TableSnapshot) -> str:
         return transport.start_link(join_payload(snap.table_id))
 
-    return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link, hand_link=hand_link)
+    return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link, hand_link=hand_link,
+                     table_link=table_link)
 
 
 async def start_polling(app: TgApp, *, poll_interval: float = 0.0, poll_timeout: int = POLL_TIMEOUT) -> None:
@@ -197,7 +198,8 @@ async def run(config: Config) -> None:
     front = await web.attach(manager, config, telegram_token=config.telegram_token)  # MAJLIS_WEB_URL: Mini App
 
     def presenter(m: TableManager, transport: TelegramTransport, clock: Clock | None) -> Presenter:
-        return default_presenter(m, transport, clock, hand_link=front.telegram_button if front else None)
+        return default_presenter(m, transport, clock, hand_link=front.telegram_button if front else None,
+                                 table_link=front.watch_button if front else None)
 
     app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url,
                             concurrent_updates=int(section.get("concurrent_updates", RUN_CONCURRENCY)),

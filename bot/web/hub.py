@@ -68,8 +68,9 @@ def _dumps(obj: Any) -> str:
 class WebHub:
     """Fans table updates out to the open pages."""
 
-    def __init__(self, manager: Any) -> None:
+    def __init__(self, manager: Any, *, replay_link: Any = None) -> None:
         self.manager = manager
+        self.replay_link = replay_link  # table id -> the replay page's address, offered once a match is over
         self.viewers: dict[int, set[Viewer]] = {}
         self._rows: dict[int, list[dict[str, Any]]] = {}  # table -> score-sheet rows
         self._rows_version: dict[int, int] = {}
@@ -160,8 +161,10 @@ class WebHub:
 
     def _state_text(self, snap: TableSnapshot, me: int | None, t: T, view: dict[str, Any] | None,
                     events: Iterable[dict[str, Any]], seq: int, watching: bool) -> str:
-        state = build_state(snap, view, t, me=me, rows=self._rows.get(snap.table_id, []),
-                            now=self.manager.clock.now(), watching=watching)
+        now = self.manager.clock.now()
+        state = build_state(snap, view, t, me=me, rows=self._rows.get(snap.table_id, []), now=now, watching=watching)
+        if snap.table.status == "finished" and self.replay_link is not None:
+            state["replay"] = self.replay_link(snap.table_id, now)
         return _dumps({"type": "state", "seq": seq, "state": state, "log": self._log(snap, me, t, events)})
 
     @staticmethod

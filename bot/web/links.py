@@ -32,9 +32,13 @@ class WebLinks:
         """The page of one player at their seat (the credential rides in the fragment: never logged)."""
         return f"{self.base_url}/#k={self.token('play', table_id, now, seat=seat, player_id=player_id, ttl=ttl)}"
 
-    def watch_url(self, table_id: int, now: float) -> str:
+    def watch_url(self, table_id: int, now: float, *, ttl: float | None = None) -> str:
         """A spectator's page: the public view only."""
-        return f"{self.base_url}/#k={self.token('watch', table_id, now)}"
+        return f"{self.base_url}/#k={self.token('watch', table_id, now, ttl=ttl)}"
+
+    def replay_path(self, table_id: int, now: float) -> str:
+        """The replay page of a finished table, relative to the site (for its own pages)."""
+        return f"/replay/{table_id}#k={self.token('replay', table_id, now, ttl=REPLAY_TTL)}"
 
     def replay_url(self, table_id: int, now: float) -> str:
         """A finished table told trick by trick."""

@@ -74,7 +74,7 @@ class WebServer:
         self.manager = manager
         self.secret = secret
         self.settings = settings or WebSettings()
-        self.hub = hub or WebHub(manager)
+        self.hub = hub or WebHub(manager, replay_link=self._replay_path)
         self._files = {name: _static(name) for name in STATIC_FILES}
         self._runner: web.AppRunner | None = None
         self.base_url = (self.settings.public_url or "").rstrip("/")
@@ -95,6 +95,9 @@ class WebServer:
     def links(self) -> WebLinks:
         """Signed addresses under the public address."""
         return WebLinks(self.base_url, self.secret)
+
+    def _replay_path(self, table_id: int, now: float) -> str:
+        return self.links.replay_path(table_id, now)  # the links change once start() knows the port
 
     def now(self) -> float:
         """The manager's clock."""

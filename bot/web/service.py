@@ -150,6 +150,17 @@ class WebFront:
         return Button(t.gettext("Open table"), url=url, style="primary")
 
 
+    def watch_button(self, snap: TableSnapshot, t: T) -> Button | None:
+        """A spectator's link under a chat's public table (the public view only). Signed from the
+        table's creation, so the public message does not change with the clock."""
+        if not self.config.url:
+            return None
+        url = self.server.links.watch_url(snap.table_id, snap.table.created_at, ttl=WATCH_TTL)
+        return Button(t.gettext("Watch on the web"), url=url, style="secondary")
+
+
+#: How long a chat's spectator link works, from the table's creation.
+WATCH_TTL = 3 * 24 * 3600.0
 _front: WebFront | None = None
 _lock = asyncio.Lock()
 

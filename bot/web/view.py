@@ -61,6 +61,7 @@ def ui_strings(t: T) -> dict[str, str]:
         "keys": t.gettext("Keys: arrows choose a card, Enter plays it."),
         "turn_of": t.gettext("to act"),
         "replay": t.gettext("Replay"),
+        "watch_replay": t.gettext("Replay the match trick by trick"),
         "previous": t.gettext("Previous"),
         "next": t.gettext("Next"),
         "dealer": t.gettext("dealer"),
@@ -218,4 +219,5 @@ def build_state(snap: TableSnapshot, view: dict[str, Any] | None, t: T, *, me: i
         "result": result,
         "rtl": t.rtl,
         "digits": t.digits,
+        "replay": "",
     }

@@ -117,6 +117,15 @@ async def test_browser_tarneeb41_whole_match_by_clicking(tmp_path: Any) -> None:
         assert await page.locator("#lasttrick .card").count() == 4
         await shot(page, "tarneeb41-over-desktop-en")
         assert page.errors == []
+        # the finished match replayed trick by trick from the link the page offers
+        await page.locator("#replay-a").click()
+        await page.wait_for_selector("body[data-frame='0']")
+        assert await page.locator("#trick .card").count() == 4
+        await page.locator("#next").click()
+        await page.wait_for_selector("body[data-frame='1']")
+        assert await page.locator(".replay-hand .card").count() > 0
+        await shot(page, "replay-desktop-en")
+        assert page.errors == []
 
 
 async def test_browser_arabic_page_is_rtl_on_phone_and_desktop(tmp_path: Any) -> None:

@@ -154,3 +154,28 @@ async def test_reconnect_resynchronizes_from_the_current_state(tmp_path: Any) ->
             now = bed.manager.get(bed.table_id)
             assert st2["version"] == now.table.version > st["version"]
             assert sorted(c["code"] for c in st2["hand"]) == sorted(bed.manager.view(bed.table_id, 0)["hand"])
+
+
+async def test_replay_needs_its_signed_link_and_a_finished_table(tmp_path: Any) -> None:
+    async with web_bed(tmp_path, seed=4, options={"target": 5}) as bed, aiohttp.ClientSession() as s:
+        now = bed.manager.clock.now()
+        url = f"{bed.base}/api/replay/{bed.table_id}?k="
+        replay = bed.server.links.token("replay", bed.table_id, now)
+        assert await status_of(url + replay) == 409  # still being played: the hands are secret
+        while True:
+            await settle(bed)
+            snap = bed.manager.get(bed.table_id)
+            if snap.table.status != "playing":
+                break
+            view = bed.manager.view(bed.table_id, 0)
+            await bed.manager.act(bed.table_id, bed.people[0], snap.table.version, view["legal"][0])
+        assert await status_of(url + bed.server.links.token("watch", bed.table_id, now)) == 403
+        assert await status_of(url + bed.server.links.token("replay", bed.table_id + 1, now)) == 403
+        assert await status_of(url) == 401
+        async with s.get(url + replay) as r:
+            assert r.status == 200
+            story = await r.json()
+        tricks = [f for f in story["frames"] if f["trick"]]
+        assert len(tricks) >= 13 and all(len(f["trick"]) == 4 for f in tricks)
+        assert sum(len(h) for h in tricks[0]["hands"]) == 52
+        assert story["frames"][-1]["text"].startswith("Match over")

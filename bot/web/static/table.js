@@ -156,6 +156,16 @@
     lb.dataset.cards = s.last_trick ? s.last_trick.cards.map((c) => c.code).join(" ") : "";
     lb.setAttribute("aria-pressed", showLast ? "true" : "false");
     text("result", s.result);
+    const rl = $("replaylink");
+    rl.replaceChildren();
+    if (s.replay) {
+      const a = document.createElement("a");
+      a.href = s.replay;
+      a.id = "replay-a";
+      a.textContent = ui.watch_replay;
+      a.addEventListener("click", () => { stopped = true; });
+      rl.appendChild(a);
+    }
     text("turn", s.turn);
     text("prompt", s.prompt);
     deadlineAt = s.deadline_in !== null && s.deadline_in !== undefined ? performance.now() + s.deadline_in * 1000 : null;
