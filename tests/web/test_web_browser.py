@@ -102,8 +102,24 @@ async def test_browser_tarneeb41_whole_match_by_clicking(tmp_path: Any) -> None:
                 # playable cards raised, the others dimmed; four seats; the trump shown
                 assert await page.locator("#seat-0 .name").inner_text() == "Sara"
                 assert await page.locator("#trumpbox .item").count() == 2  # trump and the exposed card
+                label = str(await page.locator("#hand .card").first.get_attribute("aria-label"))
+                assert " of " in label  # "Queen of Spades" for screen readers
                 await shot(page, "tarneeb41-desktop-en")
                 shot_taken = True
+                # keyboard play: the focused card is a playable one; arrows move, Enter plays
+                version = await page.evaluate("document.body.dataset.version")
+                card = page.locator('#hand .card[tabindex="0"]')
+                code = await card.get_attribute("data-code")
+                await card.focus()
+                await page.keyboard.press("ArrowRight")
+                await page.keyboard.press("ArrowLeft")
+                assert await page.evaluate("document.activeElement.dataset.code") == code
+                await page.keyboard.press("Enter")
+                await wait_js(page, f"document.body.dataset.version !== '{version}'", 10_000)
+                log = await bed.repo.actions(bed.table_id)
+                assert any(a.action == f"play {code}" and a.seat == 0 for a in log)
+                clicks += 1
+                continue
             await click_move(page)
             clicks += 1
         assert clicks >= 14
@@ -192,7 +208,8 @@ async def test_browser_trix_deal_with_doubling_arabic_phone(tmp_path: Any) -> No
 
 
 async def test_browser_two_players_see_each_other_and_a_spectator_sees_no_hand(tmp_path: Any) -> None:
-    async with web_bed(tmp_path, game="tarneeb41", seed=21, humans=(0, 2)) as bed, chromium() as browser:
+    async with web_bed(tmp_path, game="tarneeb41", seed=21, humans=(0, 2), turn_seconds=600) as bed, \
+            chromium() as browser:
         frames: list[str] = []
         watcher = await browser.new_page(viewport=PHONE)
         watcher.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
@@ -221,6 +238,15 @@ async def test_browser_two_players_see_each_other_and_a_spectator_sees_no_hand(t
                 last = str(await other.locator("#lastbtn").get_attribute("data-cards") or "")
                 assert on_table == 1 or code in last.split()
             moves += 1
+            if moves == 5:
+                # the turn timer is shown to the seat to act
+                assert re.search(r"\d", await pages[bed.manager.get(bed.table_id).to_act].locator("#timer")
+                                 .inner_text()) if bed.manager.get(bed.table_id).to_act in pages else True
+                # every connection drops (a restart of the proxy, say): the pages reconnect and resync
+                await bed.server.hub.close()
+                for p in (*pages.values(), watcher):
+                    await wait_js(p, "document.body.dataset.conn === '2' && document.getElementById('app')"
+                                     ".className === ''", 10_000)
         await wait_js(watcher, f"Number(document.body.dataset.version) >= {version}", 2_000)
         assert await watcher.locator("#hand .card").count() == 0
         assert frames

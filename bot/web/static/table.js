@@ -20,6 +20,7 @@
   let gotMessage = false;
   let stopped = false;
   let langHint = "";
+  let conns = 0;
 
   // -- drawing cards -------------------------------------------------------------------------------
   function el(tag, attrs, parent) {
@@ -328,6 +329,7 @@
       document.documentElement.lang = m.lang;
       document.documentElement.dir = m.rtl ? "rtl" : "ltr";
       $("app").className = "";
+      document.body.dataset.conn = String(++conns);
       return;
     }
     if (m.type === "state") {
