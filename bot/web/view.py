@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import by_suit, card_label, card_name, game_name, rank_glyph, suit_name, trump_label
+from bot.render.cards import SUIT_ORDER, by_suit, card_label, card_name, game_name, rank_glyph, suit_name, trump_label
 from bot.render.common import TEAM_GAMES, action_label, score_lines, seat_name, shown_bid, team_name, winners_text
 from bot.render.hand import prompt
 from bot.render.table import ENDED, _header, game_lines
@@ -30,6 +30,25 @@ def _card(code: str, t: T) -> tuple[tuple[str, str], ...]:
 def card(code: str, t: T) -> Card:
     """A card as the page draws it: code, rank glyph (reader's digits), suit letter, label, name."""
     return dict(_card(code, t))
+
+
+LAYOUT_RANKS = "23456789TJQKA"
+
+
+def layout_rows(view: dict[str, Any], t: T) -> list[dict[str, Any]]:
+    """The Trix layout as rows of cards, one per suit started (low to high)."""
+    layout = view.get("layout")
+    if view.get("contract") != "trix" or not isinstance(layout, dict):
+        return []
+    rows = []
+    for suit in SUIT_ORDER:
+        span = layout.get(suit)
+        cards = []
+        if span:
+            lo, hi = LAYOUT_RANKS.index(span[0]), LAYOUT_RANKS.index(span[1])
+            cards = [card(r + suit, t) for r in LAYOUT_RANKS[lo:hi + 1]]
+        rows.append({"suit": suit, "name": suit_name(suit, t), "cards": cards})
+    return rows
 
 
 def played(snap: TableSnapshot, play: dict[str, Any], t: T) -> dict[str, Any]:
@@ -86,9 +105,10 @@ def _badges(snap: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> list[s
             out.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snap, pub["contract"])))
         elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == "bid":
             out.append(t.pgettext("auction", "passed"))
-    if game == "trix" and pub.get("contract") == "trix" and seat in (pub.get("finished") or []):
+    layout = game == "trix" and pub.get("contract") == "trix"
+    if layout and seat in (pub.get("finished") or []):
         out.append(t.gettext("out, place {place}", place=list(pub["finished"]).index(seat) + 1))
-    elif pub.get("phase") == "play":
+    elif pub.get("phase") == "play" and not layout:
         out.append(t.ngettext("{n} trick", "{n} tricks", int((pub.get("tricks") or [0] * 4)[seat])))
     return out
 
@@ -220,4 +240,5 @@ def build_state(snap: TableSnapshot, view: dict[str, Any] | None, t: T, *, me: i
         "rtl": t.rtl,
         "digits": t.digits,
         "replay": "",
+        "layout": layout_rows(v, t),
     }

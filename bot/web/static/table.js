@@ -135,6 +135,17 @@
       c.classList.add("at-" + pos(p.seat));
       trick.appendChild(c);
     }
+    const lay = $("layout");
+    lay.replaceChildren();
+    lay.hidden = !s.layout.length;
+    for (const row of s.layout) {
+      const r = document.createElement("div");
+      r.className = "layout-row";
+      r.setAttribute("role", "img");
+      r.setAttribute("aria-label", row.name + ": " + row.cards.map((c) => c.label).join(" "));
+      for (const c of row.cards) r.appendChild(cardEl(c, "div"));
+      lay.appendChild(r);
+    }
     const last = $("lasttrick");
     last.replaceChildren();
     if (showLast && s.last_trick) {
