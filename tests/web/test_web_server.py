@@ -75,7 +75,7 @@ async def test_ws_page_gets_own_hand_and_moves_carry_the_version(tmp_path: Any) 
         assert bed.manager.get(bed.table_id).table.version > version
 
 
-async def test_spectator_never_receives_a_private_card(tmp_path: Any) -> None:
+async def test_spectator_never_receives_a_private_card_and_a_player_only_their_own(tmp_path: Any) -> None:
     async with web_bed(tmp_path, seed=11) as bed, aiohttp.ClientSession() as s:
         watch = bed.watch_url().split("#k=")[1]
         async with s.ws_connect(bed.ws_url(watch)) as spectator_ws, \
@@ -104,6 +104,16 @@ async def test_spectator_never_receives_a_private_card(tmp_path: Any) -> None:
             if st["exposed"]:
                 public.add(st["exposed"]["code"])
             assert set(CODE.findall(text)) <= public, st["version"]
+        for text in player.texts:  # the player's page: their own hand, and nothing of the others'
+            data = json.loads(text)
+            if data["type"] != "state":
+                continue
+            st = data["state"]
+            mine = {c["code"] for c in st["hand"]}
+            public = {p["code"] for p in st["trick"]} | {p["code"] for p in (st["last_trick"] or {}).get("cards", [])}
+            if st["exposed"]:
+                public.add(st["exposed"]["code"])
+            assert st["me"] == 0 and set(CODE.findall(text)) <= mine | public, st["version"]
 
 
 async def test_telegram_init_data_valid_expired_forged(tmp_path: Any) -> None:
