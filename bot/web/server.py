@@ -298,3 +298,8 @@ class WebServer:
         except TableError as e:
             viewer.put(json.dumps({"type": "error", "code": e.code, "ref": ref,
                                    "text": render_error(e.code, e.params, viewer.t)}, ensure_ascii=False))
+        except Exception:  # a storage failure, say: the move did not happen; the page stays connected
+            log.exception("a move from the web failed on table %s", viewer.table_id)
+            viewer.put(json.dumps({"type": "error", "code": "internal", "ref": ref,
+                                   "text": render_error("illegal", {"reason": "internal"}, viewer.t)},
+                                  ensure_ascii=False))

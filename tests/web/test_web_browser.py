@@ -89,6 +89,7 @@ async def click_move(page: Any, prefer: str | None = None) -> str:
     return what
 
 
+@pytest.mark.slow
 async def test_browser_tarneeb41_whole_match_by_clicking(tmp_path: Any) -> None:
     async with web_bed(tmp_path, game="tarneeb41", seed=3, options={"target": 11}, ai_delay=0.0) as bed, \
             chromium() as browser:

@@ -43,6 +43,7 @@ async def tg() -> AsyncIterator[FakeTelegram]:
         await fake.stop()
 
 
+@pytest.mark.slow
 async def test_telegram_hand_opens_the_mini_app_and_moves_cross_both_ways(tg: FakeTelegram, tmp_path: Path) -> None:
     ali = tg.add_user(11, "Ali", "en")
     tg.add_group(GROUP, admins=[ali.user_id])
