@@ -87,7 +87,9 @@ class WebHub:
         public = resolve_lang(chat.lang, snap.table.lang)
         lang = public
         if player_id is not None:
-            rec = await self.manager.repo.get_player(player_id)
+            prefs = getattr(self.manager, "prefs", None)  # the one preference cache (bot/prefs.py)
+            rec = await (prefs.player_record(player_id) if prefs is not None
+                         else self.manager.repo.get_player(player_id))
             lang = resolve_lang(rec.lang if rec is not None else None, hint or public)
         return translator(lang, chat.digits)
 

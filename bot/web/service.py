@@ -105,6 +105,11 @@ class ManagerSet:
         """The database (all managers of a process share it)."""
         return self.managers[0].repo
 
+    @property
+    def prefs(self) -> Any:
+        """The preference cache of the first manager (players are the same in every one)."""
+        return getattr(self.managers[0], "prefs", None)
+
     def get(self, table_id: int) -> TableSnapshot | None:
         """The snapshot of the table, from whichever manager holds it."""
         snap: TableSnapshot | None = self.owner(table_id).get(table_id)
