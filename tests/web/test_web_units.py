@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -80,3 +81,18 @@ def test_state_of_a_spectator_has_no_hand_and_a_player_only_theirs(game: str) ->
     assert {a["code"] for a in mine["actions"]} | {"play " + c["code"] for c in mine["hand"] if c["playable"]} \
         == legal
     assert mine["rtl"] and mine["prompt"]
+
+
+async def test_install_secret_is_made_once_and_kept_in_the_database(tmp_path: Any) -> None:
+    from bot.web.tokens import install_secret
+    from storage import open_repository
+
+    path = str(tmp_path / "s.sqlite3")
+    repo = await open_repository(path)
+    first = await install_secret(repo)
+    await repo.close()
+    repo = await open_repository(path)
+    try:
+        assert await install_secret(repo) == first and len(first) == 32
+    finally:
+        await repo.close()
