@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import time
 
 import pytest
 
@@ -74,8 +75,9 @@ def test_strong_player_decides_from_the_seat_view_only(game: str) -> None:
         if g2.to_act != seat or g1.view(seat) != g2.view(seat):
             continue  # the swap moved something public (the exposed card, the 7H owner)
         p1, p2 = quick_player(), quick_player()
-        a1 = p1.decide(g1.view(seat), game, random.Random(7))
-        a2 = p2.decide(g2.view(seat), game, random.Random(7))
+        far = time.monotonic() + 60  # no cut by the cap on a busy machine: the same work both times
+        a1 = p1.decide(g1.view(seat), game, random.Random(7), deadline=far)
+        a2 = p2.decide(g2.view(seat), game, random.Random(7), deadline=far)
         assert a1 == a2
         checked += 1
     assert checked >= 3
@@ -107,31 +109,6 @@ def test_sampled_deals_are_consistent_with_the_view(game: str) -> None:
                     if k.voids[s] >> suit & 1:
                         assert hands[s] & C.SUIT_MASK[suit] == 0
         g.act(seat, g.auto())
-
-
-def test_thinking_stops_at_the_hard_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a clock that jumps 0.1 s per reading, card play stops at the hard limit."""
-    ticks = itertools.count()
-    monkeypatch.setattr(strong_tarneeb.time, "perf_counter", lambda: next(ticks) * 0.1)
-    calls = 0
-    real = dds.score_cards
-
-    def counting(*args: object) -> dict[int, int]:
-        nonlocal calls
-        calls += 1
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(dds, "score_cards", counting)
-    brain = strong_tarneeb.TarneebBrain(card_seconds=0.2, min_samples=50, max_samples=500)
-    g = engine.new_game("tarneeb41", seed=4)
-    while g.phase != "play":
-        g.act(g.to_act, "bid 3")  # type: ignore[arg-type]  # auto bids of 2 would always throw in
-    while len(g.legal()) < 2:
-        g.act(g.to_act, g.auto())  # type: ignore[arg-type]
-    action = brain.play(g.view(g.to_act), random.Random(1))
-    assert action in g.legal()
-    # one clock reading per loop test: never more samples than the hard limit allows
-    assert 1 <= calls <= int(strong_tarneeb.HARD_CARD_SECONDS / 0.1) + 1
 
 
 def test_exact_endgame_avoids_the_king() -> None:

@@ -4,6 +4,9 @@ Tarneeb games: sampled deals scored double-dummy (:mod:`bot.ai.strong.tarneeb`).
 deals with heuristic rollouts and an exact endgame (:mod:`bot.ai.strong.trix`). The player sees
 only its seat's view; anything unexpected falls back to the rule-based player, so a decision is
 always legal.
+
+Every decision answers within the one-second cap (:mod:`bot.ai.think`): budgets are CPU seconds
+of the thinking thread, and work is begun only while it fits before ``deadline``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from bot.ai.strong.tarneeb import TarneebBrain
 from bot.ai.strong.trix import TrixBrain
+from bot.ai.think import deadline_in
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +37,16 @@ class StrongPlayer:
         self.trix = TrixBrain(card_seconds=card_s * 0.75, choice_seconds=bid_s * 0.6)
         self._fallback: Any = None
 
-    def decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str:
-        """A legal action for the seat whose view this is."""
+    def decide(self, view: dict[str, Any], game: str, rng: random.Random, deadline: float | None = None) -> str:
+        """A legal action for the seat whose view this is, before ``deadline`` (``time.monotonic()``;
+        default: the hard cap from now)."""
         legal = list(view.get("legal") or [])
         if len(legal) <= 1:
             return legal[0] if legal else "done"
+        if deadline is None:
+            deadline = deadline_in()
         try:
-            action = self._decide(view, game, rng)
+            action = self._decide(view, game, rng, deadline)
         except Exception:  # a bug here must never stall a table
             log.exception("strong AI failed; falling back to the rule player")
             action = None
@@ -47,7 +54,7 @@ class StrongPlayer:
             return action
         return str(self._rule_player().decide(view, game, rng))
 
-    def _decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str | None:
+    def _decide(self, view: dict[str, Any], game: str, rng: random.Random, deadline: float) -> str | None:
         phase = view.get("phase")
         from bot.ai.strong import dds
 
@@ -55,26 +62,26 @@ class StrongPlayer:
             return None
         if game == "tarneeb":
             if phase == "bid":
-                return self.tarneeb.bid_classic(view, rng)
+                return self.tarneeb.bid_classic(view, rng, deadline)
             if phase == "trump":
-                return self.tarneeb.trump(view, rng)
+                return self.tarneeb.trump(view, rng, deadline)
             if phase == "play":
-                return self.tarneeb.play(view, rng)
+                return self.tarneeb.play(view, rng, deadline)
         elif game == "tarneeb41":
             if phase == "bid":
-                return self.tarneeb.bid41(view, rng)
+                return self.tarneeb.bid41(view, rng, deadline)
             if phase == "play":
-                return self.tarneeb.play(view, rng)
+                return self.tarneeb.play(view, rng, deadline)
         elif game == "trix":
             opts = view.get("options") or {}
             if opts.get("mode") == "complex" or opts.get("partnership"):
                 return None  # merged scoring and team play are the rule player's (the simulator has neither)
             if phase == "contract":
-                return self.trix.contract(view, rng)
+                return self.trix.contract(view, rng, deadline)
             if phase == "double":
-                return self.trix.double(view, rng)
+                return self.trix.double(view, rng, deadline)
             if phase == "play":
-                return self.trix.play(view, rng)
+                return self.trix.play(view, rng, deadline)
         return None
 
     def _rule_player(self) -> Any:
