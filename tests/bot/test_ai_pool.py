@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 import logging
 import os
@@ -97,7 +98,7 @@ async def test_the_pool_never_has_more_decisions_in_flight_than_its_bound(tmp_pa
         assert len(spans) == 6
         spans.sort()
         # two workers, but a bound of one: no two decisions ever overlapped in the workers
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
         assert max(seen) == 1 and pool.stats.in_flight_max == 1
     finally:
         await pool.close()

@@ -11,7 +11,6 @@ import pytest
 
 import engine
 from bot.ai.strong import StrongPlayer, dds
-from bot.ai.strong import tarneeb as strong_tarneeb
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view, sample_deal
 from bot.ai.strong.trix import TrixBrain, _best_reply
@@ -135,7 +134,7 @@ def test_rollouts_keep_the_deal_totals() -> None:
             assert sum(S.rollout_tricks(contract, hands, [], rng.randrange(4), {}, rng)) == total
     for _ in range(20):
         hands = [C.mask_of(h) for h in _deck(rng.randrange(10**6))]
-        assert sum(S.rollout_layout(hands, [None] * 4, 0, [], (200, 150, 100, 50), rng)) == 500
+        assert sum(S.rollout_layout(hands, list(S.EMPTY_ROWS), 0, [], (200, 150, 100, 50), rng)) == 500
 
 
 def test_rollouts_score_the_tables_penalty_options() -> None:
@@ -214,7 +213,7 @@ def test_rollout_policy_is_the_rule_players_play(contract: str) -> None:
             if view["phase"] == "play" and len(view["legal"]) > 1:
                 hand = C.mask_of(view["hand"])
                 if contract == "trix":
-                    rows: list[tuple[int, int] | None] = [None] * 4
+                    rows = list(S.EMPTY_ROWS)
                     for suit, ends in view["layout"].items():
                         if ends:
                             rows[C.parse_suit(suit)] = (C.RANKS.index(ends[0]) + 2, C.RANKS.index(ends[1]) + 2)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.strong.tarneeb import TarneebBrain
@@ -21,20 +22,39 @@ from bot.ai.think import deadline_in
 
 log = logging.getLogger(__name__)
 
-#: Time budgets per level: (seconds per card, seconds per bid/contract decision, minimum samples).
-LEVELS = {"normal": (0.06, 0.4, 4), "strong": (0.2, 1.0, 8)}
+@dataclass(frozen=True)
+class Level:
+    """A level's budgets: CPU seconds of thinking per decision and samples (under the 1 s cap)."""
+
+    card: float          # Tarneeb card play
+    bid: float           # Tarneeb bid or trump choice (the samples are kept for the seat's later bids)
+    min_samples: int     # Tarneeb: at least this many sampled deals (when they fit before the cap)
+    max_samples: int     # Tarneeb: at most this many
+    trix_card: float     # Trix card play (and all the doubling options together)
+    trix_choice: float   # Trix contract choice
+    trix_infer: float    # Trix: the share of a card's budget spent reading the others' play
+
+
+#: The levels: ``normal`` thinks with a few samples and reads no inference from the others' play.
+LEVELS = {
+    "normal": Level(card=0.02, bid=0.04, min_samples=2, max_samples=4, trix_card=0.012, trix_choice=0.05,
+                    trix_infer=0.0),
+    "strong": Level(card=0.2, bid=0.25, min_samples=6, max_samples=40, trix_card=0.15, trix_choice=0.3,
+                    trix_infer=0.4),
+}
 
 
 class StrongPlayer:
-    """A search-based player. ``heavy``: the manager runs it in a worker thread."""
+    """A search-based player. ``heavy``: the manager runs it in a worker process (:mod:`bot.ai.pool`)."""
 
     heavy = True
 
     def __init__(self, level: str = "strong") -> None:
-        card_s, bid_s, min_samples = LEVELS.get(level, LEVELS["strong"])
+        lv = LEVELS.get(level, LEVELS["strong"])
         self.level = level
-        self.tarneeb = TarneebBrain(card_seconds=card_s, bid_seconds=bid_s, min_samples=min_samples)
-        self.trix = TrixBrain(card_seconds=card_s * 0.75, choice_seconds=bid_s * 0.6)
+        self.tarneeb = TarneebBrain(card_seconds=lv.card, bid_seconds=lv.bid, min_samples=lv.min_samples,
+                                    max_samples=lv.max_samples)
+        self.trix = TrixBrain(card_seconds=lv.trix_card, choice_seconds=lv.trix_choice, infer_share=lv.trix_infer)
         self._fallback: Any = None
 
     def decide(self, view: dict[str, Any], game: str, rng: random.Random, deadline: float | None = None) -> str:

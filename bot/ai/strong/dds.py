@@ -41,7 +41,11 @@ def _load() -> Any:
 def available() -> bool:
     """Whether the DDS library can be loaded (a warning is logged once when it cannot)."""
     global _dds
-    if _dds is None:
+    if _dds is not None:
+        return _dds is not False
+    with _lock:  # one load: a second one would re-initialise DDS under a running solve
+        if _dds is not None:
+            return _dds is not False
         try:
             _dds = _load()
         except Exception as e:  # ImportError, or endplay's RuntimeError for a library that will not load

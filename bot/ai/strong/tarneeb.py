@@ -22,8 +22,8 @@ from functools import partial
 from typing import Any
 
 from bot.ai.strong import dds
-from bot.ai.think import Think
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
+from bot.ai.think import Think
 from engine import cards as C
 
 _HCP = {14: 4, 13: 3, 12: 2, 11: 1}

@@ -18,16 +18,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.ai.think import Think
 from bot.ai.heuristics_trix import baseline, penalties, trix_scores
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
+from bot.ai.think import Think
 from engine import cards as C
 
 
-def _rows(view: dict[str, Any]) -> list[tuple[int, int] | None]:
-    rows: list[tuple[int, int] | None] = [None, None, None, None]
+def _rows(view: dict[str, Any]) -> S.Rows:
+    rows = list(S.EMPTY_ROWS)
     for suit, ends in (view.get("layout") or {}).items():
         if ends:
             lo, hi = (C.RANKS.index(str(x)) + 2 for x in ends)
@@ -87,7 +87,7 @@ class TrixBrain:
         """Deals to play out: consistent with the view and, once others have moved, drawn in
         proportion to how likely their moves were with those cards (:func:`trix_infer.posterior`)."""
         story = I.story_of(view)
-        if not story.informative():
+        if not self.infer_share or not story.informative():
             return lambda: sample_deal(k, rng)
         chain = I.posterior(k, story, rng, going=going)
         return lambda: chain[rng.randrange(len(chain))]
@@ -138,7 +138,7 @@ class TrixBrain:
             for a in legal:
                 name = a.split()[1]
                 if name == "trix":
-                    out = S.rollout_layout(hands, [None] * 4, me, [], scores, rng)
+                    out = S.rollout_layout(hands, list(S.EMPTY_ROWS), me, [], scores, rng)
                 else:
                     out = S.rollout_tricks(name, hands, [], me, {}, rng, sc)
                 totals[a] += out[me]

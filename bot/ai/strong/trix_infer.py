@@ -58,7 +58,7 @@ def story_of(view: dict[str, Any]) -> Story:
     moves: list[list[tuple[int, Any]]] = [[], [], [], []]
     played = [0, 0, 0, 0]
     if contract == "trix":
-        rows: list[tuple[int, int] | None] = [None, None, None, None]
+        rows = list(S.EMPTY_ROWS)
         for m in view.get("layout_history") or []:
             if m.get("pass"):
                 continue
