@@ -116,85 +116,112 @@ def _fig(xs: list[float], unit: str, digits: int = 2) -> str:
     return f"{m:+.{digits}f} ± {se:.{digits}f} {unit} (n={len(xs)}, {z:+.1f} SE)"
 
 
-def bench_tarneeb(deals: int, level: str, against: str) -> None:
+def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, float | None], dict[str, list[float]]]:
+    """One classic deal in both seatings: the card-play gain (rule bids) and the whole-deal gain."""
+    i, level, against, offset = args
+    _set_offset(offset)
     a, b = player(level), player(against)
+    before = _times_mark()
+    cards = _deal_cards(1000 + i)
+    tricks0: dict[int, int] = {}
+    net0: dict[int, int] = {}
+    for a_team in (0, 1):
+        players = [a if s % 2 == a_team else b for s in range(4)]
+        timed = {s for s in range(4) if s % 2 == a_team}
+        ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
+        if ev["type"] == "deal_scored":
+            tricks0[a_team] = ev["summary"]["tricks"][0]
+        ev2 = play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
+        if ev2["type"] == "deal_scored":
+            d = ev2["deltas"]["teams"]
+            net0[a_team] = d[0] - d[1]
+    # team 0's tricks with the level's players minus with the other's, same cards
+    card = float(tricks0[0] - tricks0[1]) if len(tricks0) == 2 else None
+    score = (net0[0] - net0[1]) / 2 if len(net0) == 2 else None
+    return (card, score), _times_since(before)
+
+
+def bench_tarneeb(deals: int, level: str, against: str, jobs: int = 1) -> None:
     card_gain: list[float] = []
     score_gain: list[float] = []
-    for i in range(deals):
-        cards = _deal_cards(1000 + i)
-        tricks0: dict[int, int] = {}
-        net0: dict[int, int] = {}
-        for a_team in (0, 1):
-            players = [a if s % 2 == a_team else b for s in range(4)]
-            timed = {s for s in range(4) if s % 2 == a_team}
-            ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
-            if ev["type"] == "deal_scored":
-                tricks0[a_team] = ev["summary"]["tricks"][0]
-            ev2 = play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
-            if ev2["type"] == "deal_scored":
-                d = ev2["deltas"]["teams"]
-                net0[a_team] = d[0] - d[1]
-        if len(tricks0) == 2:  # team 0's tricks with the level's players minus with the other's, same cards
-            card_gain.append(tricks0[0] - tricks0[1])
-        if len(net0) == 2:
-            score_gain.append((net0[0] - net0[1]) / 2)
+    for card, score in _in_workers(_tarneeb_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+        if card is not None:
+            card_gain.append(card)
+        if score is not None:
+            score_gain.append(score)
     print(f"classic tarneeb, {level} vs {against}: {deals} deals, each in both seatings")
     print(f"  card play, same contract (rule bids): {_fig(card_gain, 'tricks per deal')}")
     print(f"  whole deal, each side bids and plays: {_fig(score_gain, 'points per deal per team')}")
 
 
-def bench_tarneeb41(deals: int, level: str, against: str) -> None:
+def _t41_deal(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
+    i, level, against, offset = args
+    _set_offset(offset)
     a, b = player(level), player(against)
+    before = _times_mark()
+    cards = _deal_cards(2000 + i)
+    per_seat: dict[tuple[int, int], int] = {}
+    thrown = 0
+    for a_team in (0, 1):
+        players = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb41", cards, players, 2000 + i, timed={s for s in range(4) if s % 2 == a_team})
+        if ev["type"] != "deal_scored":
+            thrown += 1
+            d = [0, 0, 0, 0]
+        else:
+            d = ev["deltas"]["players"]
+        for s in range(4):
+            per_seat[(a_team, s)] = d[s]
+    # seat s is the level's in the run a_team = s % 2
+    diffs = [float(per_seat[(s % 2, s)] - per_seat[(1 - s % 2, s)]) for s in range(4)]
+    return (diffs, thrown), _times_since(before)
+
+
+def bench_tarneeb41(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: list[float] = []
     thrown = 0
-    for i in range(deals):
-        cards = _deal_cards(2000 + i)
-        per_seat: dict[tuple[int, int], int] = {}
-        for a_team in (0, 1):
-            players = [a if s % 2 == a_team else b for s in range(4)]
-            ev = play_deal("tarneeb41", cards, players, 2000 + i,
-                           timed={s for s in range(4) if s % 2 == a_team})
-            if ev["type"] != "deal_scored":
-                thrown += 1
-                d = [0, 0, 0, 0]
-            else:
-                d = ev["deltas"]["players"]
-            for s in range(4):
-                per_seat[(a_team, s)] = d[s]
-        for s in range(4):
-            st = s % 2  # the run where seat s is the level's
-            diffs.append(per_seat[(st, s)] - per_seat[(1 - st, s)])
+    for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+        diffs.extend(d)
+        thrown += t
     print(f"tarneeb41, {level} vs {against}: {deals} deals x 2 seatings ({thrown} runs thrown in)")
     print(f"  personal score per deal per seat: {_fig(diffs, 'points')}")
 
 
-def bench_bids(deals: int, level: str, against: str) -> None:
-    """Bidding alone: the rule player plays every card; only who bids differs (points, duplicate)."""
+def _bids_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float, list[float]], dict[str, list[float]]]:
+    """Bidding alone on one classic and one Syrian deal: the rule player plays every card."""
+    i, level, against, offset = args
+    _set_offset(offset)
     a, b = player(level), player(against)
     rule = RulePlayer()
+    before = _times_mark()
+    cards = _deal_cards(7000 + i)
+    net0: dict[int, int] = {}
+    for a_team in (0, 1):
+        bidders = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb", cards, [rule] * 4, 7000 + i, bidders=bidders,
+                       timed={s for s in range(4) if s % 2 == a_team})
+        d = ev["deltas"]["teams"] if ev["type"] == "deal_scored" else [0, 0]
+        net0[a_team] = d[0] - d[1]
+    cards = _deal_cards(8000 + i)
+    per_seat: dict[tuple[int, int], int] = {}
+    for a_team in (0, 1):
+        bidders = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb41", cards, [rule] * 4, 8000 + i, bidders=bidders,
+                       timed={s for s in range(4) if s % 2 == a_team})
+        p = ev["deltas"]["players"] if ev["type"] == "deal_scored" else [0, 0, 0, 0]
+        for s in range(4):
+            per_seat[(a_team, s)] = p[s]
+    syrian = [float(per_seat[(s % 2, s)] - per_seat[(1 - s % 2, s)]) for s in range(4)]
+    return ((net0[0] - net0[1]) / 2, syrian), _times_since(before)
+
+
+def bench_bids(deals: int, level: str, against: str, jobs: int = 1) -> None:
+    """Bidding alone: the rule player plays every card; only who bids differs (points, duplicate)."""
     classic: list[float] = []
     syrian: list[float] = []
-    for i in range(deals):
-        cards = _deal_cards(7000 + i)
-        net0: dict[int, int] = {}
-        for a_team in (0, 1):
-            bidders = [a if s % 2 == a_team else b for s in range(4)]
-            ev = play_deal("tarneeb", cards, [rule] * 4, 7000 + i, bidders=bidders,
-                           timed={s for s in range(4) if s % 2 == a_team})
-            d = ev["deltas"]["teams"] if ev["type"] == "deal_scored" else [0, 0]
-            net0[a_team] = d[0] - d[1]
-        classic.append((net0[0] - net0[1]) / 2)
-        cards = _deal_cards(8000 + i)
-        per_seat: dict[tuple[int, int], int] = {}
-        for a_team in (0, 1):
-            bidders = [a if s % 2 == a_team else b for s in range(4)]
-            ev = play_deal("tarneeb41", cards, [rule] * 4, 8000 + i, bidders=bidders,
-                           timed={s for s in range(4) if s % 2 == a_team})
-            p = ev["deltas"]["players"] if ev["type"] == "deal_scored" else [0, 0, 0, 0]
-            for s in range(4):
-                per_seat[(a_team, s)] = p[s]
-        for s in range(4):
-            syrian.append(per_seat[(s % 2, s)] - per_seat[(1 - s % 2, s)])
+    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+        classic.append(c)
+        syrian.extend(sy)
     print(f"bidding alone (rule card play), {level} bids vs {against} bids: {deals} deals x 2 seatings")
     print(f"  classic tarneeb: {_fig(classic, 'points per deal per team')}")
     print(f"  tarneeb41:       {_fig(syrian, 'personal points per deal per seat')}")
@@ -238,7 +265,7 @@ def _in_workers(fn: Any, work: list[Any], jobs: int) -> list[Any]:
     """``fn(w)`` for every ``w``, in ``jobs`` processes; ``fn`` returns (result, its move times), and
     the times join ``TIMES`` (in one process they are there already)."""
     if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
+        with multiprocessing.get_context("forkserver").Pool(jobs) as pool:
             pairs = pool.map(fn, work, chunksize=1)
     else:
         pairs = [fn(w) for w in work]
@@ -395,7 +422,7 @@ def main() -> None:
     ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",
                     help="report: the held-out deal set (default); tune: the set tuned on")
     ap.add_argument("--jobs", type=int, default=1,
-                    help="Trix: deals in this many processes at once (move times then include contention)")
+                    help="deals in this many processes at once (move times then include contention)")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
@@ -404,11 +431,11 @@ def main() -> None:
     t0 = time.perf_counter()
     print(f"deal set: {a.seeds} (seed offset {OFFSET})")
     if a.game in ("tarneeb", "all"):
-        bench_tarneeb(a.deals, a.level, a.against)
+        bench_tarneeb(a.deals, a.level, a.against, a.jobs)
     if a.game in ("tarneeb41", "all"):
-        bench_tarneeb41(a.deals, a.level, a.against)
+        bench_tarneeb41(a.deals, a.level, a.against, a.jobs)
     if a.game in ("bids", "all"):
-        bench_bids(a.deals, a.level, a.against)
+        bench_bids(a.deals, a.level, a.against, a.jobs)
     if a.game in ("trix", "all"):
         bench_trix(max(1, a.deals // 4), a.level, a.against, a.jobs)
     if a.game in ("trix-kingdom", "all"):

@@ -38,13 +38,17 @@ def _load() -> Any:
     return mod
 
 
+def _loaded() -> bool:
+    return _dds is not None
+
+
 def available() -> bool:
     """Whether the DDS library can be loaded (a warning is logged once when it cannot)."""
     global _dds
     if _dds is not None:
         return _dds is not False
     with _lock:  # one load: a second one would re-initialise DDS under a running solve
-        if _dds is not None:
+        if _loaded():
             return _dds is not False
         try:
             _dds = _load()

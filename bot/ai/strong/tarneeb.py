@@ -127,7 +127,10 @@ class TarneebBrain:
     def _samples(self, k: Knowledge, rng: random.Random, fn: Any, think: Think) -> list[Any]:
         out: list[Any] = []
         while len(out) < self.max_samples and think.more(len(out), self.min_samples):
-            out.append(_solve(think, lambda: fn(sample_deal(k, rng))))
+            value = fn(sample_deal(k, rng), think)  # None: the cap came in the middle of the sample
+            if value is None:
+                break
+            out.append(value)
         return out
 
     def _cached(self, key: tuple[Any, ...], make: Any) -> Any:
@@ -149,8 +152,13 @@ class TarneebBrain:
         """Per trump suit, sampled double-dummy tricks of my side when I declare and lead."""
         k = from_view(view)
 
-        def per_sample(hands: list[int]) -> list[int]:
-            return [dds.max_tricks(hands, s, k.seat) for s in range(4)]
+        def per_sample(hands: list[int], think: Think) -> list[int] | None:
+            out = []
+            for s in range(4):  # one solve per trump suit, each begun only if it fits
+                if s and not think.fits():
+                    return None
+                out.append(_solve(think, partial(dds.max_tricks, hands, s, k.seat)))
+            return out
 
         samples = self._cached(("classic", k.hand, k.seat),
                                lambda: self._samples(k, rng, per_sample, think))
@@ -212,8 +220,8 @@ class TarneebBrain:
         first = (dealer + 1) % 4
         partner = (k.seat + 2) % 4
 
-        def personal(hands: list[int]) -> float:
-            t = dds.max_tricks(hands, trump, first)
+        def personal(hands: list[int], think: Think) -> float:
+            t: int = _solve(think, partial(dds.max_tricks, hands, trump, first))
             if first % 2 != k.seat % 2:
                 t = 13 - t
             me, pa = _strength(hands[k.seat], trump), _strength(hands[partner], trump)
