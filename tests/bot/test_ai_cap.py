@@ -105,7 +105,9 @@ def test_a_slow_solver_never_takes_a_decision_past_the_cap(
     """Whatever the minimum of samples, no solve is begun that would end past the cap."""
     g = position(game, phase)
     calls = slow(monkeypatch, clock, dds, solver, seconds)
-    _, took = decide(g, clock)
+    player = StrongPlayer("strong")
+    player.search_bids = True  # the sampled bidding (off by default: the rule player bids)
+    _, took = decide(g, clock, player)
     assert calls, "the search itself decided"
     assert took <= T.HARD_CAP - T.MARGIN + 1e-9
     assert len(calls) < StrongPlayer("strong").tarneeb.min_samples * (4 if solver == "max_tricks" else 1)

@@ -33,6 +33,11 @@ class Level:
     trix_card: float     # Trix card play (and all the doubling options together)
     trix_choice: float   # Trix contract choice
     trix_infer: float    # Trix: the share of a card's budget spent reading the others' play
+    #: Tarneeb bids and the trump choice by sampled double-dummy scores (True) or the rule player's
+    #: (False). Off: measured on the held-out deals with the rule player's card play, the sampled
+    #: bidding lost 1.23 ± 0.57 points a deal in classic Tarneeb and 0.12 ± 0.17 in Tarneeb 41
+    #: (bench/ai.py --game bids), and a full-deal solve at bidding time can take 0.5 s of CPU.
+    search_bids: bool = False
 
 
 #: The levels: ``normal`` thinks with a few samples and reads no inference from the others' play.
@@ -52,9 +57,12 @@ class StrongPlayer:
     def __init__(self, level: str = "strong") -> None:
         lv = LEVELS.get(level, LEVELS["strong"])
         self.level = level
+        #: The level a worker of the AI process pool rebuilds this player from (bot/ai/pool.py)
+        self.pool_level = level
         self.tarneeb = TarneebBrain(card_seconds=lv.card, bid_seconds=lv.bid, min_samples=lv.min_samples,
                                     max_samples=lv.max_samples)
         self.trix = TrixBrain(card_seconds=lv.trix_card, choice_seconds=lv.trix_choice, infer_share=lv.trix_infer)
+        self.search_bids = lv.search_bids
         self._fallback: Any = None
 
     def decide(self, view: dict[str, Any], game: str, rng: random.Random, deadline: float | None = None) -> str:
@@ -81,14 +89,14 @@ class StrongPlayer:
         if game in ("tarneeb", "tarneeb41") and not dds.available():
             return None
         if game == "tarneeb":
-            if phase == "bid":
+            if phase == "bid" and self.search_bids:
                 return self.tarneeb.bid_classic(view, rng, deadline)
-            if phase == "trump":
+            if phase == "trump" and self.search_bids:
                 return self.tarneeb.trump(view, rng, deadline)
             if phase == "play":
                 return self.tarneeb.play(view, rng, deadline)
         elif game == "tarneeb41":
-            if phase == "bid":
+            if phase == "bid" and self.search_bids:
                 return self.tarneeb.bid41(view, rng, deadline)
             if phase == "play":
                 return self.tarneeb.play(view, rng, deadline)

@@ -23,8 +23,11 @@ _dds: Any = None
 def _load() -> Any:
     """endplay's ``_dds`` (a ctypes wrapper, stdlib only) without ``endplay/__init__``, which
     imports matplotlib and takes seconds: workers load it in milliseconds this way."""
-    if "endplay._dds" in sys.modules:
-        return sys.modules["endplay._dds"]
+    if "endplay._dds" in sys.modules:  # imported already (None there: blocked, as an import would be)
+        mod = sys.modules["endplay._dds"]
+        if mod is None:
+            raise ImportError("endplay._dds is blocked")
+        return mod
     spec = importlib.util.find_spec("endplay")  # finds the package without running it
     if spec is None or not spec.submodule_search_locations:
         raise ImportError("endplay is not installed")
