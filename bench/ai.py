@@ -131,7 +131,8 @@ def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, 
         ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
         if ev["type"] == "deal_scored":
             tricks0[a_team] = ev["summary"]["tricks"][0]
-        ev2 = play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
+        same_bids = not any(getattr(p, "search_bids", False) for p in (a, b))
+        ev2 = ev if same_bids else play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
         if ev2["type"] == "deal_scored":
             d = ev2["deltas"]["teams"]
             net0[a_team] = d[0] - d[1]

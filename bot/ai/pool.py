@@ -199,6 +199,13 @@ class AIPool:
         if ex is not None:
             await asyncio.to_thread(ex.shutdown, wait=True, cancel_futures=True)
 
+    def abandon(self) -> None:
+        """Stop the workers without waiting (a pool whose event loop is gone)."""
+        self._closed = True
+        ex, self._executor = self._executor, None
+        if ex is not None:
+            ex.shutdown(wait=False, cancel_futures=True)
+
     @property
     def busy(self) -> int:
         """Decisions in the workers now."""
