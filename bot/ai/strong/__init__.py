@@ -42,7 +42,7 @@ class Level:
 
 #: The levels: ``normal`` thinks with a few samples and reads no inference from the others' play.
 LEVELS = {
-    "normal": Level(card=0.06, bid=0.04, min_samples=3, max_samples=10, trix_card=0.012, trix_choice=0.05,
+    "normal": Level(card=0.03, bid=0.04, min_samples=2, max_samples=5, trix_card=0.012, trix_choice=0.05,
                     trix_infer=0.0),
     "strong": Level(card=0.2, bid=0.12, min_samples=6, max_samples=40, trix_card=0.15, trix_choice=0.3,
                     trix_infer=0.4),
