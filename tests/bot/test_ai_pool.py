@@ -151,3 +151,30 @@ async def test_a_forced_move_never_reaches_the_workers() -> None:
     assert await pool.decide("strong", g.view(seat), seat, 1) == g.legal()[0]
     assert pool.stats.decided == 0
     await pool.close()
+
+
+async def test_the_manager_plays_search_ai_seats_in_the_pool_and_stops_it_on_close() -> None:
+    from bot.ai import ai_player
+    from bot.tables import ai_runner
+    from storage.memory import MemoryRepository
+    from tests.bot.test_manager_helpers import ALICE, make_manager, started_table
+
+    h = make_manager(MemoryRepository(), ai=ai_player)  # the real provider: levels normal/strong search
+    try:
+        snap = await started_table(h, ALICE, game="tarneeb41")
+        pool = ai_runner._pool
+        assert pool is not None, "the AI seats thought in the pool"
+        stats = pool.stats
+        assert stats.decided + stats.late + stats.queued_out > 0
+        assert stats.broken == stats.failed == 0
+        assert h.manager._tables[snap.table_id].to_act == 0  # the AI seats moved until Alice's turn
+        executor = pool._executor
+        assert executor is not None
+        workers = list(executor._processes.values())  # type: ignore[attr-defined]
+        assert workers and all(p.is_alive() for p in workers)
+    finally:
+        await h.manager.close()
+    assert ai_runner._pool is None
+    for p in workers:
+        p.join(timeout=5)
+        assert not p.is_alive()
