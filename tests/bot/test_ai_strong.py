@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from bot.ai.strong import StrongPlayer, dds
+from bot.ai.strong import trix as strong_trix
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view, sample_deal
 from bot.ai.strong.trix import TrixBrain, _best_reply
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.skipif(not dds.available(), reason="endplay (DDS) not i
 def quick_player() -> StrongPlayer:
     """A strong player with tiny budgets, so tests run fast; the logic is the same."""
     p = StrongPlayer("normal")
+    p.search_share = 1.0  # every decision by the search (normal leaves about half to the rule player)
     p.tarneeb.card_seconds = p.tarneeb.bid_seconds = 0.0
     p.tarneeb.min_samples = 2
     p.trix.card_seconds = p.trix.choice_seconds = 0.0
@@ -373,3 +375,29 @@ def test_trix_modes_the_search_does_not_model_are_played_by_the_rule_player(
         assert action in g.legal()
         g.act(seat, action)
     assert "falling back" not in caplog.text
+
+
+def test_level_normal_leaves_about_half_of_its_decisions_to_the_rule_player(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Normal searches about half of its real decisions, strong all of them; the rest are the rule
+    player's (what sets the levels apart: a few samples already play nearly as well as many)."""
+    searched: list[int] = []
+    real = strong_trix.TrixBrain.play
+
+    def counting(self: object, *args: object, **kw: object) -> str:
+        searched.append(1)
+        return real(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strong_trix.TrixBrain, "play", counting)
+    g = engine.new_game("trix", seed=3)
+    while g.phase != "play" or len(g.legal()) < 2:
+        g.act(g.to_act, g.auto())  # type: ignore[arg-type]
+    view = g.view(g.to_act)  # type: ignore[arg-type]
+    for level, lo, hi in (("normal", 10, 30), ("strong", 40, 40)):
+        searched.clear()
+        p = StrongPlayer(level)
+        p.trix.card_seconds = 0.0
+        rng = random.Random(5)
+        for _ in range(40):
+            assert p.decide(view, "trix", rng) in view["legal"]
+        assert lo <= len(searched) <= hi, (level, len(searched))
