@@ -37,7 +37,7 @@ from bot.render import render_dm_failed, render_hand, render_lobby, render_notic
 from bot.render.common import seat_name
 from bot.render.hand import render_turn_ping, render_turn_warning
 from bot.render.lobby import lobby_text
-from bot.render.message import OutMessage
+from bot.render.message import Button, OutMessage
 from bot.render.table import table_text
 from bot.types import Person, TableSnapshot, TableUpdate
 from storage.records import CANCELLED, LOBBY, STOPPED
@@ -107,6 +107,9 @@ class Presenter:
     button. ``join_link(snapshot)`` may give the lobby's Join button a URL instead of a payload.
     ``feed(update, t)`` may add public messages (the terminal's play-by-play) before the notices;
     ``pings=False`` leaves out the "your turn" messages; ``private=False`` all private messages.
+    ``hand_link(snapshot, seat, player_id, t)`` may add a button row under each private hand (the
+    web table's "Open table", bot/web/service.py); ``table_link(snapshot, t)`` a row under the public
+    table of a running match (the web table's "Watch").
     """
 
     def __init__(
@@ -119,6 +122,8 @@ class Presenter:
         private: bool = True,
         pings: bool = True,
         feed: Callable[[TableUpdate, T], list[OutMessage]] | None = None,
+        hand_link: Callable[[TableSnapshot, int, str, T], Button | None] | None = None,
+        table_link: Callable[[TableSnapshot, T], Button | None] | None = None,
     ) -> None:
         from bot.clock import RealClock
 
@@ -129,6 +134,8 @@ class Presenter:
         self.private = private
         self.pings = pings
         self.feed = feed
+        self.hand_link = hand_link
+        self.table_link = table_link
         self.hubs: dict[str, OutboxHub] = {
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
@@ -253,7 +260,12 @@ class Presenter:
 
     def _build_public(self, snap: TableSnapshot, t: T) -> OutMessage:
         """The table message as it is now (called by the outbox right before sending)."""
-        return self._public(self._latest(snap), t)
+        snap = self._latest(snap)
+        public = self._public(snap, t)
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        if watch is not None:
+            public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
+        return public
 
     def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view: dict[str, Any], t: T) -> OutMessage | None:
         """A player's hand as it is now, if the seat is still theirs (called right before sending)."""
@@ -266,7 +278,11 @@ class Presenter:
                 snap = newest
             except Exception:  # the table is gone from the manager: its last known state
                 pass
-        return render_hand(snap, view, t, platform=platform_name(player))
+        msg = render_hand(snap, view, t, platform=platform_name(player))
+        extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
+        if extra is not None:
+            msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)
+        return msg
 
     def _public(self, snap: TableSnapshot, t: T) -> OutMessage:
         platform = platform_name(snap.table.chat_id)
