@@ -1,0 +1,106 @@
+"""Arabic that reads right in a terminal.
+
+Chat clients lay out right-to-left text themselves; terminals differ. Some (VTE ≥ 0.58, mlterm,
+Konsole) apply the Unicode bidi algorithm and shape Arabic: they want *logical* order, and they show
+the bidi isolates the catalogs use (U+2066–U+2069) as boxes or gaps, so those are removed. Most
+others (xterm, the Linux console, tmux's own screen, Alacritty, kitty) draw cells left to right as
+they come: they need *visual* order, Arabic letters already in their joined presentation forms.
+
+``--bidi`` (or ``bidi =`` in the config file) chooses: ``terminal`` (the terminal does bidi: print
+logical order), ``none`` (it does nothing: print reshaped visual order), ``auto`` (guess from the
+environment: VTE, mlterm and Konsole announce themselves).
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Mapping
+from functools import lru_cache
+
+MODES = ("auto", "terminal", "none")
+#: Invisible direction marks: never printed to a terminal as such.
+ISOLATES = "\u2066\u2067\u2068\u2069"
+MARKS = ISOLATES + "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+_STRIP_ISOLATES = str.maketrans("", "", ISOLATES)
+_STRIP_MARKS = str.maketrans("", "", MARKS)
+
+
+def detect(env: Mapping[str, str] | None = None) -> str:
+    """``"terminal"`` if the environment names a terminal that does bidi, else ``"none"``."""
+    env = os.environ if env is None else env
+    if env.get("TMUX") or env.get("STY"):
+        return "none"  # a multiplexer keeps its own grid of cells, whatever the outer terminal does
+    vte = env.get("VTE_VERSION", "")
+    if vte.isdigit() and int(vte) >= 5800:
+        return "terminal"
+    if env.get("MLTERM") or env.get("KONSOLE_VERSION"):
+        return "terminal"
+    return "none"
+
+
+def resolve(mode: str | None, env: Mapping[str, str] | None = None) -> str:
+    """``terminal`` or ``none`` for a requested mode (``auto``/None: :func:`detect`)."""
+    if mode in ("terminal", "none"):
+        return mode
+    return detect(env)
+
+
+def has_rtl(text: str) -> bool:
+    """True if ``text`` holds a right-to-left letter."""
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
+
+
+@lru_cache(maxsize=4096)
+def visual(line: str) -> str:
+    """One line in visual order: Arabic joined (presentation forms) and reordered for a terminal that
+    draws cells left to right. The paragraph's direction is that of its first strong letter (a
+    leading RIGHT-TO-LEFT MARK counts), looking inside isolates."""
+    if not has_rtl(line):
+        return line.translate(_STRIP_MARKS)
+    import arabic_reshaper
+    from bidi import get_display
+
+    from bot.i18n import _starts_rtl
+
+    base = "R" if _starts_rtl(line) else "L"
+    shaped = arabic_reshaper.reshape(line)
+    return str(get_display(shaped, base_dir=base)).translate(_STRIP_MARKS)
+
+
+def logical(line: str) -> str:
+    """One line for a terminal that does bidi itself: isolates removed, everything else kept."""
+    return line.translate(_STRIP_ISOLATES)
+
+
+def for_terminal(text: str, mode: str) -> str:
+    """``text`` (one or more lines) ready to print in ``mode`` (``terminal`` or ``none``)."""
+    f = logical if mode == "terminal" else visual
+    return "\n".join(f(line) for line in text.split("\n"))
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes (format marks take none, wide characters two)."""
+    n = 0
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cf", "Mn", "Me") or ch in ("\u200b",):
+            continue
+        n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return n
+
+
+def configured(requested: str | None, file: Mapping[str, object] | None = None,
+               env: Mapping[str, str] | None = None) -> str:
+    """The bidi mode to use: ``--bidi``, then ``MAJLIS_BIDI``, then ``bidi`` in the config file, then auto.
+
+    Raises ``ValueError`` for a value that is not one of :data:`MODES`."""
+    env = os.environ if env is None else env
+    for value in (requested, env.get("MAJLIS_BIDI"), (file or {}).get("bidi")):
+        if value is None or value == "":
+            continue
+        text = str(value).strip().lower()
+        if text not in MODES:
+            raise ValueError(f"bidi: expected auto, terminal or none, got {value!r}")
+        return resolve(text, env)
+    return resolve("auto", env)
