@@ -217,14 +217,17 @@ async def test_typing_7_in_classic_tarneeb_bids_7_and_13_asks_first(tmp_path: Pa
 
 
 async def test_a_refused_card_names_the_rule(tmp_path: Path) -> None:
-    # play the auction out with passes, then answer the first card prompt with a card of another suit
-    t = translator("en")
-    lines = ["p"] + ["", "qs", "2c", "ah", "kd", "jh", "9c", "5d", "q"]
+    # seed 4: we pass; AI 1 declares with diamonds as trump and leads K♦; we hold 9♦ 6♦ 3♦ and J♠ …
+    lines = ["p", "js", "qh", "1", "q"]
     code, text = await run_game(tmp_path, lines, game="tarneeb", lang="en", seed=4)
     assert code == 0
-    follow = t.gettext("You must follow suit: play {suit}.", suit="").split(":")[0]
-    hold = t.gettext("You do not hold that card.").split(" that")[0]
-    assert follow in text or hold in text, text[-3000:]
+    assert "You must follow suit: play Diamonds." in text
+    assert "You do not hold Q♥." in text
+    assert "“1” is not one of the choices. Type the letter shown before it, or h for help." in text
+    assert "♦  a·9  b·6  c·3" in text and "♠  J  10  4  3" in text  # the playable cards carry their keys
+    with sqlite3.connect(tmp_path / "t.sqlite3") as conn:
+        mine = [r[0] for r in conn.execute("SELECT action FROM actions WHERE seat = 0")]
+    assert mine == ["pass"]  # the refused cards changed nothing
 
 
 async def test_an_unfinished_match_asks_to_resume(tmp_path: Path) -> None:
