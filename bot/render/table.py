@@ -80,7 +80,8 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me
     return " · ".join(parts)
 
 
-def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None) -> list[str]:
+def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None, *,
+               compact: bool = False) -> list[str]:
     """The game's own lines: trump and exposed card, auction and contract, Trix contract, doubles, layout.
 
     ``me``: the reader's seat, whose own bids and contract are said in the second person."""
@@ -88,7 +89,10 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
     out: list[str] = []
     trump = pub.get("trump")
     exposed = pub.get("exposed")
-    if game in TEAM_GAMES and trump and exposed:
+    if game in TEAM_GAMES and trump and exposed and compact:
+        out.append(t.gettext("Trump: {trump} (exposed {card})", trump=trump_label(trump, t),
+                             card=card_label(exposed, t)))
+    elif game in TEAM_GAMES and trump and exposed:
         out.append(t.gettext("Trump: {trump} (sister suit of the exposed {card} in the dealer's hand)",
                              trump=trump_label(trump, t), card=card_label(exposed, t)))
     elif game == "tarneeb41" and trump:
@@ -192,16 +196,17 @@ def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
     return t.gettext("Turn: {name} to play", name=name)
 
 
-def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, order: bool = True) -> list[str]:
+def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact: bool = False) -> list[str]:
     """The lines of the public table; ``me``: the reader's seat (the terminal's player), whose turn,
-    bids and team are said in the second person ("Your turn", "Us / Them")."""
+    bids and team are said in the second person ("Your turn", "Us / Them"); ``compact``: shorter,
+    for a terminal's 80×24 (no order-of-play line, no "Scores:" heading, the target in one line)."""
     pub = snapshot.public or {}
     game = snapshot.table.game
     lines = [_header(snapshot, pub, t)]
-    if order:
+    if not compact:
         lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
     lines += [_seat_line(snapshot, pub, s, t, me) for s in range(4)]
-    lines += game_lines(snapshot, pub, t, me)
+    lines += game_lines(snapshot, pub, t, me, compact=compact)
     trick = pub.get("trick") or []
     if trick:
         lines.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
@@ -211,11 +216,16 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, order: 
                                cards=trick_line(snapshot, last["cards"], t),
                                name=seat_name(snapshot, last["seat"], t)))
     scores = pub.get("scores") or {}
-    lines.append(t.gettext("Scores:"))
-    lines += ["  " + x for x in score_lines(snapshot, scores, game, t, me)]
     target = pub.get("target")
-    if target:
-        lines.append(t.gettext("Target: {target}", target=target))
+    if compact:
+        lines += score_lines(snapshot, scores, game, t, me)
+        if target:
+            lines[-1] += " · " + t.gettext("Target: {target}", target=target)
+    else:
+        lines.append(t.gettext("Scores:"))
+        lines += ["  " + x for x in score_lines(snapshot, scores, game, t, me)]
+        if target:
+            lines.append(t.gettext("Target: {target}", target=target))
     if pub.get("winner") is not None or pub.get("phase") == "over":
         result = winners_text(snapshot, list(pub.get("winner") or []), game, t, me=me)
         if result:

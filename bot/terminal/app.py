@@ -143,7 +143,9 @@ class TerminalGame:
             if self.opts.auto:
                 await asyncio.sleep(self._auto_pause())
             else:
-                line = await self._read(self.t.gettext("Press Enter to go on (q to save and quit): "), None)
+                # With a turn timer the table does not wait for an absent player: neither does this.
+                line = await self._read(self.t.gettext("Press Enter to go on (q to save and quit): "), None,
+                                        wait_at_most=float(self.opts.timer) if self.opts.timer else None)
                 if line is not None and normalize(line) == "q":
                     raise Quit
 
@@ -384,8 +386,10 @@ class TerminalGame:
         elif name == "quit":
             raise Quit
 
-    async def _read(self, prompt: str, version: int | None, *, eof_ok: bool = False) -> str | None:
-        """A line of input, or None if the table moved on while waiting (a timer, the match's end)."""
+    async def _read(self, prompt: str, version: int | None, *, eof_ok: bool = False,
+                    wait_at_most: float | None = None) -> str | None:
+        """A line of input, or None if the table moved on while waiting (a timer, the match's end) or
+        ``wait_at_most`` seconds passed."""
         self.screen.write(prompt)
         if self._lines is None:
             self._lines = start_reader(sys.stdin)
@@ -401,6 +405,11 @@ class TerminalGame:
                 moved.cancel()
                 if get in done:
                     break
+            if wait_at_most is not None:
+                done, _ = await asyncio.wait({get}, timeout=wait_at_most)
+                if not done:
+                    self.screen.line("")
+                    return None
             line = await get
         finally:
             if not get.done():

@@ -26,9 +26,18 @@ _STRIP_ISOLATES = str.maketrans("", "", ISOLATES)
 _STRIP_MARKS = str.maketrans("", "", MARKS)
 
 
-def detect(env: Mapping[str, str] | None = None) -> str:
-    """``"terminal"`` if the environment names a terminal that does bidi, else ``"none"``."""
+def detect(env: Mapping[str, str] | None = None, *, tty: bool | None = None) -> str:
+    """``"terminal"`` if the environment names a terminal that does bidi, else ``"none"``.
+
+    Output that is not a terminal (a pipe, a file: ``tty`` False; None: look at stdout) is kept in
+    logical order, the order programs and editors expect."""
     env = os.environ if env is None else env
+    if tty is None:
+        import sys
+
+        tty = sys.stdout.isatty()
+    if not tty:
+        return "terminal"
     if env.get("TMUX") or env.get("STY"):
         return "none"  # a multiplexer keeps its own grid of cells, whatever the outer terminal does
     vte = env.get("VTE_VERSION", "")
@@ -39,11 +48,11 @@ def detect(env: Mapping[str, str] | None = None) -> str:
     return "none"
 
 
-def resolve(mode: str | None, env: Mapping[str, str] | None = None) -> str:
+def resolve(mode: str | None, env: Mapping[str, str] | None = None, *, tty: bool | None = None) -> str:
     """``terminal`` or ``none`` for a requested mode (``auto``/None: :func:`detect`)."""
     if mode in ("terminal", "none"):
         return mode
-    return detect(env)
+    return detect(env, tty=tty)
 
 
 def has_rtl(text: str) -> bool:
@@ -59,13 +68,30 @@ def visual(line: str) -> str:
     if not has_rtl(line):
         return line.translate(_STRIP_MARKS)
     import arabic_reshaper
-    from bidi import get_display
+    from bidi.algorithm import get_display  # the reference algorithm: it mirrors brackets in RTL runs
 
     from bot.i18n import _starts_rtl
 
     base = "R" if _starts_rtl(line) else "L"
-    shaped = arabic_reshaper.reshape(line)
+    shaped = arabic_reshaper.reshape(_embeddings(line))
     return str(get_display(shaped, base_dir=base)).translate(_STRIP_MARKS)
+
+
+def _embeddings(line: str) -> str:
+    """Isolates (FSI/LRI/RLI … PDI) as the embeddings the reference algorithm knows (LRE/RLE … PDF):
+    each isolate takes the direction of its first strong letter."""
+    from bot.i18n import _starts_rtl
+
+    out = []
+    for i, ch in enumerate(line):
+        if ch in "\u2066\u2067\u2068":
+            rtl = ch == "\u2067" or (ch == "\u2068" and _starts_rtl(line[i + 1:]))
+            out.append("\u202b" if rtl else "\u202a")
+        elif ch == "\u2069":
+            out.append("\u202c")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def logical(line: str) -> str:
@@ -91,7 +117,7 @@ def cells(text: str) -> int:
 
 
 def configured(requested: str | None, file: Mapping[str, object] | None = None,
-               env: Mapping[str, str] | None = None) -> str:
+               env: Mapping[str, str] | None = None, *, tty: bool | None = None) -> str:
     """The bidi mode to use: ``--bidi``, then ``MAJLIS_BIDI``, then ``bidi`` in the config file, then auto.
 
     Raises ``ValueError`` for a value that is not one of :data:`MODES`."""
@@ -102,5 +128,5 @@ def configured(requested: str | None, file: Mapping[str, object] | None = None,
         text = str(value).strip().lower()
         if text not in MODES:
             raise ValueError(f"bidi: expected auto, terminal or none, got {value!r}")
-        return resolve(text, env)
-    return resolve("auto", env)
+        return resolve(text, env, tty=tty)
+    return resolve("auto", env, tty=tty)

@@ -67,7 +67,7 @@ def hand_box(snap: TableSnapshot, view: dict[str, Any], menu: Menu | None, t: T)
 
 def table_box(snap: TableSnapshot, seat: int | None, t: T) -> list[str]:
     """The left-hand box: the public table as the player sees it."""
-    return table_lines(snap, t, seat, order=False)
+    return table_lines(snap, t, seat, compact=True)
 
 
 def choices_line(menu: Menu, t: T) -> str:

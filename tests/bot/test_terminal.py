@@ -131,12 +131,15 @@ def test_bidi_modes_never_print_isolates_and_visual_order_is_reshaped() -> None:
 
 
 def test_bidi_auto_detects_terminals_that_do_bidi() -> None:
-    assert bidi.detect({"VTE_VERSION": "7200"}) == "terminal"
-    assert bidi.detect({"MLTERM": "3.9"}) == "terminal"
-    assert bidi.detect({"XTERM_VERSION": "XTerm(379)"}) == "none"
-    assert bidi.detect({"VTE_VERSION": "7200", "TMUX": "/tmp/x"}) == "none"
+    assert bidi.detect({"VTE_VERSION": "7200"}, tty=True) == "terminal"
+    assert bidi.detect({"MLTERM": "3.9"}, tty=True) == "terminal"
+    assert bidi.detect({"XTERM_VERSION": "XTerm(379)"}, tty=True) == "none"
+    assert bidi.detect({"VTE_VERSION": "7200", "TMUX": "/tmp/x"}, tty=True) == "none"
+    assert bidi.detect({"XTERM_VERSION": "XTerm(379)"}, tty=False) == "terminal"  # a pipe: logical order
     assert bidi.configured(None, {"bidi": "terminal"}, {}) == "terminal"
     assert bidi.configured("none", {"bidi": "terminal"}, {}) == "none"
+    assert bidi.configured(None, None, {"MAJLIS_BIDI": "none"}) == "none"
+    assert bidi.configured("auto", None, {}, tty=True) == "none"
     with pytest.raises(ValueError):
         bidi.configured("sideways", None, {})
 
