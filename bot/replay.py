@@ -13,7 +13,7 @@ from typing import Any
 import engine
 from bot.i18n import T
 from bot.render.cards import card_label, cards_line, contract_name, game_name, suit_label
-from bot.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, winners_text
+from bot.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
 from bot.types import TableSnapshot
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
 
@@ -36,8 +36,8 @@ class Story:
 
     def __init__(self, record: TableRecord, t: T, *, show_hands: bool, live: bool = False,
                  me: int | None = None) -> None:
-        self.me = me  # the reader's seat: their own moves are told in the second person
         self.snap = TableSnapshot(table=record)
+        self.me = viewer(self.snap, me)  # the reader's seat: their own moves are told in the second person
         self.t = t
         self.game = record.game
         self.show_hands = show_hands

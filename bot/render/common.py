@@ -29,6 +29,17 @@ def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
     return t.gettext("Seat {seat}", seat=seat)
 
 
+def viewer(snapshot: TableSnapshot, me: int | None) -> int | None:
+    """The reader's seat: ``me``, else the seat of the terminal's player (who is "You" to every text
+    about that table, so that no sentence says "You is")."""
+    if me is not None:
+        return me
+    for i, s in enumerate(snapshot.table.seats):
+        if s.player_id == TERMINAL_PLAYER:
+            return i
+    return None
+
+
 def seat_order(t: T) -> str:
     """The order of play, ``0 → 1 → 2 → 3`` in the reader's digits."""
     return " → ".join(t.number(i) for i in range(4))

@@ -5,8 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import card_name, contract_name, game_name, trump_label
-from bot.render.common import doubled_list, score_lines, seat_name, seat_order, shown_bid, team_name, winners_text
+from bot.render.cards import card_label, card_name, contract_name, game_name, trump_label
+from bot.render.common import (
+    doubled_list,
+    score_lines,
+    seat_name,
+    seat_order,
+    shown_bid,
+    team_name,
+    viewer,
+    winners_text,
+)
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
 
@@ -126,6 +135,46 @@ def _taken_words(contract: str, cards: list[str], tricks: int, t: T) -> str:
     return t.join(parts)
 
 
+def doubles_breakdown(snapshot: TableSnapshot, doubles: list[dict[str, Any]], ev: dict[str, Any], t: T,
+                      me: int | None = None) -> list[str]:
+    """What each double did to a Trix deal's scores: the taker pays double, the doubler gains the base
+    value; a doubler who takes their own card pays the normal penalty only (X-B5, the default
+    ``self_capture``). ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
+    s = ev.get("summary") or {}
+    taken = s.get("taken") or {}
+    options = snapshot.table.options or {}
+    penalties = list(options.get("penalties") or [75, 25, 10, 15])
+    lines = []
+    for d in doubles:
+        card, doubler = str(d["card"]), int(d["seat"])
+        value = int(penalties[0] if card == "KH" else penalties[1])
+        taker = next((int(seat) for seat, cards in (taken.items() if isinstance(taken, dict) else [])
+                      if card in (cards or [])), None)
+        label, by = card_label(card, t), seat_name(snapshot, doubler, t)
+        if taker is None:
+            lines.append(t.gettext("{card} (doubled by {name}) was not taken.", card=label, name=by))
+        elif taker == doubler == me:
+            lines.append(t.gettext("{card} (your double) came back to you: the normal {penalty} only.",
+                                   card=label, penalty=t.signed(-value)))
+        elif taker == doubler:
+            lines.append(t.gettext("{card} (doubled by {name}) came back to its doubler: the normal {penalty} only.",
+                                   card=label, name=by, penalty=t.signed(-value)))
+        elif taker == me:
+            lines.append(t.gettext("{card} (doubled by {name}) came to you: {taker_change} for you, "
+                                   "{doubler_change} for {name}.", card=label, name=by,
+                                   taker_change=t.signed(-2 * value), doubler_change=t.signed(value)))
+        elif doubler == me:
+            lines.append(t.gettext("{card} (your double) taken by {taker}: {taker_change} for {taker}, "
+                                   "{doubler_change} for you.", card=label, taker=seat_name(snapshot, taker, t),
+                                   taker_change=t.signed(-2 * value), doubler_change=t.signed(value)))
+        else:
+            lines.append(t.gettext("{card} (doubled by {name}) taken by {taker}: {taker_change} for {taker}, "
+                                   "{doubler_change} for {name}.", card=label, name=by,
+                                   taker=seat_name(snapshot, taker, t), taker_change=t.signed(-2 * value),
+                                   doubler_change=t.signed(value)))
+    return lines
+
+
 def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
     """The end-of-deal summary for a ``deal_scored`` event: who bid what, who made it, the changes
     (``me``: the reader's seat, told in the second person, teams as "Us" / "Them")."""
@@ -178,6 +227,7 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
 
 def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
     """The notice for one event ("" if it calls for none); ``me``: the reader's seat (the terminal)."""
+    me = viewer(snap, me)
     kind = ev.get("type")
     text = ""
     if kind == "table_started":

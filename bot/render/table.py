@@ -17,6 +17,7 @@ from bot.render.common import (
     shown_bid,
     team_name,
     trick_line,
+    viewer,
     winners_text,
 )
 from bot.render.message import Button, OutMessage, rows
@@ -157,7 +158,14 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
         if shown:
             out.append(t.gettext("Twos shown: {list}", list=t.join(shown)))
         layout = pub.get("layout")
-        if contract == "trix" and isinstance(layout, dict):
+        if contract == "trix" and isinstance(layout, dict) and compact:
+            rows = []
+            for s in SUIT_ORDER:
+                row = layout.get(s)
+                span = f"{rank_glyph(row[0], t)}–{rank_glyph(row[1], t)}" if row else "—"
+                rows.append(f"{SUIT_SYMBOL[s]} {t.isolate(span)}")
+            out.append(t.gettext("Layout: {rows}", rows=t.isolate(" · ".join(rows))))
+        elif contract == "trix" and isinstance(layout, dict):
             out.append(t.gettext("Layout:"))
             for s in SUIT_ORDER:
                 row = layout.get(s)
@@ -174,6 +182,8 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
 def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None) -> str:
     phase = pub.get("phase")
     if phase == "double":
+        if me is not None:  # one reader (the terminal): no private chats to speak of
+            return t.gettext("Doubling is open: the holders of the cards that may be doubled decide.")
         return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
     seat = snapshot.to_act
     if seat is None:
@@ -202,6 +212,7 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
     for a terminal's 80×24 (no order-of-play line, no "Scores:" heading, the target in one line)."""
     pub = snapshot.public or {}
     game = snapshot.table.game
+    me = viewer(snapshot, me)
     lines = [_header(snapshot, pub, t)]
     if not compact:
         lines.append(t.gettext("Play passes {order}", order=seat_order(t)))

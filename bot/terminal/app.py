@@ -28,9 +28,10 @@ from bot.render.cards import card_label, game_name, sort_key
 from bot.render.common import action_label, score_lines, seat_name, trick_line
 from bot.render.errors import render_error
 from bot.render.rules_text import render_rules
-from bot.render.summary import notice_text
+from bot.render.summary import doubles_breakdown, notice_text
 from bot.replay import Story
 from bot.settings import ManagerSettings
+from bot.terminal.bidi import wants_autodetect
 from bot.terminal.choices import Menu, is_extreme, normalize
 from bot.terminal.frame import ask_text, choices_line, hand_box, menu_for, table_box
 from bot.terminal.help import help_text
@@ -97,6 +98,7 @@ class TerminalGame:
         self.out: list[tuple[str, str]] = []  # ("line" | "result" | "final", text) waiting to be shown
         self._lines: asyncio.Queue[str] | None = None
         self._story: Story | None = None
+        self._doubles: list[dict[str, Any]] = []  # the deal's revealed doubles, for its result
 
     # -- what happens at the table ------------------------------------------------------------
 
@@ -124,7 +126,12 @@ class TerminalGame:
                         "{n} second left, then a move is played for you.",
                         "{n} seconds left, then a move is played for you.", int(e.get("seconds_left", 0)))))
                 continue
+            if kind == "doubles_revealed":
+                self._doubles = list(e.get("doubles") or [])
             notice = notice_text(snap, e, self.t, me)
+            if kind == "deal_scored" and self._doubles:
+                notice += "\n" + "\n".join(doubles_breakdown(snap, self._doubles, e, self.t, me))
+                self._doubles = []
             if notice and kind != "doubles_revealed":
                 self.out.append(({"deal_scored": "result", "match_over": "final"}.get(str(kind), "line"), notice))
         self.changed.set()
@@ -158,6 +165,13 @@ class TerminalGame:
 
     async def run(self) -> int:
         """Open storage, start or resume the match, play it; the exit code."""
+        self.screen.begin()
+        try:
+            return await self._run()
+        finally:
+            self.screen.end()
+
+    async def _run(self) -> int:
         from bot.clock import RealClock
         from bot.manager import TableManager
         from storage import open_repository
@@ -456,7 +470,9 @@ def make_screen(opts: PlayOptions, stream: TextIO | None = None) -> Screen:
     """The screen for ``opts``: colour on a terminal, the bidi mode, right-to-left for Arabic."""
     out = stream or sys.stdout
     color = opts.color if opts.color is not None else (out.isatty() and _term_ok())
-    return Screen(stream=out, color=color, mode=opts.bidi, rtl=translator(opts.lang).rtl)
+    rtl = translator(opts.lang).rtl
+    return Screen(stream=out, color=color, mode=opts.bidi, rtl=rtl,
+                  autodetect=rtl and out.isatty() and wants_autodetect(opts.bidi))
 
 
 def _term_ok() -> bool:

@@ -60,38 +60,61 @@ def has_rtl(text: str) -> bool:
     return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
 
+_MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«", "<": ">", ">": "<"}
+
+
 @lru_cache(maxsize=4096)
-def visual(line: str) -> str:
+def visual(line: str, rtl: bool = True) -> str:
     """One line in visual order: Arabic joined (presentation forms) and reordered for a terminal that
-    draws cells left to right. The paragraph's direction is that of its first strong letter (a
-    leading RIGHT-TO-LEFT MARK counts), looking inside isolates."""
+    draws cells left to right. A line with Arabic in it is a right-to-left paragraph on a
+    right-to-left screen (``rtl``); otherwise its direction is that of its first strong letter."""
     if not has_rtl(line):
         return line.translate(_STRIP_MARKS)
     import arabic_reshaper
-    from bidi.algorithm import get_display  # the reference algorithm: it mirrors brackets in RTL runs
+    from bidi import get_display
 
     from bot.i18n import _starts_rtl
 
-    base = "R" if _starts_rtl(line) else "L"
-    shaped = arabic_reshaper.reshape(_embeddings(line))
+    base = "R" if rtl or _starts_rtl(line) else "L"
+    shaped = arabic_reshaper.reshape(_mirrored(line, base == "R"))
     return str(get_display(shaped, base_dir=base)).translate(_STRIP_MARKS)
 
 
-def _embeddings(line: str) -> str:
-    """Isolates (FSI/LRI/RLI … PDI) as the embeddings the reference algorithm knows (LRE/RLE … PDF):
-    each isolate takes the direction of its first strong letter."""
+def _mirrored(line: str, base_rtl: bool) -> str:
+    """Brackets that will stand in a right-to-left run, replaced by their mirror image (rule L4 of the
+    bidi algorithm, which the reordering library leaves to the renderer): those at the paragraph's
+    own level when it is right to left, and those directly inside a right-to-left isolate."""
     from bot.i18n import _starts_rtl
 
+    stack = [base_rtl]
     out = []
     for i, ch in enumerate(line):
         if ch in "\u2066\u2067\u2068":
-            rtl = ch == "\u2067" or (ch == "\u2068" and _starts_rtl(line[i + 1:]))
-            out.append("\u202b" if rtl else "\u202a")
+            stack.append(ch == "\u2067" or (ch == "\u2068" and _starts_rtl(line[i + 1:])))
+            out.append(ch)
         elif ch == "\u2069":
-            out.append("\u202c")
+            if len(stack) > 1:
+                stack.pop()
+            out.append(ch)
+        elif ch in _MIRROR and stack[-1]:
+            out.append(_MIRROR[ch])
         else:
             out.append(ch)
     return "".join(out)
+
+
+#: VTE (≥ 0.58) lays out every line left to right unless told otherwise: SCP 2 (``CSI 2 SP k``, "select
+#: character path: right to left") makes each line a right-to-left paragraph, which is what an Arabic
+#: screen is (a hand row "♠ K 10 2" included: the suit first, on the right). Sent on and off around a
+#: match in ``terminal`` mode; terminals that do not know it ignore it.
+VTE_AUTODETECT_ON = "\x1b[2 k"
+VTE_AUTODETECT_OFF = "\x1b[0 k"
+
+
+def wants_autodetect(mode: str, env: Mapping[str, str] | None = None) -> bool:
+    """True when a VTE terminal lays out Arabic itself and must be told to find each line's direction."""
+    env = os.environ if env is None else env
+    return mode == "terminal" and env.get("VTE_VERSION", "").isdigit() and not env.get("TMUX")
 
 
 def logical(line: str) -> str:
@@ -99,10 +122,12 @@ def logical(line: str) -> str:
     return line.translate(_STRIP_ISOLATES)
 
 
-def for_terminal(text: str, mode: str) -> str:
-    """``text`` (one or more lines) ready to print in ``mode`` (``terminal`` or ``none``)."""
-    f = logical if mode == "terminal" else visual
-    return "\n".join(f(line) for line in text.split("\n"))
+def for_terminal(text: str, mode: str, rtl: bool = True) -> str:
+    """``text`` (one or more lines) ready to print in ``mode`` (``terminal`` or ``none``); ``rtl``: the
+    screen is right to left (its Arabic lines are right-to-left paragraphs)."""
+    if mode == "terminal":
+        return "\n".join(logical(line) for line in text.split("\n"))
+    return "\n".join(visual(line, rtl) for line in text.split("\n"))
 
 
 def cells(text: str) -> int:

@@ -60,6 +60,8 @@ def hand_box(snap: TableSnapshot, view: dict[str, Any], menu: Menu | None, t: T)
     if mine:
         lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c, t) for c in mine)))
     ask = prompt(view, t)
+    if view.get("phase") == "double" and ask:  # the chat bots' words speak of a button
+        ask = t.gettext("Double a card by its letter, or choose Done.")
     if ask:
         lines += ["", ask]
     return lines

@@ -10,8 +10,11 @@ def help_text(menu: Menu, t: T) -> str:
     """How to answer this prompt, then the commands that work at every prompt."""
     lines = []
     if menu.is_bid:
+        first = int(menu.choices[0].key) if menu.choices and menu.choices[0].key.isdigit() else 7
+        full = "bid " + t.number(13 - menu.bid_offset)
         lines.append(t.gettext("Type your bid as a number: {example} bids {example}. To bid all 13 tricks type "
-                               "{full} (a plain 13 asks once more).", example=menu.choices[0].key, full="bid 13"))
+                               "{full} (a plain 13 asks once more).", example=first,
+                               full=full))
         if "pass" in menu.legal:
             lines.append(t.gettext("Type {key} or {word} to pass.", key=PASS_KEY, word="pass"))
     elif any(c.code.startswith("play ") for c in menu.choices):

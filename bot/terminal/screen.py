@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from bot.terminal.bidi import cells, for_terminal
+from bot.terminal.bidi import VTE_AUTODETECT_OFF, VTE_AUTODETECT_ON, cells, for_terminal
 
 #: The widths of the frame: the table, a gap, the hand (79 columns, for an 80×24 terminal).
 WIDTH = 79
@@ -27,6 +27,7 @@ RIGHT = WIDTH - LEFT - 1
 _RED = re.compile(r"[0-9٠-٩AKQJ]{0,2}[♥♦][0-9٠-٩AKQJ]{0,2}")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RED, DIM, BOLD, RESET = "\x1b[31m", "\x1b[2m", "\x1b[1m", "\x1b[0m"
+RLM = "\u200f"
 #: In-text markers for styles, put in by the renderers and turned into ANSI (or removed) here.
 DIM_ON, DIM_OFF = "\x01", "\x02"
 
@@ -61,6 +62,18 @@ class Screen:
     color: bool = False
     mode: str = "none"
     rtl: bool = False
+    autodetect: bool = False  # a VTE terminal: ask it to find each line's direction (bidi.VTE_AUTODETECT_ON)
+
+    def begin(self) -> None:
+        """Before the first line."""
+        if self.autodetect:
+            self.stream.write(VTE_AUTODETECT_ON)
+
+    def end(self) -> None:
+        """After the last line."""
+        if self.autodetect:
+            self.stream.write(VTE_AUTODETECT_OFF)
+            self.stream.flush()
 
     def _style(self, text: str) -> str:
         if not self.color:
@@ -70,7 +83,7 @@ class Screen:
 
     def shape(self, text: str) -> str:
         """One or more lines as the terminal must receive them (bidi, no isolates), unstyled."""
-        return for_terminal(text, self.mode)
+        return for_terminal(text, self.mode, self.rtl)
 
     def write(self, text: str) -> None:
         """Raw text (a prompt without newline), shaped."""
@@ -88,9 +101,10 @@ class Screen:
         inner = width - 4
         body = [self.shape(x) for raw in lines for x in wrap(raw, inner)]
         head = self.shape(title)
-        if self.rtl and self.mode == "terminal":  # the terminal moves things in Arabic lines: rules only
+        if self.rtl and self.mode == "terminal":  # the terminal moves things in Arabic lines: rules only,
+            # every line a right-to-left paragraph (a RIGHT-TO-LEFT MARK first), so they all start at the right
             top = "── " + head + " " + "─" * max(0, width - cells(visible(head)) - 4)
-            return [top, *("  " + b for b in body), "─" * width]
+            return [RLM + x for x in (top, *("  " + b for b in body), "─" * width)]
         tlen = cells(visible(head))
         top = "╭─ " + head + " " + "─" * max(0, width - tlen - 5) + "╮" if head else "╭" + "─" * (width - 2) + "╮"
         out = [top]
