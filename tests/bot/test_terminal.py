@@ -248,3 +248,44 @@ async def test_resuming_in_another_language_renames_you(tmp_path: Path) -> None:
     code, text = await run_game(tmp_path, ["q"], game="tarneeb41", lang="en", seed=3, resume=True)
     assert code == 0
     assert "أنت" not in text and "You" in text
+
+
+# -- 6. one language per screen: replay, tables, rules --------------------------------------
+
+async def test_replay_tells_a_match_in_its_own_language_unless_told(tmp_path: Path) -> None:
+    from bot.replay import replay_text, table_list
+
+    await run_game(tmp_path, ["q"], game="tarneeb41", lang="ar", seed=3)
+    db = tmp_path / "t.sqlite3"
+    own = await replay_text(db, 1)
+    assert own is not None and "المقعد" in own and "Seat" not in own
+    english = await replay_text(db, 1, translator("en"))
+    assert english is not None and "Seat 0: You" in english and "أنت" not in english
+    rows = await table_list(db, translator("en"))
+    assert rows == ["1 · Syrian Tarneeb 41 · being played · You, AI 1, AI 2, AI 3"]
+
+
+def test_rules_and_tables_commands(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
+    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), LANG="C.UTF-8",
+               PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+
+    def majlis(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True,
+                              env=env, timeout=60, check=False)
+
+    rules = majlis("rules", "trix", "--lang", "en", "--option", "no_heart_lead_in_king=true")
+    assert rules.returncode == 0 and "There is no trump" in rules.stdout and "hearts may not be led" in rules.stdout
+    arabic = majlis("rules", "tarneeb41", "--lang", "ar")
+    assert arabic.returncode == 0 and "الطرنيب" in arabic.stdout and not set(arabic.stdout) & set(bidi.ISOLATES)
+    bad = majlis("rules", "tarneeb41", "--lang", "ar", "--option", "trump_mode=purple")
+    assert bad.returncode == 2 and "الخيار" in bad.stderr and "Traceback" not in bad.stderr
+    bad_play = majlis("play", "--lang", "ar", "--game", "trix", "--option", "colour=red", "--db",
+                      str(tmp_path / "x.sqlite3"))
+    assert bad_play.returncode == 2 and "لا خيار باسم" in bad_play.stderr
+    none = majlis("tables", "--lang", "en", "--db", str(tmp_path / "none.sqlite3"))
+    assert none.returncode == 1 and "No database" in none.stderr
