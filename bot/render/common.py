@@ -60,10 +60,14 @@ def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> st
     )
 
 
-def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T) -> str:
-    """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``)."""
+def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T, me: int | None = None) -> str:
+    """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``); "Q♠ by you" for seat ``me``."""
     items = []
+    me = viewer(snapshot, me)
     for d in doubled:
+        if int(d["seat"]) == me:
+            items.append(t.gettext("{card} by you", card=card_label(d["card"], t)))
+            continue
         item = t.gettext("{card} by {name}", card=card_label(d["card"], t), name=seat_name(snapshot, int(d["seat"]), t))
         items.append(item)
     return t.join(items)

@@ -150,7 +150,7 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
                                  contracts=t.join([contract_name(c, t) for c in left])))
         doubled = pub.get("doubled") or []
         if doubled:
-            out.append(t.gettext("Doubled: {cards}", cards=doubled_list(snapshot, doubled, t)))
+            out.append(t.gettext("Doubled: {cards}", cards=doubled_list(snapshot, doubled, t, me)))
         twos = pub.get("exposed_twos") or {}
         shown = [t.gettext("{name} {cards}", name=seat_name(snapshot, int(seat), t),
                            cards=" ".join(card_label(c, t) for c in cards))

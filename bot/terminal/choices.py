@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 #: Prompt commands: the letter (or ``?``) and what it does.
 COMMANDS: dict[str, str] = {"h": "help", "?": "help", "r": "rules", "s": "scores", "l": "last", "q": "quit"}
-#: Keys for choices that are not bids: no command letter, no ``p`` (pass), no ``y``/``n`` (questions).
-KEYS = "abcdefgijkmotuvwxz"
+#: Keys for choices that are not bids: no command letter, no ``p`` (pass), ``d`` (done), ``y``/``n``
+#: (questions).
+KEYS = "abcefgijkmotuvwxz"
 PASS_KEY = "p"
+DONE_KEY = "d"
 ACTION_VERBS = ("play", "bid", "trump", "contract", "double")
 _RANKS = "23456789TJQKA"
 _SUITS = "SHDC"
@@ -106,6 +108,8 @@ class Menu:
                 key = str(int(code.split()[1]) - bid_offset)
             elif code == "pass":
                 key = PASS_KEY
+            elif code == "done":
+                key = DONE_KEY
             else:
                 key = next(letters, "")
             choices.append(Choice(key, code, labels.get(code, code)))

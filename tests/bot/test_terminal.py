@@ -289,3 +289,10 @@ def test_rules_and_tables_commands(tmp_path: Path) -> None:
     assert bad_play.returncode == 2 and "لا خيار باسم" in bad_play.stderr
     none = majlis("tables", "--lang", "en", "--db", str(tmp_path / "none.sqlite3"))
     assert none.returncode == 1 and "No database" in none.stderr
+
+
+def test_done_keeps_its_key_while_doubles_are_chosen() -> None:
+    first = menu(["double QS", "double QH", "done"])
+    assert [c.key for c in first.choices] == ["a", "b", "d"]
+    after = menu(["double QH", "done"])
+    assert after.parse("d").code == "done" and after.parse("done").code == "done"
