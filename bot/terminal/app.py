@@ -145,8 +145,8 @@ class TerminalGame:
                 continue
             lines = text.split("\n")
             self.screen.panel("\n".join(lines[1:]), title=lines[0])
-            if not pause or kind == "final":
-                continue
+            if not pause or kind == "final" or any(k == "final" for k, _ in self.out):
+                continue  # the match is over: its last result needs no Enter
             if self.opts.auto:
                 await asyncio.sleep(self._auto_pause())
             else:
