@@ -154,8 +154,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         cfg = load_config(db=args.db, ai_level=args.ai, digits=args.digits)
     except ConfigError as e:
         return _fail(str(e))
-    from bot.terminal.app import PlayOptions, play, prepare_db
+    from bot.terminal.app import PlayOptions, play
     from bot.terminal.bidi import configured
+    from bot.terminal.console import prepare_db
     from bot.terminal.options import OptionError, parse_options
 
     lang = _cli_lang(args.lang, cfg.lang)

@@ -15,26 +15,23 @@ a prompt (:mod:`bot.terminal.frame`); what the player types is read by
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
-import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TextIO
 
 from bot.errors import TableError
 from bot.i18n import T, translator
-from bot.render.cards import card_label, game_name, sort_key
-from bot.render.common import action_label, score_lines, seat_name, trick_line
+from bot.render.cards import card_label, game_name
+from bot.render.common import action_label
 from bot.render.errors import render_error
-from bot.render.rules_text import render_rules
 from bot.render.summary import doubles_breakdown, notice_text
 from bot.replay import Story
 from bot.settings import ManagerSettings
 from bot.terminal.bidi import wants_autodetect
 from bot.terminal.choices import Menu, is_extreme, normalize
-from bot.terminal.frame import ask_text, choices_line, hand_box, menu_for, table_box
-from bot.terminal.help import help_text
+from bot.terminal.commands import auto_choice, run_command, unknown_text
+from bot.terminal.console import InputEnded, Quit, prepare_db, start_reader, term_ok
+from bot.terminal.frame import ask_text, choices_line, display_order, hand_box, menu_for, table_box
 from bot.terminal.screen import Screen
 from bot.types import Person, TableSnapshot, TableUpdate
 from storage.records import LIVE_STATUSES, LOBBY
@@ -65,23 +62,6 @@ class PlayOptions:
     pause: float | None = None  # seconds a deal's result stays in --auto (None: 3 on a terminal, else 0)
     bidi: str = "none"  # "terminal" or "none" (bot.terminal.bidi)
     color: bool | None = None  # None: when stdout is a terminal
-
-
-class InputEnded(Exception):
-    """Standard input closed before the match ended."""
-
-
-class Quit(Exception):
-    """The player typed ``q``: the match is saved."""
-
-
-def display_order(legal: list[str]) -> list[str]:
-    """Cards in the order the hand shows them (by suit, high to low), other actions as given."""
-    plays = [c for c in legal if c.startswith(("play ", "double "))]
-    if not plays:
-        return legal
-    rest = [c for c in legal if not c.startswith(("play ", "double "))]
-    return sorted(plays, key=lambda c: sort_key(c.split()[1])) + rest
 
 
 class TerminalGame:
@@ -305,7 +285,7 @@ class TerminalGame:
         menu = menu_for(snap, legal, t)
         self._frame(snap, seat, view, menu)
         if self.opts.auto:
-            choice = await self._auto_choice(snap, view)
+            choice = await auto_choice(self.opts.ai_level, snap, view)
             self.screen.line(t.gettext("> {choice}", choice=action_label(choice, t)))
             await self._act(snap, choice)
             return
@@ -316,10 +296,10 @@ class TerminalGame:
                 return
             parsed = menu.parse(line)
             if parsed.kind == "command":
-                self._command(parsed.code, snap, seat, view, menu)
+                run_command(self.screen, parsed.code, self._snapshot(), seat, menu, t)
                 continue
             if parsed.kind in ("empty", "unknown"):
-                self.screen.line(self._unknown(line, menu))
+                self.screen.line(unknown_text(line, menu, t))
                 continue
             if parsed.kind == "try":  # a real move the rules refuse: the engine names the rule
                 try:
@@ -347,19 +327,6 @@ class TerminalGame:
         except TableError as e:  # the table moved on (a timer played for you) or refused
             self.screen.line(render_error(e.code, e.params, self.t))
 
-    async def _auto_choice(self, snap: TableSnapshot, view: dict[str, Any]) -> str:
-        """``--auto``: the AI of the chosen level decides for the player's seat."""
-        from bot.ai import ai_player, is_heavy
-
-        player = ai_player(self.opts.ai_level)
-        rng = random.Random(f"{snap.table.seed}:{snap.table.version}")
-        if is_heavy(player):
-            decision = await asyncio.to_thread(player.decide, view, snap.table.game, rng)
-        else:
-            decision = player.decide(view, snap.table.game, rng)
-        legal = list(view.get("legal") or [])
-        return decision if decision in legal else legal[0]
-
     def _frame(self, snap: TableSnapshot, seat: int, view: dict[str, Any], menu: Menu) -> None:
         t = self.t
         self.screen.line("")
@@ -368,37 +335,6 @@ class TerminalGame:
         line = choices_line(menu, t)
         if line:
             self.screen.line(line)
-
-    def _unknown(self, line: str, menu: Menu) -> str:
-        t = self.t
-        entry = line.strip()[:20]
-        if menu.is_bid:
-            return t.gettext("“{entry}” is not a bid. Type a number from the list, or h for help.", entry=entry)
-        return t.gettext("“{entry}” is not one of the choices. Type the letter shown before it, or h for help.",
-                         entry=entry)
-
-    def _command(self, name: str, snap: TableSnapshot, seat: int, view: dict[str, Any], menu: Menu) -> None:
-        t = self.t
-        snap = self._snapshot()
-        if name == "help":
-            self.screen.panel(help_text(menu, t), title=t.gettext("Help"))
-        elif name == "rules":
-            self.screen.panel(render_rules(snap.table.game, t, options=snap.table.options),
-                              title=t.gettext("Rules"))
-        elif name == "scores":
-            pub = snap.public or {}
-            self.screen.panel("\n".join(score_lines(snap, pub.get("scores") or {}, snap.table.game, t, seat)),
-                              title=t.gettext("Scores"))
-        elif name == "last":
-            last = (snap.public or {}).get("last_trick")
-            if last and last.get("cards"):
-                self.screen.line(t.gettext("Last trick: {cards} (taken by {name})",
-                                           cards=trick_line(snap, last["cards"], t),
-                                           name=seat_name(snap, last["seat"], t)))
-            else:
-                self.screen.line(t.gettext("No trick has been taken yet in this deal."))
-        elif name == "quit":
-            raise Quit
 
     async def _read(self, prompt: str, version: int | None, *, eof_ok: bool = False,
                     wait_at_most: float | None = None) -> str | None:
@@ -438,47 +374,13 @@ class TerminalGame:
         return line
 
 
-def start_reader(stream: TextIO) -> asyncio.Queue[str]:
-    """Lines of ``stream`` as they come ("" at the end), read by a daemon thread.
-
-    A daemon thread, unlike ``asyncio.to_thread``, does not keep the process alive at Ctrl-C.
-    """
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[str] = asyncio.Queue()
-
-    def pump() -> None:
-        while True:
-            try:
-                line = stream.readline()
-            except (OSError, ValueError):
-                line = ""
-            loop.call_soon_threadsafe(queue.put_nowait, line)
-            if not line:
-                return
-
-    threading.Thread(target=pump, name="majlis-stdin", daemon=True).start()
-    return queue
-
-
-def prepare_db(db: str) -> None:
-    """Create the database's folder (the data directory on first use)."""
-    if db not in (":memory:", "memory://", "memory:") and "://" not in db:
-        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-
-
 def make_screen(opts: PlayOptions, stream: TextIO | None = None) -> Screen:
     """The screen for ``opts``: colour on a terminal, the bidi mode, right-to-left for Arabic."""
     out = stream or sys.stdout
-    color = opts.color if opts.color is not None else (out.isatty() and _term_ok())
+    color = opts.color if opts.color is not None else (out.isatty() and term_ok())
     rtl = translator(opts.lang).rtl
     return Screen(stream=out, color=color, mode=opts.bidi, rtl=rtl,
                   autodetect=rtl and out.isatty() and wants_autodetect(opts.bidi))
-
-
-def _term_ok() -> bool:
-    import os
-
-    return os.environ.get("TERM", "") not in ("", "dumb") and "NO_COLOR" not in os.environ
 
 
 async def play(opts: PlayOptions) -> int:

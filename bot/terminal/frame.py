@@ -10,13 +10,22 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, by_suit, card_label, rank_glyph
+from bot.render.cards import SUIT_ORDER, SUIT_SYMBOL, by_suit, card_label, rank_glyph, sort_key
 from bot.render.common import action_label, shown_bid
 from bot.render.hand import bid_progress, prompt
 from bot.render.table import table_lines
 from bot.terminal.choices import PASS_KEY, Menu
 from bot.terminal.screen import DIM_OFF, DIM_ON
 from bot.types import TableSnapshot
+
+
+def display_order(legal: list[str]) -> list[str]:
+    """Cards in the order the hand shows them (by suit, high to low), other actions as given."""
+    plays = [c for c in legal if c.startswith(("play ", "double "))]
+    if not plays:
+        return legal
+    rest = [c for c in legal if not c.startswith(("play ", "double "))]
+    return sorted(plays, key=lambda c: sort_key(c.split()[1])) + rest
 
 
 def menu_for(snap: TableSnapshot, legal: list[str], t: T) -> Menu:
