@@ -34,7 +34,7 @@ its queue in order, as a steady stream within the destination's :class:`Budget`:
 from bot.outbox.cache import Cooldown, TTLCache
 from bot.outbox.hub import OutboxHub
 from bot.outbox.pacing import Limiter, Window
-from bot.outbox.queue import Outbox, fingerprint
+from bot.outbox.queue import Outbox
 from bot.outbox.types import (
     DELETE,
     EDIT,
@@ -52,6 +52,7 @@ from bot.outbox.types import (
     TransientError,
     Transport,
     TransportError,
+    fingerprint,
 )
 
 __all__ = [

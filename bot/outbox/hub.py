@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from bot.outbox.cache import TTLCache
 from bot.outbox.pacing import Limiter
-from bot.outbox.queue import Outbox, _call, fingerprint
-from bot.outbox.types import EDIT, Budget, Content, ForbiddenCallback, MessageIdCallback, Transport
+from bot.outbox.queue import Outbox
+from bot.outbox.types import EDIT, Budget, Content, ForbiddenCallback, MessageIdCallback, Transport, _call, fingerprint
 
 if TYPE_CHECKING:
     from bot.clock import Clock

@@ -63,8 +63,10 @@ class Window:
         """Start as if the window had been spent just before ``now`` at this budget's pace (the
         most the previous process could have sent): a burst (and one more, for the request that
         was in flight) at ``now``, the rest one interval apart before it, and an empty bucket.
-        Without smoothing, the whole window at ``now``."""
-        interval = self.budget.interval if self.smooth else 0.0
+        A budget without a ``burst`` (no pace: a console, a test) starts fresh."""
+        if not self.smooth:  # a budget without a pace (a console, a test): nothing to restore
+            return
+        interval = self.budget.interval
         times = [now - max(0, k - self.burst) * interval for k in range(self.budget.ops)]
         self._done.clear()
         self._done.extend(sorted(times))

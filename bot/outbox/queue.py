@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import inspect
 import logging
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +28,8 @@ from bot.outbox.types import (
     RetryAfter,
     TransientError,
     Transport,
+    _call,
+    fingerprint,
 )
 
 if TYPE_CHECKING:
@@ -48,23 +48,6 @@ class _Item:
     tag: str | None = None
     lane: str = MAIN
     queued: float = 0.0
-
-
-async def _call(cb: Callable[..., Awaitable[None] | None] | None, *args: Any) -> None:
-    if cb is None:
-        return
-    try:
-        result = cb(*args)
-        if inspect.isawaitable(result):
-            await result
-    except Exception:
-        log.exception("outbox callback failed")
-
-
-def fingerprint(msg: OutMessage) -> str:
-    """A short, stable digest of what a message shows (text, buttons, notification)."""
-    body = repr((msg.text, msg.buttons, msg.notify)).encode()
-    return hashlib.blake2b(body, digest_size=8).hexdigest()
 
 
 def _build(content: Content | None) -> OutMessage | None:

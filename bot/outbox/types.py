@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 if TYPE_CHECKING:
     from bot.render.message import OutMessage
+
+log = logging.getLogger("bot.outbox")
 
 EDIT, NEW, DELETE = "edit", "new", "delete"
 #: Lanes: keyed edits, deletes and notices (in order) before replies.
@@ -99,3 +104,20 @@ class Transport(Protocol):
 
 MessageIdCallback = Callable[[str, str, str | None], Awaitable[None] | None]
 ForbiddenCallback = Callable[[str, str | None], Awaitable[None] | None]
+
+
+async def _call(cb: Callable[..., Awaitable[None] | None] | None, *args: Any) -> None:
+    if cb is None:
+        return
+    try:
+        result = cb(*args)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:
+        log.exception("outbox callback failed")
+
+
+def fingerprint(msg: OutMessage) -> str:
+    """A short, stable digest of what a message shows (text, buttons, notification)."""
+    body = repr((msg.text, msg.buttons, msg.notify)).encode()
+    return hashlib.blake2b(body, digest_size=8).hexdigest()
