@@ -17,9 +17,8 @@ from typing import Any
 from engine import cards as C
 from engine.base import Dealer, Event, Game, check_seat, resolve_options
 from engine.errors import IllegalAction
-from engine.trick import _SUIT_IDS, card_ids
 from engine.trix import layout as L
-from engine.trix import serial
+from engine.trix import search, serial
 from engine.trix.actions import CONTRACT, DONE, DOUBLE, PASS, action_code, parse_action
 from engine.trix.contracts import (
     AH,
@@ -301,7 +300,7 @@ class TrixGame(Game):
             return []
         if self.phase == "play":
             m = self.hands[s] & self.open_mask if self.contract == TRIX else self.trick_legal_mask(s)
-            return card_ids(m) if m else [PASS]
+            return C.card_ids(m) if m else [PASS]
         if self.phase == "contract":
             return [CONTRACT + c for c in self.contracts_left()]
         m = doublable_now(self.contract, self.hands[s], self.doubles)
@@ -400,103 +399,16 @@ class TrixGame(Game):
 
     def step(self, aid: int) -> None:
         """Apply a legal action id for ``to_act`` without building events (fast path; no checks)."""
-        self._apply(aid, None)
+        search.step(self, aid)
 
     def playout(self, rnd: Callable[[], float]) -> None:
         """Play uniformly random legal actions until this deal ends (or the match does).
 
         ``rnd`` returns floats in ``[0, 1)``. The same stream gives the same actions as
-        ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated; this is the
-        rollout hot path for search, with the card loop kept in local variables.
+        ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated; the rollout hot
+        path for search (:func:`engine.trix.search.playout`).
         """
-        deal_no = self.deal_no
-        table = _SUIT_IDS
-        while self.to_act is not None and self.deal_no == deal_no:
-            contract = self.contract
-            if self.phase != "play" or (self._rules.king_rules and contract != TRIX):
-                ids = self.legal_ids()
-                self._apply(ids[int(rnd() * len(ids))], None)
-                continue
-            s: int = self.to_act
-            if contract == TRIX:
-                if not self.hands[s] & self.open_mask:
-                    rnd()
-                    self._apply(PASS, None)
-                    continue
-                self._layout_playout(rnd)
-                continue
-            hands = self.hands
-            trick = self.trick
-            while True:
-                hand = hands[s]
-                if trick:
-                    led = trick[0] // 13
-                    follow = hand >> (13 * led) & 8191
-                    opts = list(table[led][follow]) if follow else card_ids(hand)
-                else:
-                    opts = card_ids(hand)
-                c = opts[int(rnd() * len(opts))]
-                hands[s] = hand ^ (1 << c)
-                trick.append(c)
-                if len(trick) == 4:
-                    break
-                s = (s + 1) & 3
-            self.exposed = True
-            self.to_act = s
-            self._close_trick(None)
-
-    def _layout_playout(self, rnd: Callable[[], float]) -> None:
-        """The layout part of :meth:`playout`: :meth:`_layout_play` inlined, the same actions.
-
-        Runs until the deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which
-        goes back to the general loop.
-        """
-        hands = self.hands
-        rows = self.rows
-        suit_mask = C.SUIT_MASK
-        auto = self._rules.auto_pass
-        s = self.to_act
-        assert s is not None
-        while True:
-            hand = hands[s]
-            m = hand & self.open_mask
-            if not m:
-                return  # a pass by hand: the general loop applies it
-            opts = card_ids(m)
-            card = opts[int(rnd() * len(opts))]
-            hand ^= 1 << card
-            hands[s] = hand
-            self.exposed = True
-            self.layout_log += (s * 64 + card,)
-            suit = card // 13
-            rank = card % 13 + 2
-            low, high = rows[suit]
-            if low == 0:
-                low = high = rank
-            elif rank < low:
-                low = rank
-            elif rank > high:
-                high = rank
-            rows[suit] = (low, high)
-            self.open_mask = (self.open_mask & ~suit_mask[suit]) | L.row_open(suit, low, high)
-            if not hand:
-                self._player_out(s, [])
-                if len(self.finished) == 3:
-                    last = next(x for x in range(4) if x not in self.finished)
-                    self._player_out(last, [])
-                    self._end_deal(None)
-                    return
-            # the next seat that holds cards and can play; automatic passes on the way (X-L3, X-L4)
-            for _ in range(8):
-                s = (s + 1) & 3
-                nxt = hands[s]
-                if nxt:
-                    if nxt & self.open_mask or not auto:
-                        break
-                    self.layout_log += (s * 64 + 63,)
-            else:
-                raise AssertionError("the layout cannot lock up (X-L6)")
-            self.to_act = s
+        search.playout(self, rnd)
 
     def _apply(self, aid: int, events: list[Event] | None) -> None:
         seat = self.to_act
@@ -652,36 +564,7 @@ class TrixGame(Game):
 
     def clone(self) -> TrixGame:
         """A cheap independent copy for search (the dealer's generator is shared until used)."""
-        g = TrixGame.__new__(TrixGame)
-        g.options = self.options
-        g._rules = self._rules
-        g._dealer = self._dealer.clone()
-        g.phase = self.phase
-        g.to_act = self.to_act
-        g.winner = self.winner
-        g.score_list = self.score_list[:]
-        g.owner = self.owner
-        g.used = self.used
-        g.deal_index = self.deal_index
-        g.deal_no = self.deal_no
-        g.dealer_seat = self.dealer_seat
-        g.contract = self.contract
-        g.hands = self.hands[:]
-        g.queue = self.queue
-        g.doubles = self.doubles
-        g.trick = self.trick[:]
-        g.leader = self.leader
-        g.captured = self.captured[:]
-        g.tricks = self.tricks[:]
-        g.rows = self.rows[:]
-        g.open_mask = self.open_mask
-        g.finished = self.finished[:]
-        g.deal_scores = self.deal_scores[:]
-        g.last_trick = self.last_trick
-        g.past_tricks = self.past_tricks
-        g.layout_log = self.layout_log
-        g.exposed = self.exposed
-        return g
+        return serial.copy(self)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
