@@ -3,6 +3,7 @@
 The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exists::
 
     db = "/var/lib/majlis/majlis.sqlite3"
+    durability = "crash"      # or "power"
     lang = "ar"
     turn_seconds = 60
     ai_delay = 1.0
@@ -34,6 +35,7 @@ from typing import Any
 ENV: dict[str, str] = {
     "data_dir": "MAJLIS_DATA_DIR",
     "db": "MAJLIS_DB",
+    "durability": "MAJLIS_DURABILITY",
     "lang": "MAJLIS_LANG",
     "digits": "MAJLIS_DIGITS",
     "turn_seconds": "MAJLIS_TURN_SECONDS",
@@ -68,6 +70,7 @@ class Config:
 
     data_dir: Path
     db: str
+    durability: str = "crash"  # "crash" (WAL, synchronous=NORMAL) or "power" (synchronous=FULL)
     lang: str | None = None
     digits: str = "western"
     turn_seconds: int = 60
@@ -120,6 +123,8 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     text = str(value).strip()
     if name == "ai_level" and text not in AI_LEVELS:
         raise ConfigError(f"{where}: expected one of {', '.join(AI_LEVELS)}, got {text!r}")
+    if name == "durability" and text not in ("crash", "power"):
+        raise ConfigError(f"{where}: expected crash or power, got {text!r}")
     if name == "digits" and text not in ("western", "arabic"):
         raise ConfigError(f"{where}: expected western or arabic, got {text!r}")
     if name == "lang":

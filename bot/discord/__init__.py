@@ -54,7 +54,7 @@ async def run(config: Config, *, manager: TableManager | None = None, **options:
     redirect(config.discord_api_base, config.discord_gateway)
     repo = None
     if manager is None:
-        repo = await open_repository(config.db)
+        repo = await open_repository(config.db, durability=config.durability)
         settings = ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
                                    chat_prefixes=("dc:",))
         manager = TableManager(repo, settings=settings)

@@ -187,7 +187,7 @@ async def run(config: Config) -> None:
     from bot.settings import ManagerSettings, tune_gc
     from storage import open_repository
 
-    repo = await open_repository(config.db)
+    repo = await open_repository(config.db, durability=config.durability)
     manager = TableManager(repo, settings=ManagerSettings(
         ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds, chat_prefixes=("tg:",)))
     section = config.section("telegram")
