@@ -3,8 +3,9 @@
 Run ``python bench/engine.py [--seconds 1] [--rounds 5]``. When ``pyspiel`` (open-spiel, the ``bench``
 extra) is importable, three anchors are measured inside every round, interleaved with the games:
 OpenSpiel hearts random games/s driven from Python with plain random legal actions (the anchor of
-the ratios), the same through ``chance_outcomes()`` (the old, slower anchor, for reference), and the
-whole game in C++ (``evaluate_bots``). Figures are printed, never asserted (speed is not a test).
+the ratios, measured just before each game's fast path), the whole game in C++ (``evaluate_bots``,
+just after it), and once a round the same Python driver through ``chance_outcomes()`` (the old,
+slower anchor, for reference). Figures are printed, never asserted (speed is not a test).
 
 Rates use this process's CPU time (``time.process_time``), so a busy machine skews them less.
 Every driver picks uniformly at random with ``int(random() * n)`` (OpenSpiel included).
@@ -250,9 +251,9 @@ def _spread(xs: list[float], digits: int = 2) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Print the figures: medians over ``--rounds`` rounds, the anchors measured inside every round.
 
-    Each round measures the OpenSpiel anchors, then every game; a ratio is taken within its round
-    (the game against the anchors of the same round) and the median over rounds is printed, with
-    the range in brackets.
+    In each round every game's fast path is measured between two anchors: OpenSpiel hearts from
+    Python (plain random legal actions) just before it and OpenSpiel's C++ just after; each ratio
+    is taken from that adjacent pair, and the median over rounds is printed with the range.
     """
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
@@ -264,16 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     fig: dict[str, dict[str, list[float]]] = {g: {c: [] for c in (*cols, "xh", "xcpp")} for g in games}
     anchors: dict[str, list[float]] = {"plain": [], "chance": [], "cpp": []}
     for _ in range(args.rounds):
-        plain = openspiel_hearts(args.seconds)
         chance = openspiel_hearts_chance(args.seconds)
-        cpp = openspiel_hearts_cpp(args.seconds)
-        if plain is not None and chance is not None and cpp is not None:
-            anchors["plain"].append(plain)
+        if chance is not None:
             anchors["chance"].append(chance)
-            anchors["cpp"].append(cpp)
         for game in games:
             f = fig[game]
+            # the headline pair: the plain anchor just before the game's fast path, C++ just after
+            plain = openspiel_hearts(args.seconds)
             po = deals_playout(game, args.seconds)
+            cpp = openspiel_hearts_cpp(args.seconds)
             f["step"].append(deals_fast(game, args.seconds))
             f["act"].append(deals_public(game, args.seconds))
             f["rollouts"].append(rollouts(game, args.seconds))
@@ -282,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
             if po is not None:
                 f["playout"].append(po)
             if plain is not None and cpp is not None:
+                anchors["plain"].append(plain)
+                anchors["cpp"].append(cpp)
                 f["xh"].append(fast / plain)
                 f["xcpp"].append(fast / cpp)
     if not anchors["plain"]:
@@ -293,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"OpenSpiel hearts, C++ (evaluate_bots, uniform random): {_spread(anchors['cpp'], 0)} games/s")
     print("deals/s: random full deals per second via playout() / legal_ids+step / legal+act;")
     print("rollouts/s: from a clone of a mid-deal state to the deal's end;")
-    print("×hearts, ×C++: the fast path (playout) deals/s ÷ OpenSpiel hearts games/s in the same round")
+    print("×hearts, ×C++: the fast path (playout) deals/s ÷ OpenSpiel hearts games/s measured beside it")
     head = ("game", "playout", "step", "act()", "rollouts/s", "clone µs", "×hearts (Python)", "×C++")
     print("{:10} {:>9} {:>9} {:>9} {:>11} {:>9} {:>22} {:>20}".format(*head))
     for game in args.games:

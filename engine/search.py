@@ -19,7 +19,11 @@ if TYPE_CHECKING:
     from engine.trick import TrickGame
 
 _SUIT_IDS = C.SUIT_IDS
+_SUIT_MASK = C.SUIT_MASK
 _card_ids = C.card_ids
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+#: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
+_POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
 
 
 def step(g: TrickGame, aid: int) -> None:
@@ -64,50 +68,92 @@ def playout(g: TrickGame, rnd: Callable[[], float]) -> None:
 
 
 def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
-    """The card play of :func:`playout` from the current state to the deal's 13th trick, scored."""
+    """The card play of :func:`playout` from the current state to the deal's 13th trick, scored.
+
+    A trick in progress is finished card by card; then each trick is four plays unrolled in
+    local variables, its winner read from the bits of the four cards (the highest trump, else the
+    highest card of the suit led), the same winner as ``cards.trick_winner``.
+    """
     hands = g.hands
     tricks = g.tricks
     trump = g.trump
-    exposed = g.exposed
-    winner_of = C.trick_winner
+    trump_mask = 0 if trump is None else _SUIT_MASK[trump]
     table = _SUIT_IDS
+    t0, t1, t2, t3 = table
+    pop = _POP13
     card_ids = _card_ids
+    bit = _BIT
     s: int = g.to_act  # type: ignore[assignment]
     leader = g.leader
-    trick = g.trick
     trick_no = g.trick_no
-    last = g.last_trick
     past = list(g.past_tricks)
-    while True:
-        hand = hands[s]
-        if trick:
-            led = trick[0] // 13
+    trick = g.trick
+    if trick:  # finish the trick in progress
+        led = trick[0] // 13
+        while len(trick) < 4:
+            hand = hands[s]
             follow = hand >> (13 * led) & 8191
             opts = table[led][follow] if follow else card_ids(hand)
-        else:
-            opts = card_ids(g._lead_mask(hand) if trick_no == 0 else hand)
-        c = opts[int(rnd() * len(opts))]
-        hands[s] ^= 1 << c
-        if c == exposed:
-            exposed = None
-        trick.append(c)
-        if len(trick) < 4:
+            c = opts[int(rnd() * len(opts))]
+            hands[s] = hand ^ bit[c]
+            trick.append(c)
             s = (s + 1) & 3
-            continue
-        w = (leader + winner_of(trick, trump)) & 3
+        c0, c1, c2, c3 = trick
+        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
+        top = (m & trump_mask or m & _SUIT_MASK[led]).bit_length() - 1
+        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
         tricks[w] += 1
         trick_no += 1
-        last = (w, leader, tuple(trick))
-        past.append(last)
-        trick = []
+        past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
-        if trick_no == 13:
-            break
-    g.exposed = exposed
-    g.trick = trick
+    while trick_no < 13:
+        hand = hands[s]
+        lead = g._lead_mask(hand) if trick_no == 0 else hand
+        opts = [*t0[lead & 8191], *t1[lead >> 13 & 8191], *t2[lead >> 26 & 8191], *t3[lead >> 39]]
+        c0 = opts[int(rnd() * len(opts))]
+        hands[s] = hand ^ bit[c0]
+        led = c0 // 13
+        sh = 13 * led
+        suit_ids = table[led]
+        s = (s + 1) & 3
+        hand = hands[s]
+        follow = hand >> sh & 8191
+        if follow:
+            c1 = suit_ids[follow][int(rnd() * pop[follow])]
+        else:
+            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
+            c1 = opts[int(rnd() * len(opts))]
+        hands[s] = hand ^ bit[c1]
+        s = (s + 1) & 3
+        hand = hands[s]
+        follow = hand >> sh & 8191
+        if follow:
+            c2 = suit_ids[follow][int(rnd() * pop[follow])]
+        else:
+            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
+            c2 = opts[int(rnd() * len(opts))]
+        hands[s] = hand ^ bit[c2]
+        s = (s + 1) & 3
+        hand = hands[s]
+        follow = hand >> sh & 8191
+        if follow:
+            c3 = suit_ids[follow][int(rnd() * pop[follow])]
+        else:
+            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
+            c3 = opts[int(rnd() * len(opts))]
+        hands[s] = hand ^ bit[c3]
+        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
+        top = (m & trump_mask or m & _SUIT_MASK[led]).bit_length() - 1
+        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        tricks[w] += 1
+        trick_no += 1
+        past.append((w, leader, (c0, c1, c2, c3)))
+        leader = s = w
+    g.exposed = None  # every card has been played, the exposed one too
+    g.trick = []
     g.leader = leader
     g.to_act = s
     g.trick_no = trick_no
-    g.last_trick = last
+    g.last_trick = past[-1]
     g.past_tricks = tuple(past)
     g._score_deal(None)

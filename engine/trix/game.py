@@ -29,7 +29,7 @@ from engine.trix.contracts import (
     KING,
     OPTIONS,
     PENALTY_CARDS,
-    QUEEN_MASK,
+    SCORING,
     TRICKS,
     TRIX,
     scoring_cards,
@@ -39,8 +39,6 @@ from engine.trix.doubling import doublable_now, doubles_json, doubling_queue
 from engine.trix.rules import TrixRules
 
 SEVEN_H = C.card(7, C.HEARTS)
-#: Per contract, the cards whose capture may change a score beyond the trick itself.
-SCORING: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, C.FULL_DECK)
 HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
 
 
@@ -111,11 +109,11 @@ class TrixGame(Game):
             self._deal_cards()
             self.owner = next(s for s in range(4) if self.hands[s] >> SEVEN_H & 1)
             if self._rules.first_deal_is_played:
-                self._open_deal([])
+                self._open_deal(None)
                 return
         else:
             self.owner = 0 if rule == "fixed_seat" else self._dealer.randint(0, 3)
-        self._start_deal([])
+        self._start_deal(None)
 
     # ----------------------------------------------------------------- deal flow
 
@@ -143,24 +141,25 @@ class TrixGame(Game):
         self.hands, _ = self._dealer.deal(self.dealer_seat)
         self.deal_no += 1
 
-    def _start_deal(self, events: list[Event]) -> None:
+    def _start_deal(self, events: list[Event] | None) -> None:
         self._reset_deal()
         self.dealer_seat = (self.owner + 3) % 4
         self._deal_cards()
         self._open_deal(events)
 
-    def _open_deal(self, events: list[Event]) -> None:
-        events.append(
-            {
-                "type": "deal_started",
-                "deal_no": self.deal_no,
-                "dealer": self.dealer_seat,
-                "first": self.owner,
-                "kingdom": self.kingdom,
-                "owner": self.owner,
-                "deal_index": self.deal_index,
-            }
-        )
+    def _open_deal(self, events: list[Event] | None) -> None:
+        if events is not None:
+            events.append(
+                {
+                    "type": "deal_started",
+                    "deal_no": self.deal_no,
+                    "dealer": self.dealer_seat,
+                    "first": self.owner,
+                    "kingdom": self.kingdom,
+                    "owner": self.owner,
+                    "deal_index": self.deal_index,
+                }
+            )
         left = self.contracts_left()
         if len(left) == 1:
             self._begin_contract(left[0], True, events)
@@ -168,26 +167,28 @@ class TrixGame(Game):
             self.phase = "contract"
             self.to_act = self.owner
 
-    def _begin_contract(self, contract: int, automatic: bool, events: list[Event]) -> None:
+    def _begin_contract(self, contract: int, automatic: bool, events: list[Event] | None) -> None:
         self.contract = contract
-        events.append(
-            {
-                "type": "contract_chosen",
-                "seat": self.owner,
-                "contract": CONTRACT_NAMES[contract],
-                "automatic": automatic,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "contract_chosen",
+                    "seat": self.owner,
+                    "contract": CONTRACT_NAMES[contract],
+                    "automatic": automatic,
+                }
+            )
         if self._rules.doubling:
             self.queue = doubling_queue(contract, self.owner, self.hands)
         if self.queue:
             self.phase = "double"
             self.to_act = self.queue[0]
-            events.append({"type": "doubling_opened", "contract": CONTRACT_NAMES[contract]})
+            if events is not None:
+                events.append({"type": "doubling_opened", "contract": CONTRACT_NAMES[contract]})
             return
         self._begin_play(events)
 
-    def _begin_play(self, events: list[Event]) -> None:
+    def _begin_play(self, events: list[Event] | None) -> None:
         self.phase = "play"
         self.leader = self.owner
         if self.contract == TRIX:
@@ -225,10 +226,10 @@ class TrixGame(Game):
             if events is not None:
                 events.append({"type": "match_over", "winner": list(self.winner), "scores": self.scores()})
             return
-        if all(self.used >> c & 1 for c in self._rules.contracts):
+        if self.used == self._rules.contracts_mask:  # the owner has played every contract
             self.owner = (self.owner + 1) % 4
             self.used = 0
-        self._start_deal([] if events is None else events)
+        self._start_deal(events)
 
     def _winners(self) -> list[int]:
         sc = self.score_list
@@ -419,26 +420,27 @@ class TrixGame(Game):
             else:
                 self._trick_play(seat, aid, events)
             return
-        ev: list[Event] = [] if events is None else events
         if aid < DOUBLE:
-            self._begin_contract(aid - CONTRACT, False, ev)
+            self._begin_contract(aid - CONTRACT, False, events)
         elif aid < DONE:
             card = aid - DOUBLE
             self.doubles = (*self.doubles, (card, seat))
-            if self._rules.public_doubles:
-                ev.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
+            if self._rules.public_doubles and events is not None:
+                events.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
         elif aid == DONE:
             self.queue = self.queue[1:]
             if self.queue:
                 self.to_act = self.queue[0]
                 return
-            ev.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
-            self._begin_play(ev)
+            if events is not None:
+                events.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
+            self._begin_play(events)
         else:
             self.exposed = True
             self.layout_log += (seat * 64 + 63,)
-            ev.append({"type": "layout_passed", "seat": seat, "automatic": False})
-            self._layout_turn((seat + 1) % 4, ev)
+            if events is not None:
+                events.append({"type": "layout_passed", "seat": seat, "automatic": False})
+            self._layout_turn((seat + 1) % 4, events)
 
     def _trick_refusal(self, seat: int, card: int) -> IllegalAction:
         hand = self.hands[seat]
@@ -530,21 +532,21 @@ class TrixGame(Game):
         if events is not None:
             events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
         if not self.hands[seat]:
-            ev: list[Event] = [] if events is None else events
-            self._player_out(seat, ev)
+            self._player_out(seat, events)
             if len(self.finished) == 3:
                 last = next(x for x in range(4) if x not in self.finished)
-                self._player_out(last, ev)
+                self._player_out(last, events)
                 self._end_deal(events)
                 return
         self._layout_turn((seat + 1) % 4, events)
 
-    def _player_out(self, seat: int, events: list[Event]) -> None:
+    def _player_out(self, seat: int, events: list[Event] | None) -> None:
         self.finished.append(seat)
         place = len(self.finished)
         points = self._rules.trix_scores[place - 1]
         self.deal_scores[seat] += points
-        events.append({"type": "player_out", "seat": seat, "place": place, "points": points})
+        if events is not None:
+            events.append({"type": "player_out", "seat": seat, "place": place, "points": points})
 
     def _layout_turn(self, seat: int, events: list[Event] | None) -> None:
         """Give the turn to the first seat from ``seat`` that holds cards, auto-passing (X-L3, X-L4)."""
