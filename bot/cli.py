@@ -106,11 +106,9 @@ def _run_bots(cfg: Config, t: T, *, telegram: bool, discord: bool) -> int:
     from bot.errors_cli import check_database
     from bot.logs import setup_logging
     from bot.runner import run
-    from bot.startup import warn_missing_ai
 
     check_database(cfg.db, t)
     setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token])
-    warn_missing_ai()
     return asyncio.run(run(cfg, telegram=telegram, discord=discord))
 
 
@@ -128,6 +126,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         target=args.target, ai_level=cfg.ai_level, resume=args.resume, db=cfg.db,
         digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay,
     )
+    from bot.errors_cli import check_database
+
+    check_database(cfg.db, translator(lang, cfg.digits))  # one clear line, before anything is created
+    if args.game != "trix" and cfg.ai_level != "easy":
+        from bot.startup import missing_ai_warning
+
+        warning = missing_ai_warning(translator(lang, cfg.digits))
+        if warning:
+            print(warning, file=sys.stderr)
     prepare_db(cfg.db)
     _log_to_file(cfg.db, cfg.log_level)
     try:

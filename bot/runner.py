@@ -189,6 +189,11 @@ class Runner:
 
         own_repo = self.repo is None
         repo = self.repo if self.repo is not None else await open_repository(self.config.db)
+        # Loading the double-dummy solver takes seconds: in a thread, warning loudly if it fails (and
+        # the first Tarneeb decision no longer pays for the import).
+        from bot.startup import warn_missing_ai
+
+        ai_check = asyncio.ensure_future(asyncio.to_thread(warn_missing_ai))
         loop = asyncio.get_running_loop()
         installed: list[signal.Signals] = []
         if self.install_signals:
@@ -210,6 +215,8 @@ class Runner:
                 loop.remove_signal_handler(sig)
             if own_repo:
                 await repo.close()
+            with contextlib.suppress(Exception):
+                await ai_check
             log.info("stopped")
 
     async def _serve(self) -> int:
