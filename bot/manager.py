@@ -640,7 +640,8 @@ class TableManager:
         chat = self._chats.get(chat_id)
         if chat is None:
             chat = await self.repo.get_chat(chat_id) or ChatRecord(
-                chat_id=chat_id, turn_seconds=self.settings.default_turn_seconds)
+                chat_id=chat_id, turn_seconds=self.settings.default_turn_seconds,
+                ai_level=self.settings.default_ai_level, digits=self.settings.default_digits)
             self._chats[chat_id] = chat
         return chat
 

@@ -25,11 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 NO_CAPS = ["setpriv", "--inh-caps=-all", "--bounding-set=-all"] if os.geteuid() == 0 else []
 
 
-def majlis(*args: str, env: dict[str, str], as_user: bool = False, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def majlis(*args: str, env: dict[str, str], as_user: bool = False,
+           timeout: float = 60) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
     full.update(PYTHONPATH=str(ROOT), LANG="en_US.UTF-8", **env)
     prefix = NO_CAPS if as_user else []
-    return subprocess.run([*prefix, sys.executable, "-m", "bot.cli", *args], cwd=str(ROOT), env=full,
+    return subprocess.run([*prefix, sys.executable, "-m", "bot.cli", *args], check=False, cwd=str(ROOT), env=full,
                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
