@@ -3,6 +3,7 @@
 The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exists::
 
     db = "/var/lib/majlis/majlis.sqlite3"
+    durability = "crash"      # or "power"
     lang = "ar"
     turn_seconds = 60
     ai_delay = 1.0
@@ -40,6 +41,7 @@ from typing import Any
 ENV: dict[str, str] = {
     "data_dir": "MAJLIS_DATA_DIR",
     "db": "MAJLIS_DB",
+    "durability": "MAJLIS_DURABILITY",
     "lang": "MAJLIS_LANG",
     "digits": "MAJLIS_DIGITS",
     "turn_seconds": "MAJLIS_TURN_SECONDS",
@@ -87,6 +89,7 @@ class Config:
 
     data_dir: Path
     db: str
+    durability: str = "crash"  # "crash" (WAL, synchronous=NORMAL) or "power" (synchronous=FULL)
     lang: str | None = None
     digits: str = "western"
     turn_seconds: int = 60
@@ -172,6 +175,8 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     text = str(value).strip()
     if name == "ai_level" and text not in AI_LEVELS:
         raise bad(f"one of {', '.join(AI_LEVELS)}")
+    if name == "durability" and text not in ("crash", "power"):
+        raise bad("crash or power")
     if name == "digits" and text not in ("western", "arabic"):
         raise bad("western or arabic")
     if name == "log_level":

@@ -118,6 +118,21 @@ def describe(exc: BaseException, t: T | None = None, db: str | None = None) -> s
 
     if isinstance(exc, ConfigError):
         return t.gettext("Configuration error: {detail}.", detail=str(exc))
+    from storage import errors as storage_errors
+
+    if isinstance(exc, storage_errors.NotADatabase):
+        return not_a_database(path, t)
+    if isinstance(exc, storage_errors.ReadOnlyDatabase):
+        return read_only(path, t)
+    if isinstance(exc, storage_errors.DatabaseLocked):
+        return locked(path, t)
+    if isinstance(exc, storage_errors.SchemaMismatch):
+        return t.gettext("The database {path} does not have the tables this Majlis reads ({detail}).",
+                         path=str(path), detail=str(exc))
+    if isinstance(exc, storage_errors.DatabaseUnavailable):
+        return t.gettext("Cannot open the database {path} ({detail}): check that its folder exists and this "
+                         "user may write there, or set MAJLIS_DB (or --db) to another file.",
+                         path=str(path), detail=str(exc))
     if isinstance(exc, sqlite3.DatabaseError):
         text = str(exc).lower()
         if "not a database" in text or "malformed" in text:

@@ -196,7 +196,7 @@ async def replay_text(db: str | Path, table_id: int, t: T) -> str | None:
     """The story of table ``table_id`` in the database ``db``; None if there is no such table."""
     from storage import open_repository
 
-    repo = await open_repository(db)
+    repo = await open_repository(db, read_only=True)  # a story only reads: no lock, no journal
     try:
         record = await repo.get_table(table_id)
         if record is None:

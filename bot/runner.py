@@ -24,6 +24,7 @@ import contextlib
 import logging
 import os
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -188,7 +189,16 @@ class Runner:
         from storage import open_repository
 
         own_repo = self.repo is None
-        repo = self.repo if self.repo is not None else await open_repository(self.config.db)
+        repo = self.repo if self.repo is not None else await open_repository(
+            self.config.db, durability=self.config.durability)
+        try:
+            # The bots write from their first move on: find out now whether they can (a database that
+            # another process keeps locked fails here, after the busy timeout, as one clear line).
+            await repo.set_meta_if_absent("first_run_at", f"{time.time():.0f}")
+        except BaseException:
+            if own_repo:
+                await repo.close()
+            raise
         # Loading the double-dummy solver takes seconds: in a thread, warning loudly if it fails (and
         # the first Tarneeb decision no longer pays for the import).
         from bot.startup import warn_missing_ai

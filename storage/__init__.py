@@ -2,6 +2,8 @@
 
 ``open_repository(url_or_path)`` picks one: ``":memory:"`` or ``"memory://"`` gives the in-memory
 repository; a path or ``"sqlite:///path"`` gives the SQLite one. The result is opened already.
+``durability`` (``"crash"``, the default, or ``"power"``) and ``read_only`` are passed on to the
+SQLite repository (see :mod:`storage.sqlite`).
 """
 
 from __future__ import annotations
@@ -9,18 +11,48 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.repository import Repository, VersionConflict
+from storage.errors import (
+    DatabaseLocked,
+    DatabaseUnavailable,
+    NotADatabase,
+    ReadOnlyDatabase,
+    SchemaMismatch,
+    StorageError,
+    TableConflict,
+    VersionConflict,
+)
+from storage.repository import Repository
 
 if TYPE_CHECKING:
     from storage.memory import MemoryRepository
     from storage.sqlite import SQLiteRepository
 
-__all__ = ["Repository", "VersionConflict", "make_repository", "open_repository"]
+__all__ = [
+    "DURABILITY_LEVELS",
+    "DatabaseLocked",
+    "DatabaseUnavailable",
+    "NotADatabase",
+    "ReadOnlyDatabase",
+    "Repository",
+    "SchemaMismatch",
+    "StorageError",
+    "TableConflict",
+    "VersionConflict",
+    "make_repository",
+    "open_repository",
+]
+
+#: ``durability`` values: ``"crash"`` keeps acknowledged writes through a process crash or
+#: ``kill -9``; ``"power"`` also through a power cut (SQLite ``synchronous=FULL``).
+DURABILITY_LEVELS = ("crash", "power")
 
 
-def make_repository(url_or_path: str | Path) -> MemoryRepository | SQLiteRepository:
+def make_repository(url_or_path: str | Path, *, durability: str = "crash",
+                    read_only: bool = False) -> MemoryRepository | SQLiteRepository:
     """The repository named by ``url_or_path``, not yet opened."""
     text = str(url_or_path)
+    if durability not in DURABILITY_LEVELS:
+        raise ValueError(f"durability must be one of {', '.join(DURABILITY_LEVELS)}, not {durability!r}")
     if text in (":memory:", "memory://", "memory:"):
         from storage.memory import MemoryRepository
 
@@ -33,11 +65,12 @@ def make_repository(url_or_path: str | Path) -> MemoryRepository | SQLiteReposit
         raise ValueError(f"unknown storage url {text!r}")
     from storage.sqlite import SQLiteRepository
 
-    return SQLiteRepository(text)
+    return SQLiteRepository(text, durability=durability, read_only=read_only)
 
 
-async def open_repository(url_or_path: str | Path) -> MemoryRepository | SQLiteRepository:
-    """The repository named by ``url_or_path``, opened (migrations applied)."""
-    repo = make_repository(url_or_path)
+async def open_repository(url_or_path: str | Path, *, durability: str = "crash",
+                          read_only: bool = False) -> MemoryRepository | SQLiteRepository:
+    """The repository named by ``url_or_path``, opened (migrations applied, unless ``read_only``)."""
+    repo = make_repository(url_or_path, durability=durability, read_only=read_only)
     await repo.open()
     return repo

@@ -1,7 +1,7 @@
 """An in-memory repository with exactly the behaviour of the SQLite one, for fast tests.
 
-Records are kept as the rows SQLite would hold (``storage.sqlite``'s codecs, JSON text for the
-dicts), so what comes back is what the file gives back: fresh copies, JSON-shaped (tuples become
+Records are kept as the rows SQLite would hold (the codecs of ``storage.rows``, JSON text for
+the dicts), so what comes back is what the file gives back: fresh copies, JSON-shaped (tuples become
 lists, keys become strings), and anything JSON cannot hold is refused the same way. Each method
 checks everything before it changes anything and never awaits in between, so two calls from one
 event loop never interleave and a refused write leaves nothing behind.
@@ -25,13 +25,15 @@ from storage.records import (
     TableRecord,
 )
 from storage.repository import VersionConflict
-from storage.sqlite import (
+from storage.rows import (
     Row,
+    Snapshot,
     action_from,
     action_row,
     chat_from,
     chat_row,
     check_append,
+    check_result,
     dumps,
     leader_order,
     player_from,
@@ -54,6 +56,7 @@ class MemoryRepository:
         self._snapshots: dict[int, tuple[int, str]] = {}
         self._matches: dict[int, tuple[MatchResult, str]] = {}
         self._ratings: dict[RatingKey, Rating] = {}
+        self._meta: dict[str, str] = {}
         self._next_id = 1
 
     async def open(self) -> None:
@@ -61,6 +64,14 @@ class MemoryRepository:
 
     async def close(self) -> None:
         """Keeps the data: a closed memory repository may be opened again, like a reopened file."""
+
+    # install-wide settings
+
+    async def get_meta(self, key: str) -> str | None:
+        return self._meta.get(key)
+
+    async def set_meta_if_absent(self, key: str, value: str) -> str:
+        return self._meta.setdefault(str(key), str(value))
 
     # chats and players
 
@@ -106,9 +117,7 @@ class MemoryRepository:
         live = [table_from(row) for _, row in sorted(self._tables.items())]
         return [t for t in live if t.status in LIVE_STATUSES]
 
-    async def live_tables_with_logs(
-        self,
-    ) -> list[tuple[TableRecord, tuple[int, dict[str, Any]] | None, list[ActionRecord]]]:
+    async def live_tables_with_logs(self) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
         """Every live table with its latest snapshot and the actions after it, oldest first."""
         out = []
         for table in await self.live_tables():
@@ -119,13 +128,17 @@ class MemoryRepository:
     async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
         check_append(action, table)
         arow, trow = action_row(action), table_row(table)
+        self._next_seq(action).append(arow)
+        self._tables[table.table_id] = trow
+
+    def _next_seq(self, action: ActionRecord) -> list[Row]:
+        """The table's log, if ``action.seq`` is its next seq (else :class:`VersionConflict`)."""
         log = self._logs.get(action.table_id)
         if log is None:
             raise KeyError(action.table_id)
         if action.seq != len(log) + 1:
             raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {len(log)}")
-        log.append(arow)
-        self._tables[table.table_id] = trow
+        return log
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         return [action_from(row) for row in self._logs.get(table_id, [])[max(after_seq, 0):]]
@@ -149,13 +162,33 @@ class MemoryRepository:
 
     async def record_match(self, result: MatchResult, table: TableRecord) -> None:
         """Idempotent: a table whose match is already recorded is left as it is."""
-        if result.table_id != table.table_id:
-            raise ValueError(f"result of table {result.table_id} with table {table.table_id}")
+        check_result(result, table)
         trow, scores = table_row(table), dumps(result.scores)
         if table.table_id not in self._tables:
             raise KeyError(table.table_id)
         if result.table_id in self._matches:
             return
+        updates = self._rated(result)
+        self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
+        self._tables[table.table_id] = trow
+        self._ratings.update(updates)
+
+    async def append_final_action(self, action: ActionRecord, table: TableRecord, result: MatchResult) -> None:
+        """The match's last action, the finished table, its result and the ratings, all or nothing."""
+        check_append(action, table)
+        check_result(result, table)
+        arow, trow, scores = action_row(action), table_row(table), dumps(result.scores)
+        log = self._next_seq(action)
+        if result.table_id in self._matches:
+            raise VersionConflict(f"table {action.table_id}: its match is recorded already")
+        updates = self._rated(result)
+        log.append(arow)
+        self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
+        self._tables[table.table_id] = trow
+        self._ratings.update(updates)
+
+    def _rated(self, result: MatchResult) -> dict[RatingKey, Rating]:
+        """The new ratings that ``result`` gives, in the chat's scope and the global one."""
         updates: dict[RatingKey, Rating] = {}
         for scope in (result.chat_id, GLOBAL):
             current = {
@@ -164,9 +197,28 @@ class MemoryRepository:
             }
             for pid, rating in rate_match(result.game, result.results, current).items():
                 updates[(scope, result.game, pid)] = rating
-        self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
-        self._tables[table.table_id] = trow
-        self._ratings.update(updates)
+        return updates
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
+        """The chat got a new id: its settings (unless the new id has its own), tables, matches, ratings."""
+        if old_chat_id == new_chat_id:
+            raise ValueError(f"moving chat {old_chat_id!r} onto itself")
+        row = self._chats.pop(old_chat_id, None)
+        if row is not None and new_chat_id not in self._chats:
+            self._chats[new_chat_id] = (new_chat_id, *row[1:])
+        live = 0
+        for table_id, trow in list(self._tables.items()):
+            table = table_from(trow)
+            if table.chat_id == old_chat_id:
+                live += table.status in LIVE_STATUSES
+                self._tables[table_id] = table_row(replace(table, chat_id=new_chat_id))
+        for table_id, (m, scores) in list(self._matches.items()):
+            if m.chat_id == old_chat_id:
+                self._matches[table_id] = (replace(m, chat_id=new_chat_id), scores)
+        for key in [k for k in self._ratings if k[0] == old_chat_id]:
+            rating = self._ratings.pop(key)
+            self._ratings.setdefault((new_chat_id, key[1], key[2]), rating)
+        return live
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
         """A chat's board for one game; ``chat_id`` ``"*"`` (``ratings.GLOBAL``) spans every chat."""

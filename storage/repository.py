@@ -1,9 +1,23 @@
-"""The repository interface that the table manager uses; SQLite and memory implement it."""
+"""The repository interface that the table manager uses; memory, SQLite and PostgreSQL implement it.
+
+Refusals and failures are the typed errors of :mod:`storage.errors` (re-exported here), plus
+``KeyError`` for a table that does not exist and ``ValueError`` for arguments that disagree.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from storage.errors import (
+    DatabaseLocked,
+    DatabaseUnavailable,
+    NotADatabase,
+    ReadOnlyDatabase,
+    SchemaMismatch,
+    StorageError,
+    TableConflict,
+    VersionConflict,
+)
 from storage.records import (
     ActionRecord,
     ChatRecord,
@@ -13,10 +27,19 @@ from storage.records import (
     PlayerStats,
     TableRecord,
 )
+from storage.rows import Snapshot
 
-
-class VersionConflict(Exception):
-    """``append_action`` was given a seq that is not the table's next one (a double apply)."""
+__all__ = [
+    "DatabaseLocked",
+    "DatabaseUnavailable",
+    "NotADatabase",
+    "ReadOnlyDatabase",
+    "Repository",
+    "SchemaMismatch",
+    "StorageError",
+    "TableConflict",
+    "VersionConflict",
+]
 
 
 class Repository(Protocol):
@@ -30,6 +53,15 @@ class Repository(Protocol):
 
     async def close(self) -> None:
         """Release the connection."""
+
+    async def get_meta(self, key: str) -> str | None:
+        """An install-wide setting (None when it was never set)."""
+
+    async def set_meta_if_absent(self, key: str, value: str) -> str:
+        """Store ``value`` under ``key`` unless a value is there already; return the stored one.
+
+        Atomic: of several processes racing to set a key, all get the one value that won.
+        """
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None: ...
     async def save_chat(self, chat: ChatRecord) -> None: ...
@@ -47,6 +79,18 @@ class Repository(Protocol):
     async def live_tables(self) -> list[TableRecord]:
         """Every table in the lobby or playing, oldest first."""
 
+    async def live_tables_with_logs(self) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
+        """Every live table with its latest snapshot and the actions after it, oldest first.
+
+        One consistent read: a table's snapshot and tail belong together.
+        """
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
+        """A chat got a new id (Telegram's ChatMigrated): move its settings row, tables, results.
+
+        The new id keeps its own settings if it has some. Returns the number of live tables moved.
+        """
+
     async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
         """In one transaction: append ``action`` and save ``table`` (whose version is action.seq).
 
@@ -62,7 +106,17 @@ class Repository(Protocol):
     async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None: ...
 
     async def record_match(self, result: MatchResult, table: TableRecord) -> None:
-        """In one transaction: save the finished table, the result rows and updated ratings."""
+        """In one transaction: save the finished table, the result rows and updated ratings.
+
+        Idempotent: a match recorded already is left as it is.
+        """
+
+    async def append_final_action(self, action: ActionRecord, table: TableRecord, result: MatchResult) -> None:
+        """In ONE transaction: the match's last action, the finished table, result rows and ratings.
+
+        All or nothing: :class:`VersionConflict` (nothing written) when ``action.seq`` is not the
+        next one or the match is recorded already.
+        """
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]: ...
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]: ...

@@ -1,32 +1,47 @@
-"""The SQLite repository: one file, WAL, ``synchronous=FULL``, numbered migrations, group commit.
+"""The SQLite repository: one file, WAL, numbered migrations, group commit on its own thread.
 
-All statements run on aiosqlite's single connection thread. Each public method hands that thread
-one function (``_call``), so a method's statements never interleave with another's. Writes go
-through a group-commit queue: the writes that arrive while a commit is in flight are run in the
-next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), each in its own savepoint so that one
-refused write (a :class:`VersionConflict`, say) leaves the others intact. A caller returns only
-after the commit that holds its write is durable, so an acknowledged move survives ``kill -9``
-and power loss alike.
+Every statement runs on one thread that the repository owns (holding a plain ``sqlite3``
+connection; no aiosqlite). Each public method hands that thread one function, so a method's
+statements never interleave with another's. Writes go through a group-commit queue: the writes
+that arrive while a commit is in flight are run in the next transaction (``BEGIN IMMEDIATE`` …
+``COMMIT``), each in its own savepoint so that one refused write (a :class:`VersionConflict`,
+say) leaves the others intact. A caller returns only after the commit that holds its write is
+done. Durability (:data:`DURABILITY`): ``"crash"`` (the default) is WAL with
+``synchronous=NORMAL``, which keeps every acknowledged write through a crash or ``kill -9`` of
+the process; ``"power"`` is ``synchronous=FULL``, which also waits for the disk on each commit
+and so keeps them through a power cut or an operating-system crash.
+
+SQLite's own errors that a person can act on become the typed ones of :mod:`storage.errors`
+(not a database, read-only, locked, cannot open); the others pass through unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
-from functools import lru_cache, partial
+from functools import partial
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import quote
 
-import aiosqlite
-
-from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
+from storage.errors import (
+    DatabaseLocked,
+    DatabaseUnavailable,
+    NotADatabase,
+    ReadOnlyDatabase,
+    SchemaMismatch,
+    StorageError,
+    VersionConflict,
+)
+from storage.ratings import GLOBAL, Rating, rate_match, rated_players
 from storage.records import (
     LIVE_STATUSES,
     ActionRecord,
@@ -36,107 +51,58 @@ from storage.records import (
     PlayerRecord,
     PlayerResult,
     PlayerStats,
-    Seat,
     TableRecord,
 )
-from storage.repository import VersionConflict
-
-T = TypeVar("T")
-Row = tuple[Any, ...]
-Snapshot = tuple[int, dict[str, Any]]
-
-MIGRATIONS = Path(__file__).with_name("migrations")
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
-SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
-_LIVE = "('" + "', '".join(LIVE_STATUSES) + "')"
-
-
-# --- rows: how records are written and read (shared with the memory repository) -------------
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text; refuses NaN and anything JSON cannot hold."""
-    return _ENCODER.encode(value)
-
-
-def chat_row(c: ChatRecord) -> Row:
-    return (c.chat_id, c.lang, c.turn_seconds, c.digits, dumps(c.default_options), c.ai_level)
-
-
-def chat_from(row: Row) -> ChatRecord:
-    chat_id, lang, turn_seconds, digits, options, ai_level = row
-    return ChatRecord(chat_id, lang, turn_seconds, digits, json.loads(options), ai_level)
-
-
-def player_row(p: PlayerRecord) -> Row:
-    return (p.player_id, p.name, p.lang, None if p.dm_ok is None else int(p.dm_ok))
-
-
-def player_from(row: Row) -> PlayerRecord:
-    player_id, name, lang, dm_ok = row
-    return PlayerRecord(player_id, name, lang, None if dm_ok is None else bool(dm_ok))
-
-
-TABLE_COLUMNS = (
-    "table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline, "
-    "warned, lobby_deadline, message_ids, lang, ai_level, created_at"
+from storage.rows import (
+    TABLE_COLUMNS,
+    Row,
+    Snapshot,
+    action_from,
+    action_row,
+    chat_from,
+    chat_row,
+    check_append,
+    check_result,
+    dumps,
+    leader_order,
+    player_from,
+    player_row,
+    result_rows,
+    table_from,
+    table_row,
 )
 
+T = TypeVar("T")
 
-def table_row(t: TableRecord) -> Row:
-    """The row of ``t``, in ``TABLE_COLUMNS`` order."""
-    if len(t.seats) != 4:
-        raise ValueError(f"a table has 4 seats, not {len(t.seats)}")
-    return (
-        t.table_id, t.chat_id, t.game, dumps(t.options), t.seed, t.dealer, t.creator, t.status,
-        seats_json(tuple(t.seats)), t.version, t.deadline, int(t.warned), t.lobby_deadline,
-        dumps(t.message_ids), t.lang, t.ai_level, t.created_at,
-    )
-
-
-_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+MIGRATIONS = Path(__file__).parent / "migrations" / "sqlite"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+#: Durability setting -> SQLite ``synchronous`` level (WAL in both).
+DURABILITY = {"crash": "NORMAL", "power": "FULL"}
+_LIVE = "('" + "', '".join(LIVE_STATUSES) + "')"
+# sqlite3 primary result codes (``sqlite_errorcode & 0xff``) that get a typed error.
+_PERM, _BUSY, _LOCKED, _READONLY, _CORRUPT, _CANTOPEN, _NOTADB = 3, 5, 6, 8, 11, 14, 26
 
 
-@lru_cache(maxsize=8192)
-def seats_json(seats: tuple[Seat, ...]) -> str:
-    """The seats as a JSON list of objects (cached: seats rarely change from one action to the next)."""
-    return dumps([{name: getattr(s, name) for name in _SEAT_FIELDS} for s in seats])
-
-
-def table_from(row: Row) -> TableRecord:
-    (table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline,
-     warned, lobby_deadline, message_ids, lang, ai_level, created_at) = row
-    s0, s1, s2, s3 = (Seat(**s) for s in json.loads(seats))
-    return TableRecord(
-        table_id=table_id, chat_id=chat_id, game=game, options=json.loads(options), seed=seed,
-        dealer=dealer, creator=creator, status=status, seats=(s0, s1, s2, s3), version=version,
-        created_at=created_at, deadline=deadline, warned=bool(warned), lobby_deadline=lobby_deadline,
-        message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level,
-    )
-
-
-def action_row(a: ActionRecord) -> Row:
-    return (a.table_id, a.seq, a.seat, a.action, a.actor, a.at)
-
-
-def action_from(row: Row) -> ActionRecord:
-    return ActionRecord(*row)
-
-
-def check_append(action: ActionRecord, table: TableRecord) -> None:
-    """The arguments of ``append_action`` must agree: same table, and its version is the seq."""
-    if action.table_id != table.table_id:
-        raise ValueError(f"action of table {action.table_id} with table {table.table_id}")
-    if table.version != action.seq:
-        raise ValueError(f"table version {table.version} is not the action's seq {action.seq}")
-
-
-def leader_order(row: LeaderRow) -> tuple[float, int, int, str]:
-    """Best first: rating, then wins, then fewer matches, then the id for a stable order."""
-    return (-row.rating, -row.wins, row.matches, row.player_id)
+def storage_error(exc: BaseException, where: str) -> BaseException:
+    """The typed :mod:`storage.errors` error for an ``sqlite3`` error a person can act on, else ``exc``."""
+    if not isinstance(exc, sqlite3.Error) or isinstance(exc, sqlite3.IntegrityError):
+        return exc
+    code = getattr(exc, "sqlite_errorcode", -1) & 0xFF
+    text = str(exc)
+    out: StorageError
+    if code in (_NOTADB, _CORRUPT):
+        out = NotADatabase(f"{where} is not a Majlis database (SQLite says: {text})")
+    elif code == _READONLY:
+        out = ReadOnlyDatabase(f"{where} is read-only: the file or its folder cannot be written")
+    elif code in (_BUSY, _LOCKED):
+        out = DatabaseLocked(f"{where} is locked by another process (waited for its lock and gave up)")
+    elif code in (_CANTOPEN, _PERM):
+        out = DatabaseUnavailable(f"{where} cannot be opened (SQLite says: {text})")
+    else:
+        return exc
+    out.__cause__ = exc
+    return out
 
 
 def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
@@ -178,13 +144,18 @@ def migrate(conn: sqlite3.Connection, scripts: Sequence[tuple[int, str]]) -> int
     ``conn`` must be in autocommit mode (``isolation_level=None``). The version is read again
     inside each ``BEGIN IMMEDIATE``, so two processes opening one file never apply a script twice.
     """
-    conn.execute("CREATE TABLE IF NOT EXISTS schema_version "
-                 "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
-    current = 0
+    version = "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_version" not in names:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version "
+                     "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+    current = int(conn.execute(version).fetchone()[0])
     for number, sql in scripts:
+        if number <= current:  # applied already: no write lock needed to find that out
+            continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            current = int(conn.execute(version).fetchone()[0])
             if number > current:
                 for statement in statements(sql):
                     conn.execute(statement)
@@ -195,12 +166,54 @@ def migrate(conn: sqlite3.Connection, scripts: Sequence[tuple[int, str]]) -> int
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-    if not scripts:
-        current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
-    return int(current)
+    return current
 
 
 # --- the repository --------------------------------------------------------------------------
+
+
+class _Thread:
+    """One thread running the functions it is given, in order; results come back as asyncio futures.
+
+    The repository's connection lives and is used only here. This is what aiosqlite does, with
+    public parts only: a queue in, ``call_soon_threadsafe`` out (no ``concurrent.futures`` layer,
+    which measured slower per round trip than aiosqlite's own queue).
+    """
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.AbstractEventLoop,
+                                            asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, loop, future = job
+            try:
+                result = fn()
+            except BaseException as exc:
+                loop.call_soon_threadsafe(_settle, future, False, exc)
+            else:
+                loop.call_soon_threadsafe(_settle, future, True, result)
+
+    def run(self, fn: Callable[[], T]) -> asyncio.Future[T]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((fn, loop, future))
+        return future
+
+    def stop(self) -> None:
+        """The thread ends after the functions queued before this."""
+        self._jobs.put(None)
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
 
 
 class _Write:
@@ -212,15 +225,28 @@ class _Write:
 
 
 class SQLiteRepository:
-    """The :class:`storage.repository.Repository` in one SQLite file."""
+    """The :class:`storage.repository.Repository` in one SQLite file.
 
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL", group_commit: bool = True) -> None:
-        if synchronous.upper() not in SYNCHRONOUS:
+    ``durability`` is ``"crash"`` or ``"power"`` (see the module); ``synchronous`` overrides the
+    level it implies (benchmarks compare them). ``read_only`` opens an existing file without
+    migrating or writing it (``majlis replay``): every write raises :class:`ReadOnlyDatabase`.
+    """
+
+    def __init__(self, path: str | Path, *, durability: str = "crash", synchronous: str | None = None,
+                 group_commit: bool = True, read_only: bool = False, busy_timeout: float = 5.0) -> None:
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
+        level = (synchronous or DURABILITY[durability]).upper()
+        if level not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         self.path = str(path)
-        self.synchronous = synchronous.upper()
+        self.durability = durability
+        self.synchronous = level
         self.group_commit = group_commit
-        self._db: aiosqlite.Connection | None = None
+        self.read_only = read_only
+        self.busy_timeout = busy_timeout
+        self._conn: sqlite3.Connection | None = None
+        self._thread: _Thread | None = None
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed by the writer (a benchmark figure)
@@ -229,34 +255,87 @@ class SQLiteRepository:
     # connection
 
     async def open(self) -> None:
-        if self._db is not None:
+        if self._conn is not None:
             return
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        thread = _Thread("majlis-sqlite")
         scripts = migrations()
+        try:
+            conn = await thread.run(partial(self._connect, scripts))
+        except BaseException:
+            thread.stop()
+            raise
+        self._thread, self._conn = thread, conn
 
-        def setup(conn: sqlite3.Connection) -> int:
+    def _connect(self, scripts: Sequence[tuple[int, str]]) -> sqlite3.Connection:
+        """On the repository's thread: connect, set the pragmas, migrate (or check the schema)."""
+        if self.read_only and self.path != ":memory:" and not Path(self.path).is_file():
+            raise DatabaseUnavailable(f"{self.path}: no such database file")
+        if not self.read_only and self.path != ":memory:":
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise DatabaseUnavailable(f"{self.path}: cannot create its folder ({e.strerror})") from None
+        try:
+            if self.read_only:
+                return self._connect_read_only(len(scripts))
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=self.busy_timeout)
+        except sqlite3.Error as e:
+            raise storage_error(e, self.path) from None
+        try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA synchronous={self.synchronous}")
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=5000")
-            return migrate(conn, scripts)
+            conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            version = _schema_version(conn, self.path)
+            if version > len(scripts):
+                raise SchemaMismatch(f"{self.path} has schema {version}, newer than this Majlis "
+                                     f"({len(scripts)}): upgrade Majlis")
+            self.schema_version = migrate(conn, scripts)
+        except BaseException as e:
+            conn.close()
+            raise storage_error(e, self.path) from None
+        return conn
 
+    def _connect_read_only(self, latest: int) -> sqlite3.Connection:
+        uri = "file:" + quote(str(Path(self.path).resolve()))
         try:
-            self.schema_version = await self._call(setup)
-        except BaseException:
-            await self._db.close()
-            self._db = None
-            raise
+            conn = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+            try:
+                version = _schema_version(conn, self.path)
+            except sqlite3.OperationalError as e:  # a WAL file whose -shm cannot be created here
+                if getattr(e, "sqlite_errorcode", 0) & 0xFF not in (_CANTOPEN, _READONLY):
+                    raise
+                conn.close()
+                conn = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None,
+                                       check_same_thread=False)
+                version = _schema_version(conn, self.path)
+        except sqlite3.Error as e:
+            raise storage_error(e, self.path) from None
+        if version == 0:
+            conn.close()
+            raise NotADatabase(f"{self.path} is empty: not a Majlis database")
+        if version != latest:
+            conn.close()
+            raise SchemaMismatch(
+                f"{self.path} has schema {version}, this Majlis reads {latest}: "
+                + ("run `majlis db migrate` first" if version < latest else "upgrade Majlis"))
+        conn.execute("PRAGMA query_only=ON")
+        self.schema_version = version
+        return conn
 
     async def close(self) -> None:
-        if self._db is None:
+        if self._conn is None:
             return
         while self._flusher is not None and not self._flusher.done():
             await asyncio.wait({self._flusher})  # the writes in flight finish (or fail) first
-        db, self._db = self._db, None
-        await db.close()
+        conn, thread = self._conn, self._thread
+        self._conn = self._thread = None
+        assert thread is not None
+        try:
+            await thread.run(conn.close)
+        finally:
+            thread.stop()
 
     async def __aenter__(self) -> SQLiteRepository:
         await self.open()
@@ -266,18 +345,21 @@ class SQLiteRepository:
         await self.close()
 
     async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(connection)`` on the connection's thread, alone."""
-        db = self._db
-        if db is None:
+        """Run ``fn(connection)`` on the repository's thread, alone."""
+        conn, thread = self._conn, self._thread
+        if conn is None or thread is None:
             raise RuntimeError("the repository is not open")
-        # aiosqlite has no public "run this function on your thread"; _execute is that queue.
-        result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
-        return result
+        try:
+            return await thread.run(partial(fn, conn))
+        except sqlite3.Error as e:
+            raise storage_error(e, self.path) from None
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` inside a transaction; return once that transaction is committed."""
-        if self._db is None:
+        if self._conn is None:
             raise RuntimeError("the repository is not open")
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.path} was opened read-only")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.append(_Write(fn, future))
         if self._flusher is None or self._flusher.done():
@@ -292,7 +374,7 @@ class SQLiteRepository:
                 batch, self._queue = self._queue[:1], self._queue[1:]
             try:
                 outcomes = await self._call(partial(_run_batch, batch=batch))
-            except Exception as exc:  # the commit itself failed: nobody's write is durable
+            except Exception as exc:  # the commit itself failed: nobody's write is done
                 for write in batch:
                     if not write.future.done():
                         write.future.set_exception(exc)
@@ -309,7 +391,20 @@ class SQLiteRepository:
                 if ok:
                     write.future.set_result(value)
                 else:
-                    write.future.set_exception(value)
+                    write.future.set_exception(storage_error(value, self.path))
+
+    # install-wide settings
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._call(lambda c: c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())
+        return None if row is None else str(row[0])
+
+    async def set_meta_if_absent(self, key: str, value: str) -> str:
+        def put(c: sqlite3.Connection) -> str:
+            c.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, value))
+            return str(c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+
+        return await self._write(put)
 
     # chats and players
 
@@ -398,13 +493,7 @@ class SQLiteRepository:
         arow, trow = action_row(action), table_row(table)
 
         def append(c: sqlite3.Connection) -> None:
-            last = c.execute("SELECT MAX(seq) FROM actions WHERE table_id = ?", (action.table_id,)).fetchone()[0]
-            if last is None and c.execute("SELECT 1 FROM tables WHERE table_id = ?",
-                                          (action.table_id,)).fetchone() is None:
-                raise KeyError(action.table_id)
-            if action.seq != (last or 0) + 1:
-                raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last or 0}")
-            c.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", arow)
+            _append(c, action, arow)
             _update_table(c, trow)
 
         await self._write(append)
@@ -440,33 +529,60 @@ class SQLiteRepository:
 
     async def record_match(self, result: MatchResult, table: TableRecord) -> None:
         """Idempotent: a table whose match is already recorded is left as it is."""
-        if result.table_id != table.table_id:
-            raise ValueError(f"result of table {result.table_id} with table {table.table_id}")
+        check_result(result, table)
         trow = table_row(table)
-        scores = dumps(result.scores)
-        counted = {id(r) for r in unique_results(result.results) if not is_ai(r.player_id)}
-        result_rows = [
-            (result.table_id, i, r.player_id, r.seat, r.score, int(r.won), int(r.left), int(id(r) in counted))
-            for i, r in enumerate(result.results)
-        ]
-        people = rated_players(result.results)
+        record = _match_writer(result)
 
-        def record(c: sqlite3.Connection) -> None:
+        def write(c: sqlite3.Connection) -> None:
             if c.execute("SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)).fetchone():
                 return
             _update_table(c, trow)
-            c.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
-                      (result.table_id, result.chat_id, result.game, result.finished_at, scores))
-            c.executemany("INSERT INTO match_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", result_rows)
-            for scope in (result.chat_id, GLOBAL):
-                current = _ratings(c, scope, result.game, people)
-                new = rate_match(result.game, result.results, current)
-                c.executemany(
-                    "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, game, player_id) "
-                    "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                    [(scope, result.game, pid, r.mu, r.sigma) for pid, r in new.items()])
+            record(c)
 
-        await self._write(record)
+        await self._write(write)
+
+    async def append_final_action(self, action: ActionRecord, table: TableRecord, result: MatchResult) -> None:
+        """In one transaction: the match's last action, the finished table, its result and the ratings.
+
+        Refused as a whole (:class:`VersionConflict`) when the seq is not the next one or the match
+        is recorded already: then nothing of it is written.
+        """
+        check_append(action, table)
+        check_result(result, table)
+        arow, trow = action_row(action), table_row(table)
+        record = _match_writer(result)
+
+        def write(c: sqlite3.Connection) -> None:
+            _append(c, action, arow)
+            if c.execute("SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)).fetchone():
+                raise VersionConflict(f"table {action.table_id}: its match is recorded already")
+            _update_table(c, trow)
+            record(c)
+
+        await self._write(write)
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
+        """The chat got a new id (a Telegram group became a supergroup): move its settings and tables.
+
+        The settings row moves unless the new id has its own already (then the old one is dropped);
+        every table of the chat, its finished matches and its chat ratings move too, so the
+        leaderboard carries on. Returns the number of live tables moved.
+        """
+        if old_chat_id == new_chat_id:
+            raise ValueError(f"moving chat {old_chat_id!r} onto itself")
+
+        def move(c: sqlite3.Connection) -> int:
+            c.execute("UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            c.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
+            live = c.execute(f"UPDATE tables SET chat_id = ? WHERE chat_id = ? AND status IN {_LIVE}",
+                             (new_chat_id, old_chat_id)).rowcount
+            c.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            c.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            c.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_chat_id, old_chat_id))
+            c.execute("DELETE FROM ratings WHERE scope = ?", (old_chat_id,))
+            return int(live)
+
+        return await self._write(move)
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
         """A chat's board for one game; ``chat_id`` ``"*"`` (``ratings.GLOBAL``) spans every chat."""
@@ -512,6 +628,48 @@ class SQLiteRepository:
 
 def _run(c: sqlite3.Connection, sql: str, params: Row) -> None:
     c.execute(sql, params)
+
+
+def _schema_version(conn: sqlite3.Connection, where: str) -> int:
+    """The file's schema version: 0 for an empty file; refuses an SQLite file of something else."""
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not names:
+        return 0
+    if "schema_version" not in names:
+        raise NotADatabase(f"{where} is an SQLite database of something else, not Majlis's")
+    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+
+
+def _append(c: sqlite3.Connection, action: ActionRecord, arow: Row) -> None:
+    """Insert the action if its seq is the log's next one (else :class:`VersionConflict`)."""
+    last = c.execute("SELECT MAX(seq) FROM actions WHERE table_id = ?", (action.table_id,)).fetchone()[0]
+    if last is None and c.execute("SELECT 1 FROM tables WHERE table_id = ?",
+                                  (action.table_id,)).fetchone() is None:
+        raise KeyError(action.table_id)
+    if action.seq != (last or 0) + 1:
+        raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last or 0}")
+    c.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", arow)
+
+
+def _match_writer(result: MatchResult) -> Callable[[sqlite3.Connection], None]:
+    """A function that writes the match, its result rows and its players' new ratings."""
+    scores = dumps(result.scores)
+    rows = result_rows(result)
+    people = rated_players(result.results)
+
+    def write(c: sqlite3.Connection) -> None:
+        c.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
+                  (result.table_id, result.chat_id, result.game, result.finished_at, scores))
+        c.executemany("INSERT INTO match_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        for scope in (result.chat_id, GLOBAL):
+            current = _ratings(c, scope, result.game, people)
+            new = rate_match(result.game, result.results, current)
+            c.executemany(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, game, player_id) "
+                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                [(scope, result.game, pid, r.mu, r.sigma) for pid, r in new.items()])
+
+    return write
 
 
 def _update_table(c: sqlite3.Connection, row: Row) -> None:

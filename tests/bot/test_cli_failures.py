@@ -152,3 +152,46 @@ def test_a_bad_config_file_is_one_line_naming_the_file_and_is_left_alone(
 def test_a_bad_environment_value_names_the_variable(tmp_path: Path) -> None:
     line = one_line(majlis("run", "--telegram", env=run_env(tmp_path, MAJLIS_SHUTDOWN_GRACE="soon")))
     assert "MAJLIS_SHUTDOWN_GRACE" in line and "unset it" in line
+
+
+def _played_db(tmp_path: Path) -> Path:
+    """A database with table 1, a match stopped at the player's first turn (the input ended)."""
+    db = tmp_path / "db" / "majlis.sqlite3"
+    result = majlis("play", "--ai", "easy", "--seed", "5", "--lang", "en", "--db", str(db),
+                    env={"MAJLIS_DATA_DIR": str(tmp_path / "data")})
+    assert result.returncode == 3, result.stderr
+    (db.parent / "majlis-play.log").unlink(missing_ok=True)
+    return db
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and shutil.which("setpriv") is None, reason="needs setpriv as root")
+def test_replay_reads_a_read_only_database_and_a_locked_one_without_changing_anything(tmp_path: Path) -> None:
+    db = _played_db(tmp_path)
+    folder = db.parent
+    db.chmod(0o444)
+    folder.chmod(0o555)  # not even a journal could be created beside it
+    try:
+        before = fingerprint(folder)
+        story = majlis("replay", "1", "--lang", "en", "--db", str(db), env={}, as_user=True)
+        assert story.returncode == 0, story.stderr
+        assert "table 1" in story.stdout.lower()
+        assert fingerprint(folder) == before
+    finally:
+        folder.chmod(0o755)
+        db.chmod(0o644)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, time\n"
+         f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+         "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        story = majlis("replay", "1", "--lang", "en", "--db", str(db), env={})
+        assert story.returncode == 0, story.stderr  # a reader does not wait for the writer's lock
+        assert "table 1" in story.stdout.lower()
+    finally:
+        holder.kill()
+        holder.wait()
+        assert holder.stdout is not None
+        holder.stdout.close()

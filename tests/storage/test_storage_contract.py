@@ -466,3 +466,100 @@ async def test_the_global_board_spans_every_chat(repo: Repo) -> None:
     stats = {s.game: s for s in await repo.player_stats("tg:1")}
     assert board["tg:1"].rating == stats["tarneeb"].rating
     assert board["tg:1"].rating > board["tg:2"].rating
+
+
+# --- the unit of work of a match's end ------------------------------------------------------------
+
+
+async def test_the_final_action_the_result_and_the_ratings_land_together(repo: Repo) -> None:
+    table = await play(repo, await new_table(repo), 3)
+    action, moved = act(table, 4, "play AH")
+    done = replace(moved, status=FINISHED, deadline=None)
+    res = result(done, {0, 2})
+    await repo.append_final_action(action, done, res)
+    assert [a.action for a in await repo.actions(table.table_id)][-1] == "play AH"
+    assert await repo.get_table(table.table_id) == done
+    assert await repo.table_results(table.table_id) == res
+    board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "tarneeb")}
+    assert board["tg:1"].wins == 1 and board["tg:1"].rating > board["tg:2"].rating
+    assert await repo.live_tables() == []
+
+
+async def test_a_refused_final_action_writes_nothing_at_all(repo: Repo) -> None:
+    table = await play(repo, await new_table(repo), 2)
+    action, moved = act(table, 3)
+    done = replace(moved, status=FINISHED, deadline=None)
+    with pytest.raises(VersionConflict):  # a stale seq: neither the action nor the result
+        await repo.append_final_action(replace(action, seq=2), replace(done, version=2), result(done, {0, 2}))
+    bad = replace(result(done, {0, 2}), scores={"players": [float("nan")] * 4})
+    with pytest.raises(ValueError):  # the result cannot be stored: the action is not stored either
+        await repo.append_final_action(action, done, bad)
+    with pytest.raises(ValueError):
+        await repo.append_final_action(action, done, result(replace(done, table_id=done.table_id + 1), {0}))
+    assert [a.seq for a in await repo.actions(table.table_id)] == [1, 2]
+    assert await repo.get_table(table.table_id) == table
+    assert await repo.table_results(table.table_id) is None
+    assert await repo.leaderboard("tg:-100", "tarneeb") == []
+    await repo.append_final_action(action, done, result(done, {0, 2}))  # and it can still end
+    assert await repo.table_results(table.table_id) == result(done, {0, 2})
+
+
+async def test_a_match_recorded_already_refuses_a_final_action(repo: Repo) -> None:
+    table = await play(repo, await new_table(repo), 1)
+    await repo.record_match(result(table, {0, 2}), table)
+    board = await repo.leaderboard("tg:-100", "tarneeb")
+    action, moved = act(table, 2)
+    with pytest.raises(VersionConflict):
+        await repo.append_final_action(action, replace(moved, status=FINISHED), result(moved, {1, 3}))
+    assert [a.seq for a in await repo.actions(table.table_id)] == [1]
+    assert await repo.leaderboard("tg:-100", "tarneeb") == board
+
+
+# --- install-wide settings ------------------------------------------------------------------------
+
+
+async def test_meta_is_set_once_and_the_first_value_wins(repo: Repo, reopen: Reopen) -> None:
+    assert await repo.get_meta("hmac_secret") is None
+    assert await repo.set_meta_if_absent("hmac_secret", "first") == "first"
+    assert await repo.set_meta_if_absent("hmac_secret", "second") == "first"
+    assert await repo.get_meta("hmac_secret") == "first"
+    raced = await asyncio.gather(*(repo.set_meta_if_absent("other", f"v{i}") for i in range(8)))
+    assert len(set(raced)) == 1 and raced[0] in {f"v{i}" for i in range(8)}
+    again = await reopen(repo)
+    assert await again.get_meta("hmac_secret") == "first"
+    assert await again.get_meta("other") == raced[0]
+
+
+# --- a chat that changes its id -------------------------------------------------------------------
+
+
+async def test_move_chat_carries_settings_live_tables_and_history(repo: Repo) -> None:
+    await repo.save_chat(ChatRecord("tg:-5", lang="en", turn_seconds=30))
+    live = await play(repo, await new_table(repo, chat="tg:-5"), 2)
+    lobby = await new_table(repo, chat="tg:-5", status=LOBBY)
+    ended = await new_table(repo, chat="tg:-5")
+    await finish(repo, ended, result(ended, {0, 2}))
+    board = await repo.leaderboard("tg:-5", "tarneeb")
+    other = await new_table(repo, chat="tg:-6")
+    assert await repo.move_chat("tg:-5", "tg:-1005") == 2
+    assert await repo.get_chat("tg:-5") is None
+    assert await repo.get_chat("tg:-1005") == ChatRecord("tg:-1005", lang="en", turn_seconds=30)
+    assert await repo.get_table(live.table_id) == replace(live, chat_id="tg:-1005")
+    assert await repo.get_table(lobby.table_id) == replace(lobby, chat_id="tg:-1005")
+    assert [t.chat_id for t in await repo.live_tables()] == ["tg:-1005", "tg:-1005", "tg:-6"]
+    assert await repo.get_table(other.table_id) == other
+    assert await repo.leaderboard("tg:-1005", "tarneeb") == board
+    assert await repo.leaderboard("tg:-5", "tarneeb") == []
+    moved = await repo.table_results(ended.table_id)
+    assert moved is not None and moved.chat_id == "tg:-1005"
+    assert await repo.move_chat("tg:-5", "tg:-1005") == 0  # a second notice moves nothing
+
+
+async def test_move_chat_keeps_the_new_ids_own_settings(repo: Repo) -> None:
+    await repo.save_chat(ChatRecord("tg:-7", lang="en"))
+    await repo.save_chat(ChatRecord("tg:-1007", lang="ar"))
+    assert await repo.move_chat("tg:-7", "tg:-1007") == 0
+    assert await repo.get_chat("tg:-1007") == ChatRecord("tg:-1007", lang="ar")
+    assert await repo.get_chat("tg:-7") is None
+    with pytest.raises(ValueError):
+        await repo.move_chat("tg:-1007", "tg:-1007")

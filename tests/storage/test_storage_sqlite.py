@@ -4,14 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
+import threading
+from collections.abc import Awaitable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from storage import make_repository, open_repository
+from storage.errors import DatabaseLocked, DatabaseUnavailable, NotADatabase, ReadOnlyDatabase, SchemaMismatch
 from storage.memory import MemoryRepository
-from storage.records import FINISHED, PLAYING, ActionRecord, MatchResult, PlayerResult, Seat, TableRecord
+from storage.records import (
+    FINISHED,
+    PLAYING,
+    ActionRecord,
+    ChatRecord,
+    MatchResult,
+    PlayerResult,
+    Seat,
+    TableRecord,
+)
 from storage.sqlite import SQLiteRepository, migrate, migrations, statements
 
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
@@ -29,11 +42,23 @@ def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
         conn.close()
 
 
-async def test_the_file_is_wal_with_full_sync_and_foreign_keys(tmp_path: Path) -> None:
+def pragmas(repo: SQLiteRepository) -> Awaitable[tuple[object, ...]]:
+    return repo._call(lambda c: tuple(
+        c.execute(f"PRAGMA {name}").fetchone()[0] for name in ("journal_mode", "synchronous", "foreign_keys")))
+
+
+async def test_the_file_is_wal_with_normal_sync_and_foreign_keys_by_default(tmp_path: Path) -> None:
     async with SQLiteRepository(tmp_path / "a.db") as repo:
-        pragmas = await repo._call(lambda c: tuple(
-            c.execute(f"PRAGMA {name}").fetchone()[0] for name in ("journal_mode", "synchronous", "foreign_keys")))
-    assert pragmas == ("wal", 2, 1)  # synchronous 2 = FULL
+        assert await pragmas(repo) == ("wal", 1, 1)  # synchronous 1 = NORMAL: survives kill -9
+
+
+async def test_durability_power_waits_for_the_disk(tmp_path: Path) -> None:
+    async with SQLiteRepository(tmp_path / "p.db", durability="power") as repo:
+        assert await pragmas(repo) == ("wal", 2, 1)  # synchronous 2 = FULL: survives a power cut
+    async with await open_repository(tmp_path / "p.db", durability="power") as repo:
+        assert isinstance(repo, SQLiteRepository) and await pragmas(repo) == ("wal", 2, 1)
+    with pytest.raises(ValueError, match="durability"):
+        make_repository(tmp_path / "p.db", durability="paranoid")
 
 
 async def test_fresh_file_gets_every_migration_once(tmp_path: Path) -> None:
@@ -217,3 +242,106 @@ def test_synchronous_must_be_a_known_level(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="synchronous"):
         SQLiteRepository(tmp_path / "s.db", synchronous="FULL; DROP TABLE tables")
     assert SQLiteRepository(tmp_path / "s.db", synchronous="normal").synchronous == "NORMAL"
+
+
+async def test_a_failing_statement_mid_final_action_writes_not_even_the_action(tmp_path: Path) -> None:
+    path = tmp_path / "f.db"
+    async with SQLiteRepository(path) as repo:
+        table_id = await repo.create_table(table_record())
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TRIGGER boom BEFORE INSERT ON ratings WHEN NEW.scope = '*' "
+                 "BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    conn.commit()
+    conn.close()
+    result = MatchResult(table_id, "tg:-1", "tarneeb", 9.0,
+                         tuple(PlayerResult(f"tg:{i + 1}", i, 0, i % 2 == 0) for i in range(4)), {"teams": [31, 0]})
+    async with SQLiteRepository(path) as repo:
+        table = await repo.get_table(table_id)
+        assert table is not None
+        with pytest.raises(sqlite3.IntegrityError):
+            await repo.append_final_action(ActionRecord(table_id, 1, 0, "play AS", "tg:1", 1.0),
+                                           replace(table, version=1, status=FINISHED), result)
+        assert await repo.actions(table_id) == []
+        assert await repo.get_table(table_id) == table
+    for name in ("matches", "match_results", "ratings", "actions"):
+        assert rows(path, f"SELECT COUNT(*) FROM {name}") == [(0,)]
+
+
+async def test_a_file_that_is_not_a_database_is_a_typed_error(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_bytes(b"these are my notes, not a database\n" * 100)
+    for read_only in (False, True):
+        with pytest.raises(NotADatabase, match=r"notes\.txt"):
+            await SQLiteRepository(junk, read_only=read_only).open()
+    assert junk.read_bytes().startswith(b"these are my notes")  # left as it was
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE invoices (n INTEGER)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(NotADatabase, match="something else"):
+        await SQLiteRepository(other).open()
+    assert rows(other, "SELECT name FROM sqlite_master") == [("invoices",)]
+
+
+async def test_read_only_reads_everything_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "ro.db"
+    async with SQLiteRepository(path) as writer:
+        table_id = await writer.create_table(table_record())
+        table = await writer.get_table(table_id)
+        assert table is not None
+        await writer.append_action(ActionRecord(table_id, 1, 0, "bid 7", "tg:1", 1.0), replace(table, version=1))
+        async with SQLiteRepository(path, read_only=True) as reader:  # while the writer is open
+            assert [a.action for a in await reader.actions(table_id)] == ["bid 7"]
+            assert reader.schema_version == len(migrations())
+            with pytest.raises(ReadOnlyDatabase, match="read-only"):
+                await reader.save_chat(ChatRecord("tg:-1"))
+            with pytest.raises(ReadOnlyDatabase):
+                await reader._call(lambda c: c.execute("DELETE FROM actions"))
+        assert len(await writer.actions(table_id)) == 1
+    with pytest.raises(DatabaseUnavailable, match="no such"):
+        await SQLiteRepository(tmp_path / "missing.db", read_only=True).open()
+    assert not (tmp_path / "missing.db").exists()
+    ro = await open_repository(f"sqlite:///{path}", read_only=True)
+    assert isinstance(ro, SQLiteRepository) and ro.read_only
+    await ro.close()
+
+
+async def test_read_only_refuses_an_older_schema_and_anyone_refuses_a_newer_one(tmp_path: Path) -> None:
+    old = tmp_path / "old.db"
+    conn = sqlite3.connect(old, isolation_level=None)
+    migrate(conn, migrations()[:1])
+    conn.close()
+    with pytest.raises(SchemaMismatch, match="majlis db migrate"):
+        await SQLiteRepository(old, read_only=True).open()
+    assert rows(old, "SELECT MAX(version) FROM schema_version") == [(1,)]
+    conn = sqlite3.connect(old, isolation_level=None)
+    migrate(conn, migrations())
+    conn.execute("INSERT INTO schema_version VALUES (?, 0)", (len(migrations()) + 1,))
+    conn.close()
+    with pytest.raises(SchemaMismatch, match="newer"):
+        await SQLiteRepository(old).open()
+
+
+async def test_a_lock_held_too_long_is_a_typed_error(tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    async with SQLiteRepository(path):
+        pass
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        async with SQLiteRepository(path, busy_timeout=0.1) as repo:
+            with pytest.raises(DatabaseLocked, match="locked"):
+                await repo.save_chat(ChatRecord("tg:-1"))
+            assert await repo.get_chat("tg:-1") is None  # reads go on
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+async def test_the_repository_runs_on_its_own_thread_without_aiosqlite(tmp_path: Path) -> None:
+    loop_thread = threading.get_ident()
+    async with SQLiteRepository(tmp_path / "t.db") as repo:
+        threads = {await repo._call(lambda c: threading.get_ident()) for _ in range(3)}
+        assert len(threads) == 1 and loop_thread not in threads
+    assert "aiosqlite" not in sys.modules

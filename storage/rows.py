@@ -1,0 +1,130 @@
+"""How records become rows and rows become records, shared by every repository.
+
+The memory repository keeps exactly these rows, the SQLite one writes them, and the PostgreSQL one
+writes them too (JSON columns as compact JSON text), so what each gives back is the same: fresh
+copies, JSON-shaped (tuples become lists, keys become strings), anything JSON cannot hold refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from functools import lru_cache
+from typing import Any
+
+from storage.ratings import is_ai, unique_results
+from storage.records import (
+    ActionRecord,
+    ChatRecord,
+    LeaderRow,
+    MatchResult,
+    PlayerRecord,
+    Seat,
+    TableRecord,
+)
+
+Row = tuple[Any, ...]
+Snapshot = tuple[int, dict[str, Any]]
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text; refuses NaN and anything JSON cannot hold."""
+    return _ENCODER.encode(value)
+
+
+def chat_row(c: ChatRecord) -> Row:
+    return (c.chat_id, c.lang, c.turn_seconds, c.digits, dumps(c.default_options), c.ai_level)
+
+
+def chat_from(row: Row) -> ChatRecord:
+    chat_id, lang, turn_seconds, digits, options, ai_level = row
+    return ChatRecord(chat_id, lang, turn_seconds, digits, json.loads(options), ai_level)
+
+
+def player_row(p: PlayerRecord) -> Row:
+    return (p.player_id, p.name, p.lang, None if p.dm_ok is None else int(p.dm_ok))
+
+
+def player_from(row: Row) -> PlayerRecord:
+    player_id, name, lang, dm_ok = row
+    return PlayerRecord(player_id, name, lang, None if dm_ok is None else bool(dm_ok))
+
+
+TABLE_COLUMNS = (
+    "table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline, "
+    "warned, lobby_deadline, message_ids, lang, ai_level, created_at"
+)
+
+
+def table_row(t: TableRecord) -> Row:
+    """The row of ``t``, in ``TABLE_COLUMNS`` order."""
+    if len(t.seats) != 4:
+        raise ValueError(f"a table has 4 seats, not {len(t.seats)}")
+    return (
+        t.table_id, t.chat_id, t.game, dumps(t.options), t.seed, t.dealer, t.creator, t.status,
+        seats_json(tuple(t.seats)), t.version, t.deadline, int(t.warned), t.lobby_deadline,
+        dumps(t.message_ids), t.lang, t.ai_level, t.created_at,
+    )
+
+
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+
+
+@lru_cache(maxsize=8192)
+def seats_json(seats: tuple[Seat, ...]) -> str:
+    """The seats as a JSON list of objects (cached: seats rarely change from one action to the next)."""
+    return dumps([{name: getattr(s, name) for name in _SEAT_FIELDS} for s in seats])
+
+
+def table_from(row: Row) -> TableRecord:
+    (table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline,
+     warned, lobby_deadline, message_ids, lang, ai_level, created_at) = row
+    s0, s1, s2, s3 = (Seat(**s) for s in json.loads(seats))
+    return TableRecord(
+        table_id=table_id, chat_id=chat_id, game=game, options=json.loads(options), seed=seed,
+        dealer=dealer, creator=creator, status=status, seats=(s0, s1, s2, s3), version=version,
+        created_at=created_at, deadline=deadline, warned=bool(warned), lobby_deadline=lobby_deadline,
+        message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level,
+    )
+
+
+def action_row(a: ActionRecord) -> Row:
+    return (a.table_id, a.seq, a.seat, a.action, a.actor, a.at)
+
+
+def action_from(row: Row) -> ActionRecord:
+    return ActionRecord(*row)
+
+
+def check_append(action: ActionRecord, table: TableRecord) -> None:
+    """The arguments of ``append_action`` must agree: same table, and its version is the seq."""
+    if action.table_id != table.table_id:
+        raise ValueError(f"action of table {action.table_id} with table {table.table_id}")
+    if table.version != action.seq:
+        raise ValueError(f"table version {table.version} is not the action's seq {action.seq}")
+
+
+def leader_order(row: LeaderRow) -> tuple[float, int, int, str]:
+    """Best first: rating, then wins, then fewer matches, then the id for a stable order."""
+    return (-row.rating, -row.wins, row.matches, row.player_id)
+
+
+def result_rows(result: MatchResult) -> list[Row]:
+    """The ``match_results`` rows of ``result``: (table_id, idx, player, seat, score, won, left, counted).
+
+    ``counted`` is 1 for the one row per person that statistics use (AI seats are never counted).
+    """
+    counted = {id(r) for r in unique_results(result.results) if not is_ai(r.player_id)}
+    return [
+        (result.table_id, i, r.player_id, r.seat, r.score, int(r.won), int(r.left), int(id(r) in counted))
+        for i, r in enumerate(result.results)
+    ]
+
+
+def check_result(result: MatchResult, table: TableRecord) -> None:
+    """The arguments of ``record_match`` must agree: the result is the table's."""
+    if result.table_id != table.table_id:
+        raise ValueError(f"result of table {result.table_id} with table {table.table_id}")
