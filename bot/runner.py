@@ -92,16 +92,27 @@ class _Bot:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _telegram(config: Config, manager: TableManager, gate: StartGate) -> _Bot:
-    from bot.telegram.app import RUN_CONCURRENCY, build_application, serve_polling, stop_polling
+def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any) -> _Bot:
+    from bot.telegram.app import (
+        RUN_CONCURRENCY,
+        build_application,
+        default_presenter,
+        serve_polling,
+        stop_polling,
+    )
 
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     assert config.telegram_token
+
+    def presenter(m: TableManager, transport: Any, clock: Any) -> Any:
+        return default_presenter(m, transport, clock, hand_link=front.telegram_button if front else None,
+                                 table_link=front.watch_button if front else None)
+
     app = build_application(
         config.telegram_token, manager, base_url=config.telegram_base_url,
         concurrent_updates=config.telegram_concurrent_updates or RUN_CONCURRENCY,
         outbox_pool_size=config.telegram_outbox_pool_size or 32,
-        start_manager=gate.arrive, close_manager=False)
+        start_manager=gate.arrive, close_manager=False, presenter_factory=presenter)
 
     async def start() -> None:
         await serve_polling(app)
@@ -116,13 +127,24 @@ def _telegram(config: Config, manager: TableManager, gate: StartGate) -> _Bot:
     return bot
 
 
-def _discord(config: Config, manager: TableManager, gate: StartGate) -> _Bot:
+def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any) -> _Bot:
     from bot.discord import build_client, redirect
 
     assert config.discord_token
     token = config.discord_token
     redirect(config.discord_api_base, config.discord_gateway)
-    client = build_client(manager, sharded=config.discord_sharded, start_manager=False, on_setup=gate.arrive)
+    options: dict[str, Any] = {}
+    if front is not None:
+        from bot.presenter import Presenter
+
+        def presenter(m: TableManager, transport: Any) -> Presenter:
+            return Presenter(m, {"dc": transport}, table_link=front.watch_button)
+
+        options["presenter"] = presenter
+    client = build_client(manager, sharded=config.discord_sharded, start_manager=False, on_setup=gate.arrive,
+                          **options)
+    if front is not None:
+        client.handlers.web_link = front.discord_button
     task: asyncio.Task[None] | None = None
     ready = asyncio.Event()
 
@@ -199,11 +221,9 @@ class Runner:
             if own_repo:
                 await repo.close()
             raise
-        # Loading the double-dummy solver takes seconds: in a thread, warning loudly if it fails (and
-        # the first Tarneeb decision no longer pays for the import).
         from bot.startup import warn_missing_ai
 
-        ai_check = asyncio.ensure_future(asyncio.to_thread(warn_missing_ai))
+        warn_missing_ai()  # loudly, at start, if the Tarneeb AI's solver cannot load
         loop = asyncio.get_running_loop()
         installed: list[signal.Signals] = []
         if self.install_signals:
@@ -215,18 +235,24 @@ class Runner:
             prefixes = tuple(p for p, on in (("tg:", self.want["telegram"]), ("dc:", self.want["discord"])) if on)
             manager = self.manager = TableManager(repo, settings=manager_settings(self.config, prefixes))
             gate = StartGate(manager, parties=sum(self.want.values()))
-            if self.want["telegram"]:
-                self.bots.append(_telegram(self.config, manager, gate))
-            if self.want["discord"]:
-                self.bots.append(_discord(self.config, manager, gate))
-            return await self._serve()
+            from bot.web import service as web
+
+            # MAJLIS_WEB_URL: the web table beside the bots (Mini App, "Watch" and "Open table" links)
+            front = await web.attach(manager, self.config,
+                                     telegram_token=self.config.telegram_token if self.want["telegram"] else None)
+            try:
+                if self.want["telegram"]:
+                    self.bots.append(_telegram(self.config, manager, gate, front))
+                if self.want["discord"]:
+                    self.bots.append(_discord(self.config, manager, gate, front))
+                return await self._serve()
+            finally:
+                await web.detach(front)
         finally:
             for sig in installed:
                 loop.remove_signal_handler(sig)
             if own_repo:
                 await repo.close()
-            with contextlib.suppress(Exception):
-                await ai_check
             log.info("stopped")
 
     async def _serve(self) -> int:

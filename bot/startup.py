@@ -14,13 +14,17 @@ def ai_problem() -> str | None:
 
     ``endplay`` (the double-dummy solver) is a core dependency; a platform without its wheel, or a
     broken install, leaves levels ``normal`` and ``strong`` of Tarneeb and Tarneeb 41 playing like
-    ``easy``.
+    ``easy``. Checked the way the AI loads it (:mod:`bot.ai.strong.dds`: milliseconds, once).
     """
-    try:
-        import endplay._dds  # noqa: F401
+    from bot.ai.strong import dds
+
+    if dds.available():
+        return None
+    try:  # not loaded: ask again for the reason (nothing is loaded twice)
+        dds._load()
     except Exception as e:  # ImportError, or the shared library failing to load (OSError)
         return f"{type(e).__name__}: {e}"
-    return None
+    return "the double-dummy solver did not load"
 
 
 def missing_ai_warning(t: T | None = None) -> str | None:

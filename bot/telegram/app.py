@@ -143,13 +143,15 @@ def build_application(
     return app
 
 
-def default_presenter(manager: TableManager, transport: TelegramTransport, clock: Clock | None) -> Presenter:
+def default_presenter(manager: TableManager, transport: TelegramTransport, clock: Clock | None, *,
+                      hand_link: Any = None, table_link: Any = None) -> Presenter:
     from bot.presenter import Presenter
 
     def join_link(snap: TableSnapshot) -> str:
         return transport.start_link(join_payload(snap.table_id))
 
-    return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link)
+    return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link, hand_link=hand_link,
+                     table_link=table_link)
 
 
 async def start_polling(app: TgApp, *, poll_interval: float = 0.0, poll_timeout: int = POLL_TIMEOUT) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 import engine
 from bot.ai.strong import StrongPlayer
+from bot.ai.think import deadline_in
 from bot.startup import ai_problem, missing_ai_warning
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,7 @@ def test_endplay_is_a_core_dependency_not_an_extra() -> None:
     assert ai_problem() is None  # and it loads here
 
 
-def test_tarneeb_normal_searches_with_the_solver_instead_of_falling_back_to_the_rules() -> None:
+def test_tarneeb_strong_searches_with_the_solver_instead_of_falling_back_to_the_rules() -> None:
     game = engine.new_game("tarneeb41", seed=7)
     while game.view(None)["phase"] != "play":  # everyone bids 5: enough for the deal to be played
         seat = game.to_act
@@ -34,12 +35,15 @@ def test_tarneeb_normal_searches_with_the_solver_instead_of_falling_back_to_the_
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    decided = StrongPlayer("normal")._decide(view, "tarneeb41", random.Random(1))
+    decided = StrongPlayer("strong")._decide(view, "tarneeb41", random.Random(1), deadline_in())
     assert decided is not None and decided in view["legal"]  # None would mean "play like easy"
 
 
 def test_a_solver_that_cannot_load_gives_the_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "endplay._dds", None)  # importing it now raises ImportError
+    from bot.ai.strong import dds
+
+    monkeypatch.setitem(sys.modules, "endplay._dds", None)  # loading it now raises ImportError
+    monkeypatch.setattr(dds, "_dds", None)  # not loaded yet in this process
     problem = ai_problem()
     assert problem is not None and "endplay._dds" in problem
     text = missing_ai_warning()
@@ -50,6 +54,8 @@ def test_majlis_play_warns_on_standard_error_when_the_solver_cannot_load(tmp_pat
     shadow = tmp_path / "shadow" / "endplay"
     shadow.mkdir(parents=True)
     (shadow / "__init__.py").write_text("raise ImportError('simulated: no wheel for this platform')\n")
+    (shadow / "_dds").mkdir()
+    (shadow / "_dds" / "__init__.py").write_text("raise ImportError('simulated: no wheel for this platform')\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
     env.update(PYTHONPATH=f"{tmp_path / 'shadow'}{os.pathsep}{ROOT}", LANG="en_US.UTF-8",
                MAJLIS_DATA_DIR=str(tmp_path / "data"))
