@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from bot.config import ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.i18n import T, normalize_lang, resolve_lang, translator
 
 GAMES = ("tarneeb41", "tarneeb", "trix")
@@ -98,10 +96,7 @@ def _fail(message: str, code: int = 2) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Start the Telegram and/or Discord bot; say exactly what to set when no token is configured."""
-    try:
-        cfg = load_config(db=args.db)
-    except ConfigError as e:
-        return _fail(str(e))
+    cfg = load_config(db=args.db)  # a ConfigError is one line (main)
     t = translator(_cli_lang(None, cfg.lang))
     want_tg = args.telegram or not (args.telegram or args.discord)
     want_dc = args.discord or not (args.telegram or args.discord)
@@ -126,30 +121,19 @@ def cmd_run(args: argparse.Namespace) -> int:
                       variables=t.join(missing), where=where),
             1,
         )
-    import logging
+    return _run_bots(cfg, t, telegram=bool(want_tg and cfg.telegram_token),
+                     discord=bool(want_dc and cfg.discord_token))
 
-    logging.basicConfig(level=cfg.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    runners: list[Any] = []
-    if want_tg and cfg.telegram_token:
-        from bot import telegram
 
-        runners.append(telegram.run)
-    if want_dc and cfg.discord_token:
-        from bot import discord
+def _run_bots(cfg: Config, t: T, *, telegram: bool, discord: bool) -> int:
+    """Logging without secrets, the storage checked, then :mod:`bot.runner` until a signal."""
+    from bot.errors_cli import check_database
+    from bot.logs import setup_logging
+    from bot.runner import run
 
-        runners.append(discord.run)
-    results = [r(cfg) for r in runners]
-    coros = [r for r in results if inspect.isawaitable(r)]
-    if coros:
-
-        async def both() -> None:
-            await asyncio.gather(*coros)
-
-        try:
-            asyncio.run(both())
-        except KeyboardInterrupt:
-            return 130
-    return 0
+    check_database(cfg.db, t)
+    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token])
+    return asyncio.run(run(cfg, telegram=telegram, discord=discord))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -175,6 +159,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         target=args.target, ai_level=cfg.ai_level, resume=args.resume, db=cfg.db,
         digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay, options=options, bidi=bidi,
     )
+    from bot.errors_cli import check_database
+
+    check_database(cfg.db, translator(lang, cfg.digits))  # one clear line, before anything is created
+    if args.game != "trix" and cfg.ai_level != "easy":
+        from bot.startup import missing_ai_warning
+
+        warning = missing_ai_warning(translator(lang, cfg.digits))
+        if warning:
+            print(warning, file=sys.stderr)
     prepare_db(cfg.db)
     _log_to_file(cfg.db, cfg.log_level)
     from bot.terminal.output import closed_pipe_safe
@@ -308,13 +301,40 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``majlis`` console script."""
+    """Entry point of the ``majlis`` console script.
+
+    A storage or configuration failure anywhere below ends here as one line on standard error
+    and exit code 1 (2 for a configuration error), never a traceback (:mod:`bot.errors_cli`).
+    """
     args = build_parser().parse_args(argv)
     from bot.web.cli import cmd_web
 
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
                "tables": cmd_tables, "web": cmd_web}[args.command]
-    return handler(args)
+    try:
+        return handler(args)
+    except Exception as e:
+        from bot.errors_cli import describe
+
+        line = describe(e, _error_t(), getattr(args, "db", None) or _configured_db())
+        if line is None:
+            raise
+        return _fail(f"majlis: {line}", 2 if isinstance(e, ConfigError) else 1)
+
+
+def _error_t() -> T:
+    """The translator of an error line (the configured language if the configuration loads)."""
+    try:
+        return translator(_cli_lang(None, load_config().lang))
+    except Exception:
+        return translator(_cli_lang(None, None))
+
+
+def _configured_db() -> str | None:
+    try:
+        return load_config().db
+    except Exception:
+        return None
 
 
 if __name__ == "__main__":

@@ -219,7 +219,7 @@ async def replay_text(db: str | Path, table_id: int, t: T | None = None, *, digi
     from bot.i18n import resolve_lang, translator
     from storage import open_repository
 
-    repo = await open_repository(db)
+    repo = await open_repository(db, read_only=True)  # a story only reads: no lock, no journal
     try:
         record = await repo.get_table(table_id)
         if record is None:
@@ -237,7 +237,7 @@ async def table_list(db: str | Path, t: T, limit: int = 50) -> list[str]:
     """One line per table in ``db`` (newest first): its id, game, status and players."""
     from storage import open_repository
 
-    repo = await open_repository(db)
+    repo = await open_repository(db, read_only=True)  # a list only reads
     try:
         records = []
         table_id, misses = 1, 0
