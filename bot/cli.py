@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import dbcli
 from bot.config import ConfigError, load_config
 from bot.i18n import T, normalize_lang, resolve_lang, translator
 
@@ -60,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--lang", choices=("ar", "en"), help="language")
     replay.add_argument("--db", help="the database")
     replay.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
+
+    dbcli.add_parser(sub)
 
     bench = sub.add_parser("bench", help="run the benchmark scripts under bench/")
     bench.add_argument("names", nargs="*", metavar="NAME", help="only these scripts (default: all)")
@@ -218,7 +221,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``majlis`` console script."""
     args = build_parser().parse_args(argv)
-    handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench}[args.command]
+    handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench,
+               "db": dbcli.cmd_db}[args.command]
     return handler(args)
 
 
