@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot import identity
 from bot.i18n import T, resolve_lang, translator
 from bot.outbox import EDIT, NEW, OutboxHub, Transport
 from bot.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
@@ -40,10 +41,9 @@ log = logging.getLogger(__name__)
 PLAYER_TTL = 30.0
 
 
-def platform_of(dest: str) -> str:
-    """``"tg"`` for ``"tg:-100"``, ``"dm:tg:5"`` or ``"tg:5"``."""
-    return dest.removeprefix("dm:").split(":", 1)[0]
-
+#: The ids are spelled in bot/identity.py (re-exported here for the presenter's callers).
+platform_of = identity.platform_of
+dm_dest = identity.dm_dest
 
 #: A destination prefix -> the platform name the renderers take.
 PLATFORM_NAMES = {"tg": "telegram", "dc": "discord", "cli": "cli"}
@@ -53,11 +53,6 @@ def platform_name(dest: str) -> str:
     """``"telegram"``, ``"discord"`` or ``"cli"`` for a destination (the render API's word)."""
     prefix = platform_of(dest)
     return PLATFORM_NAMES.get(prefix, prefix)
-
-
-def dm_dest(player_id: str) -> str:
-    """The private destination of a person."""
-    return f"dm:{player_id}"
 
 
 def table_key(table_id: int) -> str:
@@ -145,7 +140,12 @@ class Presenter:
         cached = self._players.get(player_id)
         if cached is not None and now - cached[0] < PLAYER_TTL:
             return cached[1], cached[2]
+        prefs = getattr(self.manager, "prefs", None)
         repo = getattr(self.manager, "repo", None)
+        if prefs is not None:  # the one preference cache (bot/prefs.py)
+            rec = await prefs.player_record(player_id)
+            lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
+            return lang, dm_ok
         if repo is not None:  # read only: the manager's player() would rename them
             rec = await repo.get_player(player_id)
         else:
@@ -157,6 +157,9 @@ class Presenter:
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
         self._players.pop(player_id, None)
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is not None:
+            prefs.forget_player(player_id)
 
     async def dm_restored(self, player_id: str) -> None:
         """The person opened the private chat again: send their hands where they sit."""

@@ -16,7 +16,7 @@ import pytest
 
 #: (logger name prefix, message prefix) of the errors that are logged and survived
 HIDDEN = (
-    ("bot.manager", "a subscriber failed"),
+    ("bot.tables", "a subscriber failed"),
     ("bot.ai", "strong AI failed"),
     ("bot.ai", "rule player failed"),
 )

@@ -9,7 +9,6 @@ are ephemeral. Public table messages are the presenter's: they go through the ou
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,8 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-#: How long a player's stored language is trusted before it is read again.
-PLAYER_TTL = 30.0
 GAMES = ("tarneeb41", "tarneeb", "trix")
 
 
@@ -87,25 +84,19 @@ class Handlers:
         self.manager = manager
         self.transport = transport
         self.presenter = presenter
-        self._langs: dict[str, tuple[float, str | None]] = {}
 
     # ---- languages ----
 
     async def translator_for(self, interaction: Interaction, chat_id: str | None = None) -> T:
         """The language of a private answer: the player's choice, the server's, the locale hint."""
         person = person_of(interaction)
-        now = time.monotonic()
-        cached = self._langs.get(person.player_id)
-        if cached is None or now - cached[0] > PLAYER_TTL:
-            rec = await self.manager.player(person)
-            cached = (now, rec.lang)
-            self._langs[person.player_id] = cached
+        rec = await self.manager.player(person)  # cached by the manager's prefs
         chat = await self.manager.chat_settings(chat_id or chat_of(interaction))
-        return translator(resolve_lang(cached[1] or chat.lang, person.lang_hint), chat.digits)
+        return translator(resolve_lang(rec.lang or chat.lang, person.lang_hint), chat.digits)
 
     def forget(self, player: str) -> None:
         """Read the player's language again next time."""
-        self._langs.pop(player, None)
+        self.manager.prefs.forget_player(player)
         if self.presenter is not None:
             self.presenter.forget_player(player)
 

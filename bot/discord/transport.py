@@ -20,6 +20,7 @@ import aiohttp
 import discord
 from discord.http import Route
 
+from bot import identity
 from bot.discord.components import components_json
 from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
 from bot.render.message import OutMessage
@@ -35,43 +36,29 @@ UNKNOWN_MESSAGE, UNKNOWN_CHANNEL, CANNOT_DM = 10008, 10003, 50007
 _NO_MENTIONS: dict[str, Any] = {"parse": []}
 
 
-def channel_dest(channel_id: int) -> str:
-    """The neutral id of a channel or thread: ``dc:<id>`` (also the table's chat id)."""
-    return f"dc:{channel_id}"
+# The ids are spelled in bot/identity.py; these are its Discord spellings.
+channel_dest = identity.dc_channel
+parse_dest = identity.dc_parse
 
 
 def dm_dest(user_id: int) -> str:
     """The destination of a person's DM with the bot."""
-    return f"dm:dc:{user_id}"
+    return identity.dm_dest(identity.person_id(identity.DISCORD, user_id))
 
 
 def player_id(user_id: int) -> str:
     """The neutral player id of a Discord user."""
-    return f"dc:{user_id}"
+    return identity.person_id(identity.DISCORD, user_id)
 
 
 def user_of(player: str) -> int | None:
     """The Discord user id of a neutral player id, or None if it is not a Discord person."""
-    if not player.startswith("dc:"):
-        return None
-    try:
-        return int(player[3:])
-    except ValueError:
-        return None
+    return identity.user_of(player, identity.DISCORD)
 
 
 def is_dm(dest: str) -> bool:
     """Whether ``dest`` is a person's DM."""
     return dest.startswith("dm:dc:")
-
-
-def parse_dest(dest: str) -> int:
-    """The channel id (``dc:``) or user id (``dm:dc:``) of a destination; raises ``ValueError``."""
-    if dest.startswith("dm:dc:"):
-        return int(dest[6:])
-    if dest.startswith("dc:"):
-        return int(dest[3:])
-    raise ValueError(f"not a Discord destination: {dest!r}")
 
 
 def message_payload(msg: OutMessage, *, new: bool) -> dict[str, Any]:

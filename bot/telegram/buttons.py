@@ -89,7 +89,8 @@ class Buttons(Base):
         if snap.public is None:
             raise TableError("not_started")
         view = self.s.manager.view(snap.table.table_id, seat)
-        t = translator(resolve_lang(self.s.langs.get(person.player_id), person.lang_hint))
+        record = await self.s.manager.prefs.player_record(person.player_id)
+        t = translator(resolve_lang(record.lang if record is not None else None, person.lang_hint))
         hand = list(view.get("hand") or [])
         return texts.hand_alert(hand, list(view.get("legal") or []), t, cards_line(hand, t))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from telegram import Message, Update, User
@@ -71,7 +71,6 @@ class Services:
     on_started: Callable[[Person], Awaitable[None]] | None = None
     on_lang: Callable[[str], None] | None = None
     on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
-    langs: dict[str, str | None] = field(default_factory=dict)
 
 class Base:
     """Helpers of the command and button handlers (languages, replies, admin checks)."""
@@ -88,11 +87,8 @@ class Base:
 
     async def person_t(self, user: User) -> T:
         """The translator of one person (their stored language, else Telegram's hint)."""
-        pid = player_id(user.id)
-        if pid not in self.s.langs:
-            record = await self.s.manager.player(person_of(user))
-            self.s.langs[pid] = record.lang
-        return translator(resolve_lang(self.s.langs[pid], user.language_code))
+        record = await self.s.manager.player(person_of(user))  # cached by the manager's prefs
+        return translator(resolve_lang(record.lang, user.language_code))
 
     async def reply(self, dest: str, text: str | OutMessage) -> None:
         """A new message at ``dest`` through the outbox (straight through the transport without one)."""

@@ -179,7 +179,6 @@ class Handlers(Base):
                 await self.reply(dest, texts.lang_usage(await self.person_t(user)))
                 return
             await self.s.manager.update_player(player_id(user.id), lang=lang)
-            self.s.langs[player_id(user.id)] = lang
             if self.s.on_lang is not None:
                 self.s.on_lang(player_id(user.id))
             await self.reply(dest, texts.lang_set(translator(lang)))

@@ -18,6 +18,7 @@ from typing import Any
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram import error as tg_error
 
+from bot import identity
 from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
 from bot.render.message import Button, OutMessage
 
@@ -36,39 +37,24 @@ _NO_CHAT = ("chat not found", "bot was kicked", "not enough rights", "have no ri
             "message thread not found")
 
 
-def group_dest(chat_id: int, thread_id: int | None = None) -> str:
-    """The neutral id of a group or forum topic: ``tg:-100123`` or ``tg:-100123/7``."""
-    return f"tg:{chat_id}" if thread_id is None else f"tg:{chat_id}/{thread_id}"
+# The ids are spelled in bot/identity.py; these are its Telegram spellings.
+group_dest = identity.tg_group
+parse_dest = identity.tg_parse
 
 
 def dm_dest(user_id: int) -> str:
     """The destination of a person's private chat with the bot."""
-    return f"dm:tg:{user_id}"
+    return identity.dm_dest(identity.person_id(identity.TELEGRAM, user_id))
 
 
 def player_id(user_id: int) -> str:
     """The neutral player id of a Telegram user."""
-    return f"tg:{user_id}"
+    return identity.person_id(identity.TELEGRAM, user_id)
 
 
 def user_of(player: str) -> int | None:
     """The Telegram user id of a neutral player id, or None if it is not a Telegram person."""
-    if not player.startswith("tg:"):
-        return None
-    try:
-        return int(player[3:])
-    except ValueError:
-        return None
-
-
-def parse_dest(dest: str) -> tuple[int, int | None]:
-    """``(chat_id, message_thread_id)`` of a destination or chat id; raises ``ValueError``."""
-    if dest.startswith("dm:tg:"):
-        return int(dest[6:]), None
-    if not dest.startswith("tg:"):
-        raise ValueError(f"not a Telegram destination: {dest!r}")
-    chat, _, thread = dest[3:].partition("/")
-    return int(chat), (int(thread) if thread else None)
+    return identity.user_of(player, identity.TELEGRAM)
 
 
 def is_dm(dest: str) -> bool:

@@ -1,0 +1,164 @@
+"""Chat and player settings: the one place they are read, cached and changed.
+
+:class:`Prefs` passes chat and player records through to storage and keeps the one preference
+cache of the process (used by the table manager, the presenter and both chat adapters): bounded in
+size (least recently used out first) and re-read from storage after ``ttl`` seconds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import engine
+from bot.errors import TableError
+from bot.types import Person
+from engine import InvalidOptions
+from storage.records import ChatRecord, PlayerRecord
+from storage.repository import Repository
+
+V = TypeVar("V")
+
+#: Entries kept per cache, and the seconds after which an entry is read from storage again.
+CACHE_SIZE = 10_000
+CHAT_TTL = 300.0
+PLAYER_TTL = 30.0
+
+
+class TTLCache(Generic[V]):
+    """A mapping bounded in size (least recently used out first) whose entries expire after ``ttl``."""
+
+    def __init__(self, size: int, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.size, self.ttl, self._clock = size, ttl, clock
+        self._data: OrderedDict[str, tuple[float, V]] = OrderedDict()
+
+    def get(self, key: str) -> V | None:
+        """The fresh value of ``key``, else None."""
+        hit = self._data.get(key)
+        if hit is None or self._clock() - hit[0] >= self.ttl:
+            return None
+        self._data.move_to_end(key)
+        return hit[1]
+
+    def peek(self, key: str) -> V | None:
+        """The value of ``key`` however old (None if never stored or evicted)."""
+        hit = self._data.get(key)
+        return hit[1] if hit is not None else None
+
+    def put(self, key: str, value: V) -> None:
+        """Store ``value``, evicting the least recently used entry beyond the size bound."""
+        self._data[key] = (self._clock(), value)
+        self._data.move_to_end(key)
+        while len(self._data) > self.size:
+            self._data.popitem(last=False)
+
+    def pop(self, key: str) -> None:
+        """Forget ``key``."""
+        self._data.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The engine's resolved options of ``game``, else ``TableError("bad_option"/"unknown_game")``."""
+    try:
+        probe = engine.new_game(game, seed=seed, options=options)
+    except InvalidOptions as e:
+        raise TableError("bad_option", detail=str(e)) from None
+    except ImportError:
+        raise TableError("unknown_game", game=game) from None
+    except (TypeError, ValueError) as e:
+        raise TableError("bad_option", detail=str(e)) from None
+    return dict(getattr(probe, "options", options))
+
+
+class Prefs:
+    """Chat and player records through one bounded, expiring cache."""
+
+    def __init__(self, repo: Repository, *, default_turn_seconds: int = 60, size: int = CACHE_SIZE,
+                 chat_ttl: float = CHAT_TTL, player_ttl: float = PLAYER_TTL) -> None:
+        self.repo = repo
+        self.default_turn_seconds = default_turn_seconds
+        self._chats: TTLCache[ChatRecord] = TTLCache(size, chat_ttl)
+        self._players: TTLCache[PlayerRecord | None] = TTLCache(size, player_ttl)
+
+    # -- chats ----------------------------------------------------------------------------------
+
+    async def chat(self, chat_id: str) -> ChatRecord:
+        """The chat's settings (defaults when it has none stored yet)."""
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = await self.repo.get_chat(chat_id) or ChatRecord(
+                chat_id=chat_id, turn_seconds=self.default_turn_seconds)
+            self._chats.put(chat_id, chat)
+        return chat
+
+    def turn_seconds(self, chat_id: str) -> float:
+        """The chat's turn timer as last read (the default if it was never read)."""
+        chat = self._chats.peek(chat_id)
+        return float(chat.turn_seconds) if chat is not None else float(self.default_turn_seconds)
+
+    async def update_chat(self, chat_id: str, **changes: Any) -> ChatRecord:
+        """Change and store chat settings (``lang``, ``turn_seconds``, ``default_options`` ...)."""
+        chat = await self.chat(chat_id)
+        fields = {f.name for f in dataclasses.fields(ChatRecord)} - {"chat_id"}
+        unknown = set(changes) - fields
+        if unknown:
+            raise TableError("bad_option", detail=f"unknown chat settings {sorted(unknown)}")
+        if "turn_seconds" in changes and (type(changes["turn_seconds"]) is not int
+                                          or changes["turn_seconds"] < 0):
+            raise TableError("bad_option", detail="turn_seconds must be a whole number of seconds")
+        if changes.get("ai_level", "easy") not in ("easy", "normal", "strong"):
+            raise TableError("bad_option", detail="ai_level is easy, normal or strong")
+        if changes.get("digits", "western") not in ("western", "arabic"):
+            raise TableError("bad_option", detail="digits is western or arabic")
+        if "default_options" in changes:
+            for game, opts in dict(changes["default_options"]).items():
+                if game not in engine.GAME_IDS:
+                    raise TableError("unknown_game", game=str(game))
+                check_options(game, 0, dict(opts))
+        chat = dataclasses.replace(chat, **changes)
+        await self.repo.save_chat(chat)
+        self._chats.put(chat_id, chat)
+        return chat
+
+    # -- players --------------------------------------------------------------------------------
+
+    async def player_record(self, player_id: str) -> PlayerRecord | None:
+        """The stored record of a player (None if never seen), read only."""
+        hit = self._players.get(player_id)
+        if hit is None:  # never read, expired, or not stored yet
+            hit = await self.repo.get_player(player_id)
+            self._players.put(player_id, hit)
+        return hit
+
+    async def touch_player(self, person: Person) -> PlayerRecord:
+        """The person's record, created on first sight; the stored name follows the platform's."""
+        record = await self.player_record(person.player_id)
+        if record is None:
+            record = PlayerRecord(player_id=person.player_id, name=person.name)
+            await self.repo.save_player(record)
+        elif record.name != person.name and person.name:
+            record = dataclasses.replace(record, name=person.name)
+            await self.repo.save_player(record)
+        self._players.put(person.player_id, record)
+        return record
+
+    async def update_player(self, player_id: str, **changes: Any) -> PlayerRecord:
+        """Change and store a player's record (``lang``, ``dm_ok`` ...)."""
+        record = await self.repo.get_player(player_id) or PlayerRecord(player_id=player_id, name="")
+        fields = {f.name for f in dataclasses.fields(PlayerRecord)} - {"player_id"}
+        if set(changes) - fields:
+            raise TableError("bad_option", detail=f"unknown player settings {sorted(set(changes) - fields)}")
+        record = dataclasses.replace(record, **changes)
+        await self.repo.save_player(record)
+        self._players.put(player_id, record)
+        return record
+
+    def forget_player(self, player_id: str) -> None:
+        """Read the player's record from storage next time."""
+        self._players.pop(player_id)

@@ -1,0 +1,80 @@
+"""The live tables in memory: by id, by chat (oldest first), and the per-chat creation locks."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.errors import TableError
+from bot.table import Table
+from storage.records import LOBBY, PLAYING
+
+
+class Registry:
+    """Every table held in memory; a chat keeps only its newest finished tables until a new one opens."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, Table] = {}
+        self.chat_tables: dict[str, list[int]] = {}  # every table of the chat held in memory, oldest first
+        self._chat_locks: dict[str, asyncio.Lock] = {}
+
+    def register(self, table: Table) -> list[int]:
+        """Hold ``table``; returns the ids of the chat's ended tables dropped to make room."""
+        self.tables[table.table_id] = table
+        ids = self.chat_tables.setdefault(table.record.chat_id, [])
+        dropped = [i for i in ids if not self.tables[i].live]
+        for old in dropped:
+            ids.remove(old)
+            del self.tables[old]
+        ids.append(table.table_id)
+        return dropped
+
+    def chat_lock(self, chat_id: str) -> asyncio.Lock:
+        """The lock that serializes opening tables in one chat."""
+        lock = self._chat_locks.get(chat_id)
+        if lock is None:
+            lock = self._chat_locks[chat_id] = asyncio.Lock()
+        return lock
+
+    def live_in_chat(self, chat_id: str) -> Table | None:
+        """The chat's newest live table, if any."""
+        for table_id in reversed(self.chat_tables.get(chat_id, [])):
+            table = self.tables[table_id]
+            if table.live:
+                return table
+        return None
+
+    def chat_table(self, chat_id: str) -> Table:
+        """The chat's live table, else ``TableError("no_table")``."""
+        table = self.live_in_chat(chat_id)
+        if table is None:
+            raise TableError("no_table")
+        return table
+
+    def find(self, table_id: object) -> Table | None:
+        """The table of that id held in memory (None for anything else)."""
+        return self.tables.get(table_id) if type(table_id) is int else None
+
+    def table(self, table_id: object) -> Table:
+        """The table of that id, else ``TableError("no_table")``."""
+        table = self.find(table_id)
+        if table is None:
+            raise TableError("no_table")
+        return table
+
+
+def require_lobby(table: Table) -> None:
+    """Refuse unless the table is a lobby."""
+    status = table.record.status
+    if status == PLAYING:
+        raise TableError("already_started")
+    if status != LOBBY:
+        raise TableError("no_table")
+
+
+def require_playing(table: Table) -> None:
+    """Refuse unless a match is running at the table."""
+    status = table.record.status
+    if status == LOBBY:
+        raise TableError("not_started")
+    if status != PLAYING or table.game is None:
+        raise TableError("finished")
