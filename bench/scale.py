@@ -25,10 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._stats import percentile
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 async def worker(db: str, name: str, tables: int, warmup: float, seconds: float) -> None:
@@ -47,9 +48,7 @@ async def worker(db: str, name: str, tables: int, warmup: float, seconds: float)
 
     repo = await open_repository(db)
     player = LegalPlayer()
-    settings = ManagerSettings(ai_delay=0.0, latency_sink=sink, chat_prefixes=(f"{name}:",))
-    if "owner" in ManagerSettings.__dataclass_fields__:
-        settings = ManagerSettings(ai_delay=0.0, latency_sink=sink, owner=name)  # type: ignore[call-arg]
+    settings = ManagerSettings(ai_delay=0.0, latency_sink=sink, owner=name)
     manager = TableManager(repo, settings=settings, ai=lambda level: player)
     await manager.start()
     people = [Person(f"{name}:p{i}", f"P{i}") for i in range(tables)]

@@ -11,6 +11,7 @@ need PostgreSQL skip, and the storage conftest prints that reason in one line.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import pwd
 import shutil
@@ -18,7 +19,10 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+
+import pytest
 
 ENV = "MAJLIS_TEST_PG"
 UNAVAILABLE: list[str] = []  # why there is no PostgreSQL (set by server())
@@ -136,3 +140,43 @@ def stop() -> None:
     if _SERVER and _SERVER[0] is not None:
         _SERVER[0].stop()
     _SERVER.clear()
+
+
+# --- pytest fixtures (imported by the conftests that need them) ------------------------------------
+
+
+_SCHEMAS = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server | None]:
+    yield server()
+    stop()
+
+
+@pytest.fixture
+async def pg_url(pg_server: Server | None) -> AsyncIterator[str]:
+    """A PostgreSQL URL whose ``search_path`` is a fresh, empty schema (dropped afterwards)."""
+    import asyncpg
+
+    if pg_server is None:
+        pytest.skip(f"no PostgreSQL: {'; '.join(UNAVAILABLE)}")
+    schema = f"t{os.getpid()}_{next(_SCHEMAS)}"
+    conn = await asyncpg.connect(pg_server.url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    sep = "&" if "?" in pg_server.url else "?"
+    yield f"{pg_server.url}{sep}search_path={schema}"
+    conn = await asyncpg.connect(pg_server.url)
+    try:
+        await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+def report_unavailable(terminalreporter: pytest.TerminalReporter) -> None:
+    """The one visible line when the PostgreSQL tests were skipped (call from pytest_terminal_summary)."""
+    if UNAVAILABLE:
+        terminalreporter.write_line(f"PostgreSQL tests skipped: {'; '.join(UNAVAILABLE)}", yellow=True)

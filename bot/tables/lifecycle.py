@@ -17,7 +17,7 @@ from bot.settings import ManagerSettings
 from bot.table import Table, ai_seat_id
 from bot.tables.publish import Publisher
 from bot.tables.turns import Turns
-from storage.records import FINISHED, PLAYING, Seat
+from storage.records import FINISHED, PLAYING, MatchResult, Seat
 from storage.repository import Repository
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class Lifecycle:
         table.update(seats=seats, status=PLAYING, lobby_deadline=None, version=0, warned=False)
         deadline, table.ai_at, table.warn_at = self.turns.plan(record.chat_id, seats, game, now, table)
         table.update(deadline=deadline)
-        await self.repo.save_table(table.record)
+        table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, [*events, {"type": "table_started"}], "started")
         self.turns.reschedule(table)
 
@@ -58,7 +58,7 @@ class Lifecycle:
         if table.game is not None and to_act is not None and (
                 to_act == seat or table.record.seats[to_act].is_ai):
             self.turns.replan(table, self.clock.now())
-        await self.repo.save_table(table.record)
+        table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, events, "seat")
         self.turns.reschedule(table)
 
@@ -67,20 +67,25 @@ class Lifecycle:
         async with table.changing():
             table.update(status=status, deadline=None, lobby_deadline=None, warned=False)
             table.ai_at = table.warn_at = None
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
         self.turns.forget(table.table_id)
         self.publisher.post(table, events, "ended")
 
     async def finish(self, table: Table) -> list[Event]:
-        """The match is over: record it (winners; leavers lose) and mark the table finished."""
+        """A match over in the log but not recorded (stored before the final action and its result were
+        one transaction): record it now (winners; leavers lose) and mark the table finished."""
         result = table.match_result(self.clock.now())
         table.update(status=FINISHED, deadline=None, warned=False)
-        table.ai_at = table.warn_at = None
         try:
-            await self.repo.record_match(result, table.record)
+            table.record = await self.repo.record_match(result, table.record)
         except Exception:
             log.exception("table %s: recording the match failed; it is recorded again on restore",
                           table.table_id)
+        return self.finished(table, result)
+
+    def finished(self, table: Table, result: MatchResult) -> list[Event]:
+        """The match is recorded: no more timers; the event that tells the chat."""
+        table.ai_at = table.warn_at = None
         self.turns.forget(table.table_id)
         return [{"type": "match_recorded", "results": [dataclasses.asdict(r) for r in result.results]}]
 

@@ -27,7 +27,7 @@ from bot.tables.restore import resync
 from bot.tables.turns import AI_MOVE, LOBBY_EXPIRED, TIMEOUT, WARNING
 from bot.types import Person, TableSnapshot
 from engine import Game, IllegalAction
-from storage.records import CANCELLED, ActionRecord, Seat
+from storage.records import CANCELLED, FINISHED, ActionRecord, Seat
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -104,8 +104,15 @@ class Pipeline:
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
         record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
+        result = None
+        if game.to_act is None:  # the match ends here: the action, its result and the ratings in ONE write
+            ended = Table(record=dataclasses.replace(record, status=FINISHED, deadline=None), game=game)
+            result, record = ended.match_result(now), ended.record
         try:
-            await self.repo.append_action(entry, record)
+            if result is None:
+                record = await self.repo.append_action(entry, record)
+            else:
+                record = await self.repo.append_final_action(entry, record, result)
         except VersionConflict:
             log.exception("table %s: the log moved under us; reloading it", table.table_id)
             await resync(self.repo, table)
@@ -118,8 +125,8 @@ class Pipeline:
         table.since_snapshot += 1
         table.changed()
         events = [*(before or []), *events, *(after or [])]
-        if game.to_act is None:
-            events += await self.lifecycle.finish(table)
+        if result is not None:
+            events += self.lifecycle.finished(table, result)
             reason = "ended"
         self.publisher.post(table, events, reason, entry)
         if self.settings.latency_sink is not None:
@@ -201,7 +208,7 @@ class Pipeline:
         event = self.turns.warning_event(table, now)
         async with table.changing():
             table.update(warned=True)
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, [event], "warning")
         self.turns.reschedule(table)
 

@@ -28,6 +28,14 @@ class Registry:
         ids.append(table.table_id)
         return dropped
 
+    def drop(self, table_id: int) -> None:
+        """Stop holding a table (another process runs it now)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            ids = self.chat_tables.get(table.record.chat_id, [])
+            if table_id in ids:
+                ids.remove(table_id)
+
     def chat_lock(self, chat_id: str) -> asyncio.Lock:
         """The lock that serializes opening tables in one chat."""
         lock = self._chat_locks.get(chat_id)

@@ -4,47 +4,16 @@ none, the PostgreSQL cases skip and the run says why in one line)."""
 
 from __future__ import annotations
 
-import itertools
-import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from storage.memory import MemoryRepository
 from storage.postgres import PostgresRepository
 from storage.sqlite import SQLiteRepository
-from tests import pg
 
 Repo = MemoryRepository | SQLiteRepository | PostgresRepository
-_SCHEMAS = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[pg.Server | None]:
-    yield pg.server()
-    pg.stop()
-
-
-@pytest.fixture
-async def pg_url(pg_server: pg.Server | None) -> AsyncIterator[str]:
-    """A PostgreSQL URL whose ``search_path`` is a fresh, empty schema (dropped afterwards)."""
-    if pg_server is None:
-        pytest.skip(f"no PostgreSQL: {'; '.join(pg.UNAVAILABLE)}")
-    schema = f"t{os.getpid()}_{next(_SCHEMAS)}"
-    conn = await asyncpg.connect(pg_server.url)
-    try:
-        await conn.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await conn.close()
-    sep = "&" if "?" in pg_server.url else "?"
-    yield f"{pg_server.url}{sep}search_path={schema}"
-    conn = await asyncpg.connect(pg_server.url)
-    try:
-        await conn.execute(f"DROP SCHEMA {schema} CASCADE")
-    finally:
-        await conn.close()
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
@@ -92,7 +61,3 @@ async def reopen(make: Callable[[], Repo]) -> AsyncIterator[Callable[[Repo], Awa
     for r in opened:
         await r.close()
 
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if pg.UNAVAILABLE:
-        terminalreporter.write_line(f"PostgreSQL tests skipped: {'; '.join(pg.UNAVAILABLE)}", yellow=True)
