@@ -53,6 +53,18 @@ class ManagerSettings:
     heartbeat_seconds: float = 10.0
 
 
+def lease_owner(db: str) -> str | None:
+    """This process's lease name when its database can be shared by several processes (PostgreSQL):
+    host, process id and a random part; None for SQLite and memory (one process runs every table)."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        return None
+    import os
+    import secrets
+    import socket
+
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
 def tune_gc(threshold0: int = 50_000) -> None:
     """Process-wide GC tuning for a bot holding many live tables (call after ``TableManager.start``).
 

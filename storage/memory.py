@@ -10,7 +10,7 @@ event loop never interleave and a refused write leaves nothing behind.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -148,11 +148,13 @@ class MemoryRepository:
     def _live_ids(self) -> list[int]:
         return [tid for tid, row in sorted(self._tables.items()) if table_from(row).status in LIVE_STATUSES]
 
-    async def claim_tables(self, owner: str, now: float, lease_seconds: float,
-                           limit: int | None = None) -> list[int]:
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
         """Take the live tables that nobody holds (no owner, or a lease ended before ``now``)."""
+        prefixes = None if chat_prefixes is None else tuple(chat_prefixes)
         free = [tid for tid in self._live_ids()
-                if self._leases[tid][0] is None or (self._leases[tid][1] or 0.0) < now]
+                if (self._leases[tid][0] is None or (self._leases[tid][1] or 0.0) < now)
+                and (prefixes is None or str(self._tables[tid][1]).startswith(prefixes))]
         taken = free if limit is None else free[:limit]
         for tid in taken:
             self._leases[tid] = (owner, now + lease_seconds)

@@ -337,8 +337,8 @@ class PostgresRepository:
 
     # leases: which process runs which table
 
-    async def claim_tables(self, owner: str, now: float, lease_seconds: float,
-                           limit: int | None = None) -> list[int]:
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
         """Take the live tables that nobody holds (no owner, or a lease ended before ``now``).
 
         Rows another process is claiming at this moment are skipped (``SKIP LOCKED``), not waited for.
@@ -346,8 +346,10 @@ class PostgresRepository:
         rows = await self._write(lambda c: c.fetch(
             "UPDATE tables SET owner = $1, lease_until = $2::float8 + $3::float8 WHERE table_id IN ("
             f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < $2) "
+            "AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($5::text[]) p "
+            "WHERE left(chat_id, length(p)) = p)) "
             "ORDER BY table_id LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING table_id",
-            owner, now, lease_seconds, limit))
+            owner, now, lease_seconds, limit, None if chat_prefixes is None else list(chat_prefixes)))
         return sorted(int(r[0]) for r in rows)
 
     async def renew_leases(self, owner: str, now: float, lease_seconds: float) -> list[int]:

@@ -6,7 +6,7 @@ Refusals and failures are the typed errors of :mod:`storage.errors` (re-exported
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from storage.errors import (
@@ -96,9 +96,10 @@ class Repository(Protocol):
         Oldest first, in one consistent read: a table's snapshot and tail belong together.
         """
 
-    async def claim_tables(self, owner: str, now: float, lease_seconds: float,
-                           limit: int | None = None) -> list[int]:
-        """Take (at most ``limit``) live tables nobody holds: no owner, or a lease that ended before ``now``.
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
+        """Take (at most ``limit``) live tables nobody holds: no owner, or a lease that ended before ``now``;
+        only of chats whose id starts with one of ``chat_prefixes``, if given (``("tg:",)``).
 
         Each is held by ``owner`` until ``now + lease_seconds``; the ids taken, in order. Of processes
         claiming at once, each table goes to one. Leases never change a table's ``rev``.

@@ -494,13 +494,17 @@ class SQLiteRepository:
 
     # leases: which process runs which table
 
-    async def claim_tables(self, owner: str, now: float, lease_seconds: float,
-                           limit: int | None = None) -> list[int]:
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
         """Take the live tables that nobody holds (no owner, or a lease ended before ``now``)."""
+        prefixes = None if chat_prefixes is None else dumps(list(chat_prefixes))
+
         def claim(c: sqlite3.Connection) -> list[int]:
             ids = [r[0] for r in c.execute(
-                f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < ?) "
-                "ORDER BY table_id LIMIT ?", (now, -1 if limit is None else limit))]
+                f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < ?1) "
+                "AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(?3) p "
+                "WHERE substr(chat_id, 1, length(p.value)) = p.value)) "
+                "ORDER BY table_id LIMIT ?2", (now, -1 if limit is None else limit, prefixes))]
             c.executemany("UPDATE tables SET owner = ?, lease_until = ? WHERE table_id = ?",
                           [(owner, now + lease_seconds, i) for i in ids])
             return ids

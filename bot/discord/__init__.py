@@ -46,7 +46,7 @@ async def run(config: Config, *, manager: TableManager | None = None, **options:
     """
     from bot.config import ConfigError
     from bot.manager import TableManager
-    from bot.settings import ManagerSettings, tune_gc
+    from bot.settings import ManagerSettings, lease_owner, tune_gc
     from storage import open_repository
 
     if not config.discord_token:
@@ -56,7 +56,7 @@ async def run(config: Config, *, manager: TableManager | None = None, **options:
     if manager is None:
         repo = await open_repository(config.db, durability=config.durability)
         settings = ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
-                                   chat_prefixes=("dc:",))
+                                   chat_prefixes=("dc:",), owner=lease_owner(config.db))
         manager = TableManager(repo, settings=settings)
     client = build_client(manager, sharded=bool(config.section("discord").get("sharded", False)), **options)
     tune_gc()  # fewer, later collections keep the p99 of an action low with many live tables

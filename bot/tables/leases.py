@@ -41,6 +41,7 @@ class Leases:
         self.owner: str = settings.owner
         self.lease = settings.lease_seconds
         self.every = settings.heartbeat_seconds
+        self.prefixes = settings.chat_prefixes  # a Telegram bot takes over only Telegram tables
         self.registry = registry
         self._restore = restore
         self._drop = drop
@@ -51,7 +52,7 @@ class Leases:
         """At start: the tables this owner still holds (a restart under the same name) and the free ones."""
         now = self.clock.now()
         held = await self.repo.renew_leases(self.owner, now, self.lease)
-        claimed = await self.repo.claim_tables(self.owner, now, self.lease)
+        claimed = await self.repo.claim_tables(self.owner, now, self.lease, chat_prefixes=self.prefixes)
         return sorted({*held, *claimed})
 
     async def beat(self) -> None:
@@ -63,7 +64,7 @@ class Leases:
             if table.live and table.table_id not in held:
                 log.warning("table %s: another process holds it now; this one lets it go", table.table_id)
                 await self._drop(table)
-        claimed = await self.repo.claim_tables(self.owner, now, self.lease)
+        claimed = await self.repo.claim_tables(self.owner, now, self.lease, chat_prefixes=self.prefixes)
         new = [i for i in claimed if (t := self.registry.find(i)) is None or not t.live]
         if new:
             log.info("taking over tables %s (their holder stopped renewing)", new)

@@ -184,12 +184,13 @@ async def run(config: Config) -> None:
     if not config.telegram_token:
         raise ValueError("MAJLIS_TELEGRAM_TOKEN is not set")
     from bot.manager import TableManager
-    from bot.settings import ManagerSettings, tune_gc
+    from bot.settings import ManagerSettings, lease_owner, tune_gc
     from storage import open_repository
 
     repo = await open_repository(config.db, durability=config.durability)
     manager = TableManager(repo, settings=ManagerSettings(
-        ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds, chat_prefixes=("tg:",)))
+        ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds, chat_prefixes=("tg:",),
+        owner=lease_owner(config.db)))
     section = config.section("telegram")
     app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url,
                             concurrent_updates=int(section.get("concurrent_updates", RUN_CONCURRENCY)),

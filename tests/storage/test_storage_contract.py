@@ -676,3 +676,12 @@ async def test_released_tables_are_free_at_once_and_restore_reads_only_the_named
     restored = await repo.live_tables_with_logs([b, 999])
     assert [(t, [x.seq for x in log]) for t, _, log in restored] == [(table, [1, 2])]
     assert [t.table_id for t, _, _ in await repo.live_tables_with_logs([])] == []
+
+
+async def test_a_bot_of_one_platform_claims_only_that_platforms_tables(repo: Repo) -> None:
+    tg = (await new_table(repo, chat="tg:-1")).table_id
+    dc = (await new_table(repo, chat="dc:9/8")).table_id
+    cli = (await new_table(repo, chat="cli:local")).table_id
+    assert await repo.claim_tables("tg-bot", 1.0, 30.0, chat_prefixes=("tg:",)) == [tg]
+    assert await repo.claim_tables("dc-bot", 1.0, 30.0, chat_prefixes=("dc:", "cli:")) == [dc, cli]
+    assert await repo.claim_tables("other", 1.0, 30.0, chat_prefixes=()) == []
