@@ -18,6 +18,7 @@ from bot.errors import TableError
 from bot.prefs import Prefs
 from bot.settings import ManagerSettings
 from bot.table import Table
+from bot.tables import ai_runner
 from bot.tables.leases import Leases
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.lobby import Lobby
@@ -112,6 +113,7 @@ class TableManager:
         if self.leases is not None:
             await self.leases.close(release=True)
             self.leases = None
+        await ai_runner.close()  # the AI process pool's workers
         self._started = False
 
     async def run_due(self) -> None:

@@ -77,6 +77,8 @@ class Handlers:
     """The adapter's behaviour, independent of how commands are declared.
 
     ``presenter`` (optional) is told when a person's DMs work again, so that their hands resume.
+    ``web_link(snapshot, seat, player_id, t)`` (optional, set by ``run`` with the web table on) gives
+    the ephemeral hand an "Open table" link to the player's signed web page.
     """
 
     def __init__(self, manager: TableManager, *, transport: DiscordTransport | None = None,
@@ -84,6 +86,7 @@ class Handlers:
         self.manager = manager
         self.transport = transport
         self.presenter = presenter
+        self.web_link: Any = None
 
     # ---- languages ----
 
@@ -374,7 +377,9 @@ class Handlers:
         seat = snap.seat_of(player_id(interaction.user.id))
         if seat is None:
             raise TableError("not_seated")
-        return render_hand(snap, self.manager.view(table_id, seat), t, platform="dc")
+        msg = render_hand(snap, self.manager.view(table_id, seat), t, platform="dc")
+        link = self.web_link(snap, seat, player_id(interaction.user.id), t) if self.web_link else None
+        return OutMessage(msg.text, (*msg.buttons, (link,)), msg.notify) if link is not None else msg
 
     async def _show_hand(self, interaction: Interaction, table_id: int, t: T) -> None:
         try:
