@@ -43,7 +43,9 @@ class TableManager:
         self.repo = repo
         self.clock: Clock = clock or RealClock()
         self.settings = settings or ManagerSettings()
-        self.prefs = prefs or Prefs(repo, default_turn_seconds=self.settings.default_turn_seconds)
+        self.prefs = prefs or Prefs(repo, default_turn_seconds=self.settings.default_turn_seconds,
+                                    default_ai_level=self.settings.default_ai_level,
+                                    default_digits=self.settings.default_digits)
         self.registry = Registry()
         self.publisher = Publisher()
         self.turns = Turns(self.clock, self.settings, on_due=self._due, turn_seconds=self.prefs.turn_seconds)

@@ -80,9 +80,12 @@ class Prefs:
     """Chat and player records through one bounded, expiring cache."""
 
     def __init__(self, repo: Repository, *, default_turn_seconds: int = 60, size: int = CACHE_SIZE,
-                 chat_ttl: float = CHAT_TTL, player_ttl: float = PLAYER_TTL) -> None:
+                 chat_ttl: float = CHAT_TTL, player_ttl: float = PLAYER_TTL, default_ai_level: str = "normal",
+                 default_digits: str = "western") -> None:
         self.repo = repo
         self.default_turn_seconds = default_turn_seconds
+        self.default_ai_level = default_ai_level  # a chat's until it stores its own (MAJLIS_AI_LEVEL)
+        self.default_digits = default_digits  # likewise (MAJLIS_DIGITS)
         self._chats: TTLCache[ChatRecord] = TTLCache(size, chat_ttl)
         self._players: TTLCache[PlayerRecord | None] = TTLCache(size, player_ttl)
 
@@ -93,7 +96,8 @@ class Prefs:
         chat = self._chats.get(chat_id)
         if chat is None:
             chat = await self.repo.get_chat(chat_id) or ChatRecord(
-                chat_id=chat_id, turn_seconds=self.default_turn_seconds)
+                chat_id=chat_id, turn_seconds=self.default_turn_seconds, ai_level=self.default_ai_level,
+                digits=self.default_digits)
             self._chats.put(chat_id, chat)
         return chat
 

@@ -17,7 +17,9 @@ class ManagerSettings:
       ``fast_forward_unwatched`` lets a table with no person left at it play out without pacing.
     - ``autoplay_after``: automatic moves in a row after which the AI plays the seat until its owner
       acts again.
-    - ``default_turn_seconds``: the turn timer of a chat that has no stored settings.
+    - ``default_turn_seconds``, ``default_ai_level``, ``default_digits``: the turn timer, AI level
+      and digits of a chat that has no stored settings (``majlis run`` passes the configured
+      ``MAJLIS_TURN_SECONDS``, ``MAJLIS_AI_LEVEL`` and ``MAJLIS_DIGITS``).
     - ``auto_begin_when_full``: start the match when a fourth person sits down.
     - ``snapshot_every``: save the engine state after that many actions (0: only at the end of each
       deal), so that a restore replays a short tail of the log.
@@ -42,6 +44,8 @@ class ManagerSettings:
     fast_forward_unwatched: bool = True
     autoplay_after: int = 2
     default_turn_seconds: int = 60
+    default_ai_level: str = "normal"
+    default_digits: str = "western"
     auto_begin_when_full: bool = True
     snapshot_every: int = 0
     seed_source: Callable[[], int] | None = None
