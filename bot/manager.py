@@ -9,6 +9,7 @@ before (``bot/service.py``); the manager checks only the table's own state.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import engine
@@ -46,10 +47,11 @@ class TableManager:
         self.prefs = prefs or Prefs(repo, default_turn_seconds=self.settings.default_turn_seconds,
                                     default_ai_level=self.settings.default_ai_level,
                                     default_digits=self.settings.default_digits)
-        self.registry = Registry()
+        self.registry = Registry(self.settings.finished_grace)
         self.publisher = Publisher()
         self.turns = Turns(self.clock, self.settings, on_due=self._due, turn_seconds=self.prefs.turn_seconds)
-        self.lifecycle = Lifecycle(repo, self.clock, self.settings, self.turns, self.publisher)
+        self.lifecycle = Lifecycle(repo, self.clock, self.settings, self.turns, self.publisher,
+                                   on_ended=self._ended)
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
         self.leases: Leases | None = None
@@ -61,7 +63,17 @@ class TableManager:
         return self.registry.tables
 
     async def _due(self, table_id: int) -> None:
+        self._evict(self.registry.sweep(self.clock.now()))
         await self.pipeline.wake(table_id)
+
+    def _ended(self, table: Table) -> None:
+        """A table ended: the ones that ended longer than ``finished_grace`` ago leave memory."""
+        self._evict(self.registry.ended(table.table_id, self.clock.now()))
+
+    def _evict(self, table_ids: list[int]) -> None:
+        for table_id in table_ids:
+            self.turns.forget(table_id)
+            self.pipeline.forget(table_id)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -174,6 +186,25 @@ class TableManager:
     async def stop(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
         """Stop the chat's table (lobby or match): its creator or a chat admin may."""
         return await self.lobby.stop(chat_id, person, is_admin=is_admin)
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
+        """The chat got a new id (a Telegram group became a supergroup, ``ChatMigrated``): its tables,
+        settings, results and ratings move to ``new_chat_id`` in storage and here; each live table is
+        shown again in the new chat. Returns the number of live tables moved."""
+        if old_chat_id == new_chat_id:
+            return 0
+        async with self.registry.chat_lock(old_chat_id), self.registry.chat_lock(new_chat_id), \
+                contextlib.AsyncExitStack() as stack:
+            held = [self.registry.tables[i] for i in sorted(self.registry.chat_tables.get(old_chat_id, []))]
+            for table in held:  # no move of these tables may write the old chat id back meanwhile
+                await stack.enter_async_context(self.publisher.locked(table))
+            moved = await self.repo.move_chat(old_chat_id, new_chat_id)
+            self.prefs.forget_chat(old_chat_id)
+            self.prefs.forget_chat(new_chat_id)
+            for table in self.registry.move_chat(old_chat_id, new_chat_id):
+                if table.live:  # shown again where the chat is now (delivered as the locks are released)
+                    self.publisher.post(table, [], "restored")
+        return moved
 
     async def set_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
         """Remember (or forget, with None) a platform message id of the table, durably."""

@@ -163,6 +163,10 @@ class Prefs:
         self._players.put(player_id, record)
         return record
 
+    def forget_chat(self, chat_id: str) -> None:
+        """Read the chat's settings from storage next time (they moved, or changed elsewhere)."""
+        self._chats.pop(chat_id)
+
     def forget_player(self, player_id: str) -> None:
         """Read the player's record from storage next time."""
         self._players.pop(player_id)

@@ -27,6 +27,12 @@ class ManagerSettings:
     - ``background``: run timers and AI moves on the clock by themselves; False: only when
       ``run_due()`` is called (step-by-step tests).
     - ``latency_sink``: receives the seconds each action took, lock to notification (benchmarks).
+    - ``finished_grace``: seconds a finished, stopped or cancelled table stays in memory (late presses
+      are answered, ``get()`` still finds it) before it is dropped; None: until the chat opens a new one.
+    - ``retry_first``, ``retry_max``, ``park_after``: a table whose timer or AI move fails is tried
+      again after ``retry_first`` seconds, doubling up to ``retry_max``; after ``park_after`` failures
+      in a row it is parked: no more tries until a restart (or a person's move), one log line and a
+      message in its chat.
     - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
       (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
       table; None: every live table.
@@ -55,6 +61,10 @@ class ManagerSettings:
     owner: str | None = None
     lease_seconds: float = 30.0
     heartbeat_seconds: float = 10.0
+    finished_grace: float | None = 600.0
+    retry_first: float = 1.0
+    retry_max: float = 60.0
+    park_after: int = 8
 
 
 def lease_owner(db: str) -> str | None:

@@ -17,6 +17,7 @@ import pytest
 #: (logger name prefix, message prefix) of the errors that are logged and survived
 HIDDEN = (
     ("bot.tables", "a subscriber failed"),
+    ("bot.tables", "table parked"),
     ("bot.ai", "strong AI failed"),
     ("bot.ai", "rule player failed"),
 )

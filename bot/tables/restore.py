@@ -96,7 +96,10 @@ async def resume(table: Table, lifecycle: Lifecycle) -> None:
     async with publisher.locked(table):
         if table.playing and table.game is not None:
             if table.game.to_act is None:
-                events = await lifecycle.finish(table)
+                try:
+                    events = await lifecycle.finish(table)
+                except Exception:  # logged; the table stays live in storage and is tried again next start
+                    return
                 publisher.post(table, events, "ended")
                 return
             if turns.resume(table, lifecycle.clock.now()):

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from telegram import Bot
-from telegram.ext import Application, ApplicationBuilder
+from telegram import Bot, Update
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 from telegram.request import HTTPXRequest
 
 from bot.presenter import dm_dest, hand_key
@@ -18,7 +18,7 @@ from bot.telegram.commands import register_commands
 from bot.telegram.common import Services, join_payload
 from bot.telegram.handlers import Handlers
 from bot.telegram.ordering import PerChatProcessor
-from bot.telegram.transport import TelegramTransport
+from bot.telegram.transport import TelegramTransport, group_dest
 from bot.types import Person, TableSnapshot
 
 if TYPE_CHECKING:
@@ -116,9 +116,13 @@ def build_application(
                                               None)  # forget the old message: the hand is sent anew
             await presenter.dm_restored(person.player_id)
 
+        async def on_migrated(old: int, new: int) -> None:
+            await manager.move_chat(group_dest(old), group_dest(new))
+
         services.on_started = on_started
         services.on_hand = on_hand
         services.on_lang = presenter.forget_player
+        transport.on_migrated = on_migrated
         if set_commands:
             await register_commands(app.bot)
         if callable(start_manager):
@@ -140,6 +144,18 @@ def build_application(
     app = builder.post_init(post_init).post_stop(post_stop).build()
     app.bot_data["majlis"] = state
     Handlers(services).install(app)
+
+    async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Telegram's service message of a group that became a supergroup (in the old or the new chat)."""
+        msg = update.effective_message
+        if msg is None or state.transport is None:
+            return
+        if msg.migrate_to_chat_id:
+            await state.transport.migrated(msg.chat.id, msg.migrate_to_chat_id)
+        elif msg.migrate_from_chat_id:
+            await state.transport.migrated(msg.migrate_from_chat_id, msg.chat.id)
+
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate), group=-1)
     return app
 
 

@@ -162,3 +162,16 @@ async def test_the_drain_is_bounded_by_the_configured_grace(tg: FakeTelegram, tm
     assert code == 0, err.decode()[-3000:]
     assert time.monotonic() - started < 10  # 1 s of grace, then closing; not the 60 s of the 429
     assert not tg.bot_messages(GROUP)
+
+
+async def test_a_refused_token_is_one_error_line_and_exit_code_1(tg: FakeTelegram, tmp_path: Path) -> None:
+    env = _env(tmp_path, tg, None)
+    env["MAJLIS_TELEGRAM_TOKEN"] = "7012345678:AAHsomeOtherFakeTokenFakeTokenFakeTo"  # not the fake's
+    proc = await _start("telegram", tmp_path, env)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    log = err.decode()
+    assert proc.returncode == 1, log
+    problems = [line for line in log.splitlines() if " ERROR " in line or " CRITICAL " in line]
+    assert len(problems) == 1 and "Telegram refused the bot token" in problems[0], log
+    assert "Traceback" not in log
+    assert env["MAJLIS_TELEGRAM_TOKEN"] not in log
