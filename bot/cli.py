@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot import dbcli
 from bot.config import Config, ConfigError, load_config
 from bot.i18n import T, normalize_lang, resolve_lang, translator
 
@@ -82,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="show the rules with these options")
     rules.add_argument("--bidi", choices=("auto", "terminal", "none"), help="as for play")
+
+    dbcli.add_parser(sub)
 
     bench = sub.add_parser("bench", help="run the benchmark scripts under bench/")
     bench.add_argument("names", nargs="*", metavar="NAME", help="only these scripts (default: all)")
@@ -310,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.web.cli import cmd_web
 
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
-               "tables": cmd_tables, "web": cmd_web}[args.command]
+               "tables": cmd_tables, "web": cmd_web, "db": dbcli.cmd_db}[args.command]
     try:
         return handler(args)
     except Exception as e:

@@ -20,6 +20,7 @@ from bot.prefs import Prefs
 from bot.settings import ManagerSettings
 from bot.table import Table
 from bot.tables import ai_runner
+from bot.tables.leases import Leases
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.lobby import Lobby
 from bot.tables.pipeline import Pipeline
@@ -53,6 +54,7 @@ class TableManager:
                                    on_ended=self._ended)
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
+        self.leases: Leases | None = None
         self._started = False
 
     @property
@@ -84,20 +86,47 @@ class TableManager:
         if self._started:
             return
         self._started = True
-        tables = await load_live(self.repo, self.settings)
+        held = None
+        if self.settings.owner is not None:  # several processes on one database: run what this one holds
+            self.leases = Leases(self.repo, self.clock, self.settings, self.registry,
+                                 restore=self._restore, drop=self._let_go)
+            held = await self.leases.initial()
+        await self._restore(held)
+        if self.settings.background:
+            self.turns.sched.start()
+            if self.leases is not None:
+                self.leases.start()
+
+    async def _restore(self, table_ids: list[int] | None) -> None:
+        """Load, hold and resume the live tables (all, or ``table_ids``)."""
+        tables = await load_live(self.repo, self.settings, table_ids)
         for table in tables:
             self.lobby.register(table)
         for chat_id in {t.record.chat_id for t in tables}:
             await self.prefs.chat(chat_id)
         for table in tables:
             await resume(table, self.lifecycle)
-        if self.settings.background:
-            self.turns.sched.start()
+
+    async def _let_go(self, table: Table) -> None:
+        async with table.lock:
+            self.turns.forget(table.table_id)
+            self.registry.drop(table.table_id)
+
+    async def heartbeat(self) -> None:
+        """Renew this process's leases and take over the tables of a dead one (tests call it; with
+        ``background`` it runs every ``heartbeat_seconds``)."""
+        if self.leases is not None:
+            await self.leases.beat()
+            await self.publisher.drain()
 
     async def close(self) -> None:
-        """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage."""
+        """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage
+        (with leases: released, so that another process takes them over at once)."""
         await self.turns.sched.close()
         await self.publisher.drain()
+        if self.leases is not None:
+            await self.leases.close(release=True)
+            self.leases = None
         await ai_runner.close()  # the AI process pool's workers
         self._started = False
 

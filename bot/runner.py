@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.settings import ManagerSettings
+from bot.settings import ManagerSettings, lease_owner
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -50,7 +50,7 @@ def manager_settings(config: Config, prefixes: tuple[str, ...]) -> ManagerSettin
     """The manager's settings for the bots: the configured pace, timer and chat defaults."""
     return ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
                            default_ai_level=config.ai_level, default_digits=config.digits,
-                           chat_prefixes=prefixes)
+                           chat_prefixes=prefixes, owner=lease_owner(config.db))
 
 
 class StartGate:

@@ -36,6 +36,11 @@ class ManagerSettings:
     - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
       (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
       table; None: every live table.
+    - ``owner``: this process's name when several processes share one database: it runs only the
+      tables it holds by lease (``bot/tables/leases.py``): the ones it creates, and live tables
+      nobody holds or whose holder stopped renewing. Every ``heartbeat_seconds`` it renews its
+      leases (``lease_seconds`` long) and takes over the tables of a process that died. None: one
+      process runs every live table (no leases).
     """
 
     one_table_per_chat: bool = True
@@ -53,10 +58,25 @@ class ManagerSettings:
     background: bool = True
     latency_sink: Callable[[float], None] | None = None
     chat_prefixes: tuple[str, ...] | None = None
+    owner: str | None = None
+    lease_seconds: float = 30.0
+    heartbeat_seconds: float = 10.0
     finished_grace: float | None = 600.0
     retry_first: float = 1.0
     retry_max: float = 60.0
     park_after: int = 8
+
+
+def lease_owner(db: str) -> str | None:
+    """This process's lease name when its database can be shared by several processes (PostgreSQL):
+    host, process id and a random part; None for SQLite and memory (one process runs every table)."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        return None
+    import os
+    import secrets
+    import socket
+
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 def tune_gc(threshold0: int = 50_000) -> None:

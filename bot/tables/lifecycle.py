@@ -50,7 +50,7 @@ class Lifecycle:
         table.update(seats=seats, status=PLAYING, lobby_deadline=None, version=0, warned=False)
         deadline, table.ai_at, table.warn_at = self.turns.plan(record.chat_id, seats, game, now, table)
         table.update(deadline=deadline)
-        await self.repo.save_table(table.record)
+        table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, [*events, {"type": "table_started"}], "started")
         self.turns.reschedule(table)
 
@@ -60,7 +60,7 @@ class Lifecycle:
         if table.game is not None and to_act is not None and (
                 to_act == seat or table.record.seats[to_act].is_ai):
             self.turns.replan(table, self.clock.now())
-        await self.repo.save_table(table.record)
+        table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, events, "seat")
         self.turns.reschedule(table)
 
@@ -69,7 +69,7 @@ class Lifecycle:
         async with table.changing():
             table.update(status=status, deadline=None, lobby_deadline=None, warned=False)
             table.ai_at = table.warn_at = None
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
         self.turns.forget(table.table_id)
         self.publisher.post(table, events, "ended")
         if self.on_ended is not None:
@@ -94,7 +94,7 @@ class Lifecycle:
         async with table.changing():
             table.update(status=FINISHED, deadline=None, warned=False)
             try:
-                await self.repo.record_match(result, table.record)
+                table.record = await self.repo.record_match(result, table.record)
             except Exception as e:
                 log.error("table %s: recording the finished match failed (%s: %s); it is tried again at the "
                           "next start", table.table_id, type(e).__name__, e)

@@ -106,13 +106,14 @@ class Pipeline:
         record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
         result: MatchResult | None = None
+        if game.to_act is None:  # the match ends here: the action, its result and the ratings in ONE write
+            ended = Table(record=dataclasses.replace(record, status=FINISHED, deadline=None), game=game)
+            result, record = ended.match_result(now), ended.record
         try:
-            if game.to_act is None:  # the match is over: the last move, the result and the ratings at once
-                record = dataclasses.replace(record, status=FINISHED, deadline=None)
-                result = Table(record=record, game=game).match_result(now)
-                await self.repo.append_final_action(entry, record, result)
+            if result is None:
+                record = await self.repo.append_action(entry, record)
             else:
-                await self.repo.append_action(entry, record)
+                record = await self.repo.append_final_action(entry, record, result)
         except VersionConflict:
             log.exception("table %s: the log moved under us; reloading it", table.table_id)
             await resync(self.repo, table)
@@ -237,7 +238,7 @@ class Pipeline:
         event = self.turns.warning_event(table, now)
         async with table.changing():
             table.update(warned=True)
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, [event], "warning")
         self.turns.reschedule(table)
 

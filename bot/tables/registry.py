@@ -67,6 +67,14 @@ class Registry:
         ids.append(table.table_id)
         return dropped
 
+    def drop(self, table_id: int) -> None:
+        """Stop holding a table (another process runs it now)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            ids = self.chat_tables.get(table.record.chat_id, [])
+            if table_id in ids:
+                ids.remove(table_id)
+
     def move_chat(self, old_chat_id: str, new_chat_id: str) -> list[Table]:
         """The chat's tables held in memory now belong to ``new_chat_id`` (their records too)."""
         ids = self.chat_tables.pop(old_chat_id, [])
