@@ -15,6 +15,7 @@ import engine
 from bot.ai import AIProvider, ai_player
 from bot.clock import Clock, RealClock
 from bot.errors import TableError
+from bot.links import Links
 from bot.prefs import Prefs
 from bot.settings import ManagerSettings
 from bot.table import Table
@@ -49,6 +50,20 @@ class TableManager:
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
         self._started = False
+        self._links: Links | None = None
+
+    async def join_links(self) -> Links:
+        """The install's signed join links (the secret is read from storage, created on first start)."""
+        if self._links is None:
+            self._links = await Links.load(self.repo)
+        return self._links
+
+    @property
+    def links(self) -> Links:
+        """The join links (after ``start()`` or the first ``create()``)."""
+        if self._links is None:
+            raise RuntimeError("the join links are loaded by start() or create()")
+        return self._links
 
     @property
     def _tables(self) -> dict[int, Table]:
@@ -69,6 +84,7 @@ class TableManager:
         if self._started:
             return
         self._started = True
+        await self.join_links()
         tables = await load_live(self.repo, self.settings)
         for table in tables:
             self.lobby.register(table)
@@ -120,6 +136,7 @@ class TableManager:
     async def create(self, chat_id: str, creator: Person, game: str,
                      options: dict[str, Any] | None = None) -> TableSnapshot:
         """Open a lobby in ``chat_id`` with ``creator`` in seat 0."""
+        await self.join_links()
         return await self.lobby.create(chat_id, creator, game, options)
 
     async def join(self, chat_id: str, person: Person, seat: int | None = None) -> TableSnapshot:

@@ -124,16 +124,20 @@ class Presenter:
         self._turn: dict[tuple[int, int], bool] = {}
         self._tables: dict[int, TableSnapshot] = {}  # live tables
         self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
-        self._langs: dict[int, tuple[str, str]] = {}  # table id -> (public lang, digits)
         manager.subscribe(self.on_update)
 
     # -- languages ------------------------------------------------------------------------------
 
-    async def _public_t(self, snap: TableSnapshot) -> T:
+    async def _public_lang(self, snap: TableSnapshot) -> tuple[str, str]:
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is not None:  # the one order and cache of bot/prefs.py
+            lang_digits: tuple[str, str] = await prefs.public_lang(snap.table.chat_id, snap.table.lang)
+            return lang_digits
         chat = await self.manager.chat_settings(snap.table.chat_id)
-        lang = resolve_lang(chat.lang, snap.table.lang)
-        self._langs[snap.table_id] = (lang, chat.digits)
-        return translator(lang, chat.digits)
+        return resolve_lang(chat.lang, snap.table.lang), chat.digits
+
+    async def _public_t(self, snap: TableSnapshot) -> T:
+        return translator(*await self._public_lang(snap))
 
     async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
         now = self.clock.now()
@@ -257,7 +261,7 @@ class Presenter:
         if player in self._blocked or dm_ok is False:
             self._blocked.add(player)
             return
-        public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
+        public_lang, digits = await self._public_lang(snap)
         t = translator(resolve_lang(lang, public_lang), digits)
         dest = dm_dest(player)
         hub.put(dest, hand_key(snap.table_id, player), render_hand(snap, view, t, platform=platform_name(player)),
@@ -279,7 +283,7 @@ class Presenter:
             return
         hub = self.hubs.get(platform_of(player))
         if hub is not None and player not in self._blocked:
-            public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
+            public_lang, digits = await self._public_lang(snap)
             lang, _ = await self._player(player, seat_name(snap, seat, public_t))
             hub.put(dm_dest(player), None,
                     render_turn_warning(snap, seat, seconds_left, translator(resolve_lang(lang, public_lang),
@@ -320,8 +324,7 @@ class Presenter:
             seat = snap.seat_of(player)
             chat = snap.table.chat_id
             platform = platform_of(chat)
-            lang, digits = self._langs.get(snap.table_id, ("ar", "western"))
-            t = translator(lang, digits)
+            t = translator(*await self._public_lang(snap))
             name = seat_name(snap, seat, t) if seat is not None else player
             transport = self.transports.get(platform)
             link_of = getattr(transport, "start_link", None)
