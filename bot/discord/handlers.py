@@ -138,6 +138,9 @@ class Handlers:
     async def translator_for(self, interaction: Interaction, chat_id: str | None = None) -> T:
         """The language of a private answer: the player's choice, the server's, the locale hint."""
         person = person_of(interaction)
+        guild = guild_key(interaction)
+        if guild is not None:  # every channel the bot hears from is tied to its server's settings
+            await self.manager.prefs.link_parent(chat_of(interaction), guild)
         rec = await self.manager.player(person)  # cached by the manager's prefs
         chat = await self.manager.chat_settings(chat_id or chat_of(interaction))
         return translator(resolve_lang(rec.lang or chat.lang, person.lang_hint), chat.digits)
