@@ -17,6 +17,12 @@ from bot.ai import Player, is_heavy
 log = logging.getLogger(__name__)
 
 
+def inline(player: Player) -> bool:
+    """Whether :func:`decide` answers at once (the pipeline then calls it under the table's lock,
+    as one step with the move); otherwise it is called without the lock."""
+    return not is_heavy(player)
+
+
 async def decide(player: Player, view: dict[str, Any], game: str, rng: random.Random, *,
                  table_id: int, seat: int) -> str | None:
     """The AI's chosen code for the seat whose ``view`` this is, or None if the AI failed."""
