@@ -111,9 +111,8 @@ class Prefs:
         """The chat's parent (its Discord server), if known."""
         hit = self._parents.peek(chat_id)
         if hit is None and chat_id.startswith("dc:") and not chat_id.startswith("dc:guild:"):
-            hit = await self.repo.get_meta(f"parent:{chat_id}")
-            if hit:
-                self._parents.put(chat_id, hit)
+            hit = await self.repo.get_meta(f"parent:{chat_id}") or ""  # "": none (remembered too)
+            self._parents.put(chat_id, hit)
         return hit or None
 
     def settings_scope(self, chat_id: str) -> str:
