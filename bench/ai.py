@@ -1,27 +1,43 @@
-"""Duplicate matches between two AI players on the same seeded deals.
+"""Duplicate matches between two AI levels on the same seeded deals, and the event loop's lag.
 
-    python bench/ai.py --game tarneeb --deals 40          # strong vs rule-based, classic card play
+    python bench/ai.py --game tarneeb --deals 40          # strong vs easy (the rule player)
+    python bench/ai.py --game tarneeb --deals 40 --level strong --against normal
     python bench/ai.py --game tarneeb41 --deals 40
     python bench/ai.py --game trix --deals 8               # --jobs 2: two processes (Trix only)
     python bench/ai.py --game trix-kingdom --deals 160     # 8 kingdoms, the owner chooses
+    python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
+    python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
+
+Deal sets: ``--seeds report`` (the default) is held out: nothing was tuned on it; ``--seeds tune``
+is the set the budgets and models were tuned on (the seeds this script always used before).
+Levels: ``easy`` is the rule player, ``normal`` and ``strong`` the search; ``--level`` plays
+against ``--against``.
 
 Classic Tarneeb: every deal is played twice with the teams swapped; the rule player bids in both
-runs (so the contract is the same) and only the card play differs: the figure is the strong team's
-tricks minus the rule team's tricks in the same seats. A second figure lets the strong player bid
-too and compares team scores. Tarneeb 41: each deal twice with the teams swapped, bids and play by
-the players; the figure is the mean personal score per deal of a strong seat minus a rule seat in
-the same seat. Trix: each deal is played once with four rule players and once with the strong
-player in each seat, for every contract (the owner's choice is forced); the figure is the strong
-seat's points minus the rule player's points in that seat. Trix kingdoms (``--game trix-kingdom``,
-``--deals`` / 20 kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so
-the contract choice counts too; the figure is the same difference per deal. Prints means with
-standard errors and the strong player's move times (of decisions with a choice only: a forced move
-is answered at once and would flatter the median; the opening lead apart, its limit is 2 s).
+runs (so the contract is the same) and only the card play differs: the figure is the level's
+tricks minus the other's tricks in the same seats. A second figure lets each side bid too and
+compares team scores. Tarneeb 41: each deal twice with the teams swapped, bids and play by
+the players; the figure is the mean personal score per deal of a level's seat minus the other's in
+the same seat. Bids (``--game bids``): the card play is the rule player's everywhere and only the
+bidding differs (classic: team points per deal, both seatings; 41: personal points per deal).
+Trix: each deal is played once with four ``--against`` players and once with the level's player
+in each seat, for every contract (the owner's choice is forced); the figure is the level's seat
+points minus the other's in that seat. Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
+kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so the contract
+choice counts too; the figure is the same difference per deal. Prints means with standard errors
+and the level's decision times (of decisions with a choice only: a forced move is answered at
+once and would flatter the median; the opening lead apart), median, p95 and max: every decision
+is under the one-second cap, thinking in this process (``--jobs``: contention included).
+
+Lag (``--game lag``): ``--flight`` tables (16) ask the strong AI for a decision, one after another,
+through the process pool (:mod:`bot.ai.pool`), while a ticker measures how late the event loop
+wakes up (p50/p99/max); the same with ``--lag-mode thread`` (``asyncio.to_thread``, the old way).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import multiprocessing
 import random
 import statistics
@@ -38,10 +54,18 @@ from bot.ai.rules import RulePlayer
 from bot.ai.strong import StrongPlayer
 
 TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": []}
+#: Seed offsets of the deal sets: "tune" is what the budgets and models were tuned on.
+SEEDS = {"tune": 0, "report": 1_000_000}
+OFFSET = SEEDS["report"]
+
+
+def player(level: str) -> Any:
+    """The AI of ``level``: the rule player for ``easy``, the search otherwise."""
+    return RulePlayer() if level == "easy" else StrongPlayer(level)
 
 
 def _deal_cards(seed: int) -> list[list[str]]:
-    rng = random.Random(seed)
+    rng = random.Random(seed + OFFSET)
     deck = [r + s for s in "CDHS" for r in "23456789TJQKA"]
     rng.shuffle(deck)
     return [deck[i::4] for i in range(4)]
@@ -51,8 +75,8 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
               bidders: list[Any] | None = None, contract: str | None = None,
               timed: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
     """Play one deal from ``cards`` to its ``deal_scored`` event; return that event."""
-    g = engine.new_game(game, seed=seed, dealer=0 if game != "trix" else None, deals=[cards])
-    rng = random.Random(seed)
+    g = engine.new_game(game, seed=seed + OFFSET, dealer=0 if game != "trix" else None, deals=[cards])
+    rng = random.Random(seed + OFFSET)
     while True:
         seat = g.to_act
         assert seat is not None
@@ -69,12 +93,12 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
 
 
 def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.Random, timed: bool) -> str:
-    """``who``'s action; a strong player's thinking time is recorded when it had a choice."""
+    """``who``'s action; a searching player's thinking time is recorded when it had a choice."""
     t0 = time.perf_counter()
     action = str(who.decide(view, game, rng))
     if timed and isinstance(who, StrongPlayer) and len(view["legal"]) > 1:
         kind = "bid"
-        if phase == "play":  # the opening lead has its own budget (2 s, like a bid)
+        if phase == "play":  # the opening lead apart: it is the most expensive card
             kind = "card" if view.get("history") or view.get("trick") or view.get("layout_history") else "lead"
         TIMES[kind].append(time.perf_counter() - t0)
     return action
@@ -86,84 +110,147 @@ def _mean_se(xs: list[float]) -> tuple[float, float]:
     return statistics.fmean(xs), statistics.stdev(xs) / len(xs) ** 0.5
 
 
-def bench_tarneeb(deals: int, level: str) -> None:
-    strong, rule = StrongPlayer(level), RulePlayer()
+def _fig(xs: list[float], unit: str, digits: int = 2) -> str:
+    m, se = _mean_se(xs)
+    z = m / se if se else float("inf")
+    return f"{m:+.{digits}f} ± {se:.{digits}f} {unit} (n={len(xs)}, {z:+.1f} SE)"
+
+
+def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, float | None], dict[str, list[float]]]:
+    """One classic deal in both seatings: the card-play gain (rule bids) and the whole-deal gain."""
+    i, level, against, offset = args
+    _set_offset(offset)
+    a, b = player(level), player(against)
+    before = _times_mark()
+    cards = _deal_cards(1000 + i)
+    tricks0: dict[int, int] = {}
+    net0: dict[int, int] = {}
+    for a_team in (0, 1):
+        players = [a if s % 2 == a_team else b for s in range(4)]
+        timed = {s for s in range(4) if s % 2 == a_team}
+        ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
+        if ev["type"] == "deal_scored":
+            tricks0[a_team] = ev["summary"]["tricks"][0]
+        same_bids = not any(getattr(p, "search_bids", False) for p in (a, b))
+        ev2 = ev if same_bids else play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
+        if ev2["type"] == "deal_scored":
+            d = ev2["deltas"]["teams"]
+            net0[a_team] = d[0] - d[1]
+    # team 0's tricks with the level's players minus with the other's, same cards
+    card = float(tricks0[0] - tricks0[1]) if len(tricks0) == 2 else None
+    score = (net0[0] - net0[1]) / 2 if len(net0) == 2 else None
+    return (card, score), _times_since(before)
+
+
+def bench_tarneeb(deals: int, level: str, against: str, jobs: int = 1) -> None:
     card_gain: list[float] = []
     score_gain: list[float] = []
-    for i in range(deals):
-        cards = _deal_cards(1000 + i)
-        tricks0: dict[int, int] = {}
-        net0: dict[int, int] = {}
-        for strong_team in (0, 1):
-            players = [strong if s % 2 == strong_team else rule for s in range(4)]
-            ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[rule] * 4,
-                           timed={s for s in range(4) if s % 2 == strong_team})
-            if ev["type"] == "deal_scored":
-                tricks0[strong_team] = ev["summary"]["tricks"][0]
-            ev2 = play_deal("tarneeb", cards, players, 1000 + i)
-            if ev2["type"] == "deal_scored":
-                d = ev2["deltas"]["teams"]
-                net0[strong_team] = d[0] - d[1]
-        if len(tricks0) == 2:  # team 0's tricks with strong players minus with rule players, same cards
-            card_gain.append(tricks0[0] - tricks0[1])
-        if len(net0) == 2:
-            score_gain.append((net0[0] - net0[1]) / 2)
-    m, se = _mean_se(card_gain)
-    print(f"classic tarneeb, level={level}: {len(card_gain)} deals played in both seatings (rule bids)")
-    print(f"  card play, same contract: strong minus rule = {m:+.2f} ± {se:.2f} tricks per deal")
-    m, se = _mean_se(score_gain)
-    print(f"  whole deal, strong bids too ({len(score_gain)} deals): net score {m:+.2f} ± {se:.2f}")
+    for card, score in _in_workers(_tarneeb_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+        if card is not None:
+            card_gain.append(card)
+        if score is not None:
+            score_gain.append(score)
+    print(f"classic tarneeb, {level} vs {against}: {deals} deals, each in both seatings")
+    print(f"  card play, same contract (rule bids): {_fig(card_gain, 'tricks per deal')}")
+    print(f"  whole deal, each side bids and plays: {_fig(score_gain, 'points per deal per team')}")
 
 
-def bench_tarneeb41(deals: int, level: str) -> None:
-    strong, rule = StrongPlayer(level), RulePlayer()
-    diffs: list[float] = []
-    s_scores: list[float] = []
-    r_scores: list[float] = []
+def _t41_deal(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
+    i, level, against, offset = args
+    _set_offset(offset)
+    a, b = player(level), player(against)
+    before = _times_mark()
+    cards = _deal_cards(2000 + i)
+    per_seat: dict[tuple[int, int], int] = {}
     thrown = 0
-    for i in range(deals):
-        cards = _deal_cards(2000 + i)
-        per_seat: dict[tuple[int, int], int] = {}
-        for strong_team in (0, 1):
-            players = [strong if s % 2 == strong_team else rule for s in range(4)]
-            ev = play_deal("tarneeb41", cards, players, 2000 + i,
-                           timed={s for s in range(4) if s % 2 == strong_team})
-            if ev["type"] != "deal_scored":
-                thrown += 1
-                d = [0, 0, 0, 0]
-            else:
-                d = ev["deltas"]["players"]
-            for s in range(4):
-                per_seat[(strong_team, s)] = d[s]
+    for a_team in (0, 1):
+        players = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb41", cards, players, 2000 + i, timed={s for s in range(4) if s % 2 == a_team})
+        if ev["type"] != "deal_scored":
+            thrown += 1
+            d = [0, 0, 0, 0]
+        else:
+            d = ev["deltas"]["players"]
         for s in range(4):
-            st = s % 2  # the run where seat s is strong
-            diffs.append(per_seat[(st, s)] - per_seat[(1 - st, s)])
-            s_scores.append(per_seat[(st, s)])
-            r_scores.append(per_seat[(1 - st, s)])
-    m, se = _mean_se(diffs)
-    print(f"tarneeb41, {deals} deals x 2 seatings ({thrown} thrown in), level={level}")
-    ms, mr = statistics.fmean(s_scores), statistics.fmean(r_scores)
-    print(f"  personal score per deal: strong {ms:+.2f}, rule {mr:+.2f};"
-          f" difference {m:+.2f} ± {se:.2f} (2 SE = {2 * se:.2f})")
+            per_seat[(a_team, s)] = d[s]
+    # seat s is the level's in the run a_team = s % 2
+    diffs = [float(per_seat[(s % 2, s)] - per_seat[(1 - s % 2, s)]) for s in range(4)]
+    return (diffs, thrown), _times_since(before)
+
+
+def bench_tarneeb41(deals: int, level: str, against: str, jobs: int = 1) -> None:
+    diffs: list[float] = []
+    thrown = 0
+    for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+        diffs.extend(d)
+        thrown += t
+    print(f"tarneeb41, {level} vs {against}: {deals} deals x 2 seatings ({thrown} runs thrown in)")
+    print(f"  personal score per deal per seat: {_fig(diffs, 'points')}")
+
+
+def _bids_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float, list[float]], dict[str, list[float]]]:
+    """Bidding alone on one classic and one Syrian deal: the rule player plays every card."""
+    i, level, against, offset = args
+    _set_offset(offset)
+    a, b = player(level), player(against)
+    rule = RulePlayer()
+    before = _times_mark()
+    cards = _deal_cards(7000 + i)
+    net0: dict[int, int] = {}
+    for a_team in (0, 1):
+        bidders = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb", cards, [rule] * 4, 7000 + i, bidders=bidders,
+                       timed={s for s in range(4) if s % 2 == a_team})
+        d = ev["deltas"]["teams"] if ev["type"] == "deal_scored" else [0, 0]
+        net0[a_team] = d[0] - d[1]
+    cards = _deal_cards(8000 + i)
+    per_seat: dict[tuple[int, int], int] = {}
+    for a_team in (0, 1):
+        bidders = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb41", cards, [rule] * 4, 8000 + i, bidders=bidders,
+                       timed={s for s in range(4) if s % 2 == a_team})
+        p = ev["deltas"]["players"] if ev["type"] == "deal_scored" else [0, 0, 0, 0]
+        for s in range(4):
+            per_seat[(a_team, s)] = p[s]
+    syrian = [float(per_seat[(s % 2, s)] - per_seat[(1 - s % 2, s)]) for s in range(4)]
+    return ((net0[0] - net0[1]) / 2, syrian), _times_since(before)
+
+
+def bench_bids(deals: int, level: str, against: str, jobs: int = 1) -> None:
+    """Bidding alone: the rule player plays every card; only who bids differs (points, duplicate)."""
+    classic: list[float] = []
+    syrian: list[float] = []
+    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+        classic.append(c)
+        syrian.extend(sy)
+    print(f"bidding alone (rule card play), {level} bids vs {against} bids: {deals} deals x 2 seatings")
+    print(f"  classic tarneeb: {_fig(classic, 'points per deal per team')}")
+    print(f"  tarneeb41:       {_fig(syrian, 'personal points per deal per seat')}")
 
 
 CONTRACTS = ("king", "queens", "diamonds", "tricks", "trix")
 
 
-def _trix_deal(args: tuple[int, str]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """One Trix deal, every contract, the strong player in each seat: the differences and move times."""
-    i, level = args
-    strong, rule = StrongPlayer(level), RulePlayer()
+def _trix_deal(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """One Trix deal, every contract, the level's player in each seat: the differences and move times."""
+    i, level, against, offset = args
+    _set_offset(offset)
+    a, b = player(level), player(against)
     before = _times_mark()
     cards = _deal_cards(3000 + i)
     out: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     for contract in CONTRACTS:
-        base = play_deal("trix", cards, [rule] * 4, 3000 + i, contract=contract)["deltas"]["players"]
+        base = play_deal("trix", cards, [b] * 4, 3000 + i, contract=contract)["deltas"]["players"]
         for s in range(4):
-            players = [strong if x == s else rule for x in range(4)]
+            players = [a if x == s else b for x in range(4)]
             d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
             out[contract].append(d[s] - base[s])
     return out, _times_since(before)
+
+
+def _set_offset(offset: int) -> None:
+    global OFFSET
+    OFFSET = offset
 
 
 def _times_mark() -> dict[str, int]:
@@ -179,7 +266,7 @@ def _in_workers(fn: Any, work: list[Any], jobs: int) -> list[Any]:
     """``fn(w)`` for every ``w``, in ``jobs`` processes; ``fn`` returns (result, its move times), and
     the times join ``TIMES`` (in one process they are there already)."""
     if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
+        with multiprocessing.get_context("forkserver").Pool(jobs) as pool:
             pairs = pool.map(fn, work, chunksize=1)
     else:
         pairs = [fn(w) for w in work]
@@ -194,8 +281,8 @@ def play_kingdom(deals: list[list[list[str]]], players: list[Any], seed: int,
                  timed: set[int] | frozenset[int] = frozenset()) -> tuple[list[int], list[str]]:
     """Play one Trix kingdom (one deal per contract, the owner choosing); each seat's points and the
     contracts in the order played."""
-    g = engine.new_game("trix", seed=seed, deals=deals)
-    rng = random.Random(seed)
+    g = engine.new_game("trix", seed=seed + OFFSET, deals=deals)
+    rng = random.Random(seed + OFFSET)
     total = [0, 0, 0, 0]
     order: list[str] = []
     while len(order) < len(deals):
@@ -210,73 +297,156 @@ def play_kingdom(deals: list[list[list[str]]], players: list[Any], seed: int,
     return total, order
 
 
-def _trix_kingdom(args: tuple[int, str]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
-    """One kingdom of five deals played by four rule players, then by the strong player in each seat:
-    the strong seat's points per deal minus the rule player's, the number of seats whose owner
+def _trix_kingdom(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
+    """One kingdom of five deals played by four ``against`` players, then by the level's player in
+    each seat: that seat's points per deal minus the other's, the number of seats whose owner
     ordered the contracts differently, and the move times."""
-    i, level = args
-    strong, rule = StrongPlayer(level), RulePlayer()
+    i, level, against, offset = args
+    _set_offset(offset)
+    a, b = player(level), player(against)
     before = _times_mark()
     deals = [_deal_cards(5000 + 5 * i + j) for j in range(len(CONTRACTS))]
-    base, base_order = play_kingdom(deals, [rule] * 4, 5000 + i)
+    base, base_order = play_kingdom(deals, [b] * 4, 5000 + i)
     diffs: list[float] = []
     reordered = 0
     for s in range(4):
-        players = [strong if x == s else rule for x in range(4)]
+        players = [a if x == s else b for x in range(4)]
         got, order = play_kingdom(deals, players, 5000 + i, timed={s})
         diffs.append((got[s] - base[s]) / len(deals))
         reordered += order != base_order
     return (diffs, reordered), _times_since(before)
 
 
-def bench_trix_kingdoms(kingdoms: int, level: str, jobs: int = 1) -> None:
+def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) -> None:
     """Whole kingdoms: the owner's contract choice, doubling and play all count."""
     allx: list[float] = []
     reordered = 0
-    for diffs, r in _in_workers(_trix_kingdom, [(i, level) for i in range(kingdoms)], jobs):
+    work = [(i, level, against, OFFSET) for i in range(kingdoms)]
+    for diffs, r in _in_workers(_trix_kingdom, work, jobs):
         allx.extend(diffs)
         reordered += r
-    m, se = _mean_se(allx)
-    print(f"trix kingdoms, {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses), level={level}")
-    print(f"  strong seat - rule seat, points per deal per seat: {m:+.1f} ± {se:.1f}"
+    print(f"trix kingdoms, {level} vs {against}: {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses)")
+    print(f"  points per deal per seat: {_fig(allx, 'points', 1)}"
           f" (contract order changed in {reordered} of {4 * kingdoms} runs)")
 
 
-def bench_trix(deals: int, level: str, jobs: int = 1) -> None:
+def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: dict[str, list[float]] = {c: [] for c in CONTRACTS}
-    for out in _in_workers(_trix_deal, [(i, level) for i in range(deals)], jobs):
+    for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
         for c, xs in out.items():
             diffs[c].extend(xs)
     allx = [x for v in diffs.values() for x in v]
-    m, se = _mean_se(allx)
-    print(f"trix, {deals} deals x 5 contracts x 4 seats, level={level}")
-    print(f"  strong seat - rule seat, points per deal per seat: {m:+.1f} ± {se:.1f}")
+    print(f"trix, {level} vs {against}: {deals} deals x 5 contracts x 4 seats")
+    print(f"  points per deal per seat: {_fig(allx, 'points', 1)}")
     for c, xs in diffs.items():
-        cm, cse = _mean_se(xs)
-        print(f"    {c:9s} {cm:+7.1f} ± {cse:.1f}")
+        print(f"    {c:9s} {_fig(xs, '', 1)}")
+
+
+# ---------------------------------------------------------------------- the event loop's lag
+def _positions(n: int, seed: int) -> list[tuple[dict[str, Any], str]]:
+    """``n`` real decisions (more than one legal action) from games played by the rule player."""
+    rng = random.Random(seed)
+    rule = RulePlayer()
+    out: list[tuple[dict[str, Any], str]] = []
+    games = ("tarneeb", "tarneeb41", "trix")
+    while len(out) < n:
+        game = games[len(out) % 3]
+        g = engine.new_game(game, seed=rng.getrandbits(32))
+        steps = rng.randrange(0, 60)
+        for _ in range(steps):
+            if g.to_act is None:
+                break
+            g.act(g.to_act, rule.decide(g.view(g.to_act), game, rng))
+        if g.to_act is not None and len(g.legal()) > 1:
+            out.append((g.view(g.to_act), game))
+    return out
+
+
+async def _lag(flight: int, seconds: float, mode: str) -> None:
+    from bot.ai.pool import AIPool
+
+    positions = _positions(60, 11)
+    pool = AIPool() if mode == "pool" else None
+    strong = StrongPlayer("strong")
+    if pool is not None:
+        await pool.start()
+    lags: list[float] = []
+    walls: list[float] = []
+
+    async def ticker(until: float, out: list[float]) -> None:
+        while time.monotonic() < until:
+            t = time.monotonic()
+            await asyncio.sleep(0.005)
+            out.append(time.monotonic() - t - 0.005)
+
+    idle: list[float] = []
+    await ticker(time.monotonic() + min(5.0, seconds / 2), idle)  # the machine's own noise, nothing thinking
+    stop = time.monotonic() + seconds
+
+    async def table(k: int) -> None:
+        j = k
+        while time.monotonic() < stop:
+            view, game = positions[j % len(positions)]
+            j += flight
+            t = time.monotonic()
+            if pool is not None:
+                await pool.decide("strong", view, int(view["seat"]), j)
+            else:
+                await asyncio.to_thread(strong.decide, view, game, random.Random(j))
+            walls.append(time.monotonic() - t)
+
+    await asyncio.gather(ticker(stop, lags), *(table(k) for k in range(flight)))
+    print(f"event loop, {flight} strong decisions in flight for {seconds:.0f} s ({mode}):")
+    print(f"  idle loop lag first (nothing thinking): p50 {percentile(idle, 0.5) * 1000:.1f} ms,"
+          f" p99 {percentile(idle, 0.99) * 1000:.1f} ms, max {max(idle) * 1000:.1f} ms (n={len(idle)})")
+    print(f"  loop lag p50 {percentile(lags, 0.5) * 1000:.1f} ms, p99 {percentile(lags, 0.99) * 1000:.1f} ms,"
+          f" max {max(lags) * 1000:.1f} ms (n={len(lags)})")
+    print(f"  decision wall time (queue included): median {percentile(walls, 0.5) * 1000:.0f} ms,"
+          f" p95 {percentile(walls, 0.95) * 1000:.0f} ms, max {max(walls) * 1000:.0f} ms (n={len(walls)})")
+    if pool is not None:
+        st = pool.stats
+        total = st.decided + st.late + st.queued_out + st.broken + st.failed
+        print(f"  {st.decided} of {total} answered by the search ({st.late} late, {st.queued_out} waited out"
+              f" the cap: the rule player answered); workers {pool.workers}, bound {pool.in_flight};"
+              f" worker CPU per decision median {percentile(st.cpu, 0.5) * 1000:.0f} ms")
+        await pool.close()
 
 
 def main() -> None:
+    global OFFSET
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "all"], default="all")
+    ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
+                    default="all")
     ap.add_argument("--deals", type=int, default=20)
-    ap.add_argument("--level", choices=["normal", "strong"], default="strong")
+    ap.add_argument("--level", choices=["easy", "normal", "strong"], default="strong")
+    ap.add_argument("--against", choices=["easy", "normal", "strong"], default="easy")
+    ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",
+                    help="report: the held-out deal set (default); tune: the set tuned on")
     ap.add_argument("--jobs", type=int, default=1,
-                    help="Trix: deals in this many processes at once (move times then include contention)")
+                    help="deals in this many processes at once (move times then include contention)")
+    ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
+    ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
+    ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
     a = ap.parse_args()
+    OFFSET = SEEDS[a.seeds]
     t0 = time.perf_counter()
+    print(f"deal set: {a.seeds} (seed offset {OFFSET})")
     if a.game in ("tarneeb", "all"):
-        bench_tarneeb(a.deals, a.level)
+        bench_tarneeb(a.deals, a.level, a.against, a.jobs)
     if a.game in ("tarneeb41", "all"):
-        bench_tarneeb41(a.deals, a.level)
+        bench_tarneeb41(a.deals, a.level, a.against, a.jobs)
+    if a.game in ("bids", "all"):
+        bench_bids(a.deals, a.level, a.against, a.jobs)
     if a.game in ("trix", "all"):
-        bench_trix(max(1, a.deals // 4), a.level, a.jobs)
+        bench_trix(max(1, a.deals // 4), a.level, a.against, a.jobs)
     if a.game in ("trix-kingdom", "all"):
-        bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.jobs)
+        bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.against, a.jobs)
     for kind, ts in TIMES.items():
         if ts:
-            print(f"  strong move time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
-                  f" p90 {percentile(ts, 0.9) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms")
+            print(f"  {a.level} decision time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
+                  f" p95 {percentile(ts, 0.95) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms")
+    if a.game in ("lag", "all"):
+        asyncio.run(_lag(a.flight, a.seconds, a.lag_mode))
     print(f"  elapsed {time.perf_counter() - t0:.0f} s")
 
 

@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--auto", action="store_true",
                       help="play the first legal choice every turn (a demonstration; also for scripts)")
 
+    from bot.web.cli import add_web_parser
+
+    add_web_parser(sub, GAMES, AI_LEVELS)
+
     run = sub.add_parser("run", help="run the chat bots (tokens from the environment or the config file)")
     run.add_argument("--telegram", action="store_true", help="run the Telegram bot")
     run.add_argument("--discord", action="store_true", help="run the Discord bot")
@@ -218,7 +222,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``majlis`` console script."""
     args = build_parser().parse_args(argv)
-    handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench}[args.command]
+    from bot.web.cli import cmd_web
+
+    handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench,
+               "web": cmd_web}[args.command]
     return handler(args)
 
 

@@ -19,6 +19,7 @@ from bot.links import Links
 from bot.prefs import Prefs
 from bot.settings import ManagerSettings
 from bot.table import Table
+from bot.tables import ai_runner
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.lobby import Lobby
 from bot.tables.pipeline import Pipeline
@@ -99,6 +100,7 @@ class TableManager:
         """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage."""
         await self.turns.sched.close()
         await self.publisher.drain()
+        await ai_runner.close()  # the AI process pool's workers
         self._started = False
 
     async def run_due(self) -> None:

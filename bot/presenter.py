@@ -27,7 +27,7 @@ from bot.render import render_dm_failed, render_hand, render_lobby, render_notic
 from bot.render.common import seat_name
 from bot.render.hand import render_turn_ping, render_turn_warning
 from bot.render.lobby import lobby_text
-from bot.render.message import OutMessage
+from bot.render.message import Button, OutMessage
 from bot.render.table import table_text
 from bot.types import Person, TableSnapshot, TableUpdate
 from storage.records import CANCELLED, LOBBY, STOPPED
@@ -93,6 +93,9 @@ class Presenter:
     button. ``join_link(snapshot)`` may give the lobby's Join button a URL instead of a payload.
     ``feed(update, t)`` may add public messages (the terminal's play-by-play) before the notices;
     ``pings=False`` leaves out the "your turn" messages; ``private=False`` all private messages.
+    ``hand_link(snapshot, seat, player_id, t)`` may add a button row under each private hand (the
+    web table's "Open table", bot/web/service.py); ``table_link(snapshot, t)`` a row under the public
+    table of a running match (the web table's "Watch").
     """
 
     def __init__(
@@ -105,6 +108,8 @@ class Presenter:
         private: bool = True,
         pings: bool = True,
         feed: Callable[[TableUpdate, T], list[OutMessage]] | None = None,
+        hand_link: Callable[[TableSnapshot, int, str, T], Button | None] | None = None,
+        table_link: Callable[[TableSnapshot, T], Button | None] | None = None,
     ) -> None:
         from bot.clock import RealClock
 
@@ -115,6 +120,8 @@ class Presenter:
         self.private = private
         self.pings = pings
         self.feed = feed
+        self.hand_link = hand_link
+        self.table_link = table_link
         self.hubs: dict[str, OutboxHub] = {
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
@@ -203,7 +210,11 @@ class Presenter:
         if update.reason == "restored":
             self._remember(snap)
         t = await self._public_t(snap)
-        hub.put(chat, table_key(tid), self._public(snap, t), EDIT)
+        public = self._public(snap, t)
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        if watch is not None:
+            public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
+        hub.put(chat, table_key(tid), public, EDIT)
         for msg in self.feed(update, t) if self.feed else ():
             hub.put(chat, None, msg, NEW)
         for msg in render_notices(update, t):
@@ -264,8 +275,11 @@ class Presenter:
         public_lang, digits = await self._public_lang(snap)
         t = translator(resolve_lang(lang, public_lang), digits)
         dest = dm_dest(player)
-        hub.put(dest, hand_key(snap.table_id, player), render_hand(snap, view, t, platform=platform_name(player)),
-                EDIT)
+        msg = render_hand(snap, view, t, platform=platform_name(player))
+        extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
+        if extra is not None:
+            msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)
+        hub.put(dest, hand_key(snap.table_id, player), msg, EDIT)
         mine = view.get("to_act") == seat and bool(view.get("legal"))
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine

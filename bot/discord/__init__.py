@@ -58,11 +58,24 @@ async def run(config: Config, *, manager: TableManager | None = None, **options:
         settings = ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
                                    chat_prefixes=("dc:",))
         manager = TableManager(repo, settings=settings)
+    from bot.web import service as web
+
+    front = await web.attach(manager, config)  # MAJLIS_WEB_URL: "Watch" and "Open table" links
+    if front is not None and "presenter" not in options:
+        from bot.presenter import Presenter
+
+        def presenter(m: TableManager, transport: Any) -> Presenter:
+            return Presenter(m, {"dc": transport}, table_link=front.watch_button)
+
+        options["presenter"] = presenter
     client = build_client(manager, sharded=bool(config.section("discord").get("sharded", False)), **options)
+    if front is not None:
+        client.handlers.web_link = front.discord_button
     tune_gc()  # fewer, later collections keep the p99 of an action low with many live tables
     try:
         async with client:
             await client.start(config.discord_token)
     finally:
+        await web.detach(front)
         if repo is not None:
             await repo.close()

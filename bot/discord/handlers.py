@@ -30,7 +30,7 @@ from bot.commands import (
 )
 from bot.discord.common import _error, can_manage, chat_of, guild_key, lang_set, person_of, summary_text
 from bot.discord.components import build_view
-from bot.discord.transport import dm_dest
+from bot.discord.transport import dm_dest, player_id
 from bot.errors import TableError
 from bot.i18n import T, resolve_lang, translator
 from bot.identity import ascii_int
@@ -62,6 +62,8 @@ class Handlers:
     """The adapter's behaviour, independent of how commands are declared.
 
     ``presenter`` (optional) is told when a person's DMs work again, so that their hands resume.
+    ``web_link(snapshot, seat, player_id, t)`` (optional, set by ``run`` with the web table on) gives
+    the ephemeral hand an "Open table" link to the player's signed web page.
     """
 
     def __init__(self, manager: TableManager, *, transport: DiscordTransport | None = None,
@@ -70,6 +72,7 @@ class Handlers:
         self.transport = transport
         self.presenter = presenter
         self.service = Service(manager)
+        self.web_link: Any = None
 
     # ---- who and where ----
 
@@ -370,8 +373,10 @@ class Handlers:
         return text
 
     async def _hand_message(self, interaction: Interaction, table_id: int | None, t: T) -> OutMessage:
-        snap, _, view = await self.dispatch(ShowHand(table_id), interaction)
-        return render_hand(snap, view, t, platform="dc")
+        snap, seat, view = await self.dispatch(ShowHand(table_id), interaction)
+        msg = render_hand(snap, view, t, platform="dc")
+        link = self.web_link(snap, seat, player_id(interaction.user.id), t) if self.web_link else None
+        return OutMessage(msg.text, (*msg.buttons, (link,)), msg.notify) if link is not None else msg
 
     async def _show_hand(self, interaction: Interaction, table_id: int | None, t: T) -> None:
         try:

@@ -12,13 +12,14 @@ MAX_COLS = 5
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """One button: a codec payload (bot/codec.py) or a URL."""
+    """One button: a codec payload (bot/codec.py) or a URL (``web_app``: Telegram opens it as a Mini App)."""
 
     label: str
     payload: str | None = None
     url: str | None = None
     style: str = "secondary"  # "primary" "secondary" "success" "danger" (Discord uses it)
     disabled: bool = False
+    web_app: bool = False
 
 
 @dataclass(frozen=True, slots=True)

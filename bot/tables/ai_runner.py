@@ -1,18 +1,25 @@
 """AI dispatch: where an AI seat's decision is computed (the one place to change how).
 
-Today a heavy player (``Player.heavy``) thinks in a worker thread (``asyncio.to_thread``) so the
-event loop stays responsive; a light one answers inline. The pipeline calls :func:`decide` without
-the table's lock and applies the answer only if the table did not move meanwhile.
+A heavy player that the AI process pool can rebuild in its workers (``pool_level``: the search of
+``bot.ai.strong``) thinks there (:mod:`bot.ai.pool`: worker processes, a bound on decisions in
+flight, every answer within the one-second cap, the rule player when a worker cannot answer in
+time or the pool breaks); another heavy player thinks in a worker thread (``asyncio.to_thread``);
+a light one answers inline (:func:`inline`: the pipeline then calls :func:`decide` under the
+table's lock, as one step with the move). A heavy player's :func:`decide` runs without the lock
+and its answer applies only if the table did not move meanwhile. ``TableManager.close`` calls
+:func:`close`, which stops the pool's workers. ``MAJLIS_AI_PROCESSES=0`` keeps the search in threads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 from typing import Any
 
 from bot.ai import Player, is_heavy
+from bot.ai.pool import AIPool
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +35,44 @@ async def decide(player: Player, view: dict[str, Any], game: str, rng: random.Ra
     """The AI's chosen code for the seat whose ``view`` this is, or None if the AI failed."""
     try:
         if is_heavy(player):
+            level = getattr(player, "pool_level", None)
+            if level is not None and POOL:
+                return await _pooled(str(level), view, game, rng, seat)
             return await asyncio.to_thread(player.decide, view, game, rng)
         return player.decide(view, game, rng)
     except Exception:
         log.exception("AI of table %s seat %s failed; playing the automatic move", table_id, seat)
         return None
+
+
+# ---------------------------------------------------------------------- the AI process pool (bot/ai/pool.py)
+#: Heavy players the pool can rebuild (``pool_level``: the search of ``bot.ai.strong``) think in
+#: worker processes, within the one-second cap; False: in a thread, as other heavy players do.
+POOL = os.environ.get("MAJLIS_AI_PROCESSES", "1") != "0"
+_pool: AIPool | None = None
+_pool_loop: asyncio.AbstractEventLoop | None = None
+
+
+async def _pooled(level: str, view: dict[str, Any], game: str, rng: random.Random, seat: int) -> str:
+    """A decision by the process pool (started at the first one); the rule player's if the pool fails."""
+    global _pool, _pool_loop
+    loop = asyncio.get_running_loop()
+    if _pool is None or _pool_loop is not loop:  # one pool per event loop (tests run many loops)
+        if _pool is not None:
+            _pool.abandon()
+        _pool, _pool_loop = AIPool(), loop
+    try:
+        return await _pool.decide(level, view, seat, rng.getrandbits(32), game=game)
+    except Exception as e:  # the pool cannot start or answer at all: play on without it
+        log.warning("the AI process pool failed (%s); the rule player answers", e)
+        from bot.ai.rules import RulePlayer
+
+        return RulePlayer().decide(view, game, rng)
+
+
+async def close() -> None:
+    """Stop the AI process pool's workers (the manager's ``close``); idempotent."""
+    global _pool, _pool_loop
+    pool, _pool, _pool_loop = _pool, None, None
+    if pool is not None:
+        await pool.close()

@@ -139,13 +139,15 @@ def build_application(
     return app
 
 
-def default_presenter(manager: TableManager, transport: TelegramTransport, clock: Clock | None) -> Presenter:
+def default_presenter(manager: TableManager, transport: TelegramTransport, clock: Clock | None, *,
+                      hand_link: Any = None, table_link: Any = None) -> Presenter:
     from bot.presenter import Presenter
 
     def join_link(snap: TableSnapshot) -> str:
         return transport.start_link(join_payload(snap.table_id, manager))
 
-    return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link)
+    return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link, hand_link=hand_link,
+                     table_link=table_link)
 
 
 async def start_polling(app: TgApp, *, poll_interval: float = 0.0, poll_timeout: int = POLL_TIMEOUT) -> None:
@@ -191,9 +193,18 @@ async def run(config: Config) -> None:
     manager = TableManager(repo, settings=ManagerSettings(
         ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds, chat_prefixes=("tg:",)))
     section = config.section("telegram")
+    from bot.web import service as web
+
+    front = await web.attach(manager, config, telegram_token=config.telegram_token)  # MAJLIS_WEB_URL: Mini App
+
+    def presenter(m: TableManager, transport: TelegramTransport, clock: Clock | None) -> Presenter:
+        return default_presenter(m, transport, clock, hand_link=front.telegram_button if front else None,
+                                 table_link=front.watch_button if front else None)
+
     app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url,
                             concurrent_updates=int(section.get("concurrent_updates", RUN_CONCURRENCY)),
-                            outbox_pool_size=int(section.get("outbox_pool_size", 32)))
+                            outbox_pool_size=int(section.get("outbox_pool_size", 32)),
+                            presenter_factory=presenter)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -206,4 +217,5 @@ async def run(config: Config) -> None:
         await stop.wait()
     finally:
         await stop_polling(app)
+        await web.detach(front)
         await repo.close()

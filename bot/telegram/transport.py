@@ -15,7 +15,7 @@ import logging
 import warnings
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram import error as tg_error
 
 from bot import identity
@@ -68,7 +68,9 @@ def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | No
     for row in buttons:
         out: list[InlineKeyboardButton] = []
         for b in row:
-            if b.url is not None:
+            if b.url is not None and b.web_app:
+                out.append(InlineKeyboardButton(b.label, web_app=WebAppInfo(b.url)))
+            elif b.url is not None:
                 out.append(InlineKeyboardButton(b.label, url=b.url))
             elif b.payload is not None and not b.disabled:
                 out.append(InlineKeyboardButton(b.label, callback_data=b.payload))

@@ -4,42 +4,83 @@ Tarneeb games: sampled deals scored double-dummy (:mod:`bot.ai.strong.tarneeb`).
 deals with heuristic rollouts and an exact endgame (:mod:`bot.ai.strong.trix`). The player sees
 only its seat's view; anything unexpected falls back to the rule-based player, so a decision is
 always legal.
+
+Every decision answers within the one-second cap (:mod:`bot.ai.think`): budgets are CPU seconds
+of the thinking thread, and work is begun only while it fits before ``deadline``.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.strong.tarneeb import TarneebBrain
 from bot.ai.strong.trix import TrixBrain
+from bot.ai.think import deadline_in
 
 log = logging.getLogger(__name__)
 
-#: Time budgets per level: (seconds per card, seconds per bid/contract decision, minimum samples).
-LEVELS = {"normal": (0.06, 0.4, 4), "strong": (0.2, 1.0, 8)}
+@dataclass(frozen=True)
+class Level:
+    """A level's budgets: CPU seconds of thinking per decision and samples (under the 1 s cap)."""
+
+    card: float          # Tarneeb card play
+    bid: float           # Tarneeb bid or trump choice (the samples are kept for the seat's later bids)
+    min_samples: int     # Tarneeb: at least this many sampled deals (when they fit before the cap)
+    max_samples: int     # Tarneeb: at most this many
+    trix_card: float     # Trix card play (and all the doubling options together)
+    trix_choice: float   # Trix contract choice
+    trix_infer: float    # Trix: the share of a card's budget spent reading the others' play
+    #: Tarneeb bids and the trump choice by sampled double-dummy scores (True) or the rule player's
+    #: (False). Off: measured on the held-out deals with the rule player's card play, the sampled
+    #: bidding lost 1.23 ± 0.57 points a deal in classic Tarneeb and 0.12 ± 0.17 in Tarneeb 41
+    #: (bench/ai.py --game bids), and a full-deal solve at bidding time can take 0.5 s of CPU.
+    search_bids: bool = False
+    #: The share of real decisions (card play, doubles, the Trix contract) made by the search; the
+    #: rule player makes the others. A few samples already play nearly as well as many (0.03 s a
+    #: card measured +1.28 ± 0.26 tricks a deal over the rule player on the tune set, 0.06 s
+    #: +1.03 ± 0.26), so ``normal`` is set apart by searching only about half of its decisions.
+    search_share: float = 1.0
+
+
+#: The levels: ``normal`` thinks with a few samples and reads no inference from the others' play.
+LEVELS = {
+    "normal": Level(card=0.03, bid=0.04, min_samples=2, max_samples=5, trix_card=0.03, trix_choice=0.1,
+                    trix_infer=0.0, search_share=0.5),
+    "strong": Level(card=0.2, bid=0.12, min_samples=6, max_samples=40, trix_card=0.15, trix_choice=0.3,
+                    trix_infer=0.4),
+}
 
 
 class StrongPlayer:
-    """A search-based player. ``heavy``: the manager runs it in a worker thread."""
+    """A search-based player. ``heavy``: the manager runs it in a worker process (:mod:`bot.ai.pool`)."""
 
     heavy = True
 
     def __init__(self, level: str = "strong") -> None:
-        card_s, bid_s, min_samples = LEVELS.get(level, LEVELS["strong"])
+        lv = LEVELS.get(level, LEVELS["strong"])
         self.level = level
-        self.tarneeb = TarneebBrain(card_seconds=card_s, bid_seconds=bid_s, min_samples=min_samples)
-        self.trix = TrixBrain(card_seconds=card_s * 0.75, choice_seconds=bid_s * 0.6)
+        #: The level a worker of the AI process pool rebuilds this player from (bot/ai/pool.py)
+        self.pool_level = level
+        self.tarneeb = TarneebBrain(card_seconds=lv.card, bid_seconds=lv.bid, min_samples=lv.min_samples,
+                                    max_samples=lv.max_samples)
+        self.trix = TrixBrain(card_seconds=lv.trix_card, choice_seconds=lv.trix_choice, infer_share=lv.trix_infer)
+        self.search_bids = lv.search_bids
+        self.search_share = lv.search_share
         self._fallback: Any = None
 
-    def decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str:
-        """A legal action for the seat whose view this is."""
+    def decide(self, view: dict[str, Any], game: str, rng: random.Random, deadline: float | None = None) -> str:
+        """A legal action for the seat whose view this is, before ``deadline`` (``time.monotonic()``;
+        default: the hard cap from now)."""
         legal = list(view.get("legal") or [])
         if len(legal) <= 1:
             return legal[0] if legal else "done"
+        if deadline is None:
+            deadline = deadline_in()
         try:
-            action = self._decide(view, game, rng)
+            action = self._decide(view, game, rng, deadline)
         except Exception:  # a bug here must never stall a table
             log.exception("strong AI failed; falling back to the rule player")
             action = None
@@ -47,34 +88,36 @@ class StrongPlayer:
             return action
         return str(self._rule_player().decide(view, game, rng))
 
-    def _decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str | None:
+    def _decide(self, view: dict[str, Any], game: str, rng: random.Random, deadline: float) -> str | None:
         phase = view.get("phase")
+        if self.search_share < 1.0 and rng.random() >= self.search_share:
+            return None  # this one is the rule player's (level normal)
         from bot.ai.strong import dds
 
         if game in ("tarneeb", "tarneeb41") and not dds.available():
             return None
         if game == "tarneeb":
-            if phase == "bid":
-                return self.tarneeb.bid_classic(view, rng)
-            if phase == "trump":
-                return self.tarneeb.trump(view, rng)
+            if phase == "bid" and self.search_bids:
+                return self.tarneeb.bid_classic(view, rng, deadline)
+            if phase == "trump" and self.search_bids:
+                return self.tarneeb.trump(view, rng, deadline)
             if phase == "play":
-                return self.tarneeb.play(view, rng)
+                return self.tarneeb.play(view, rng, deadline)
         elif game == "tarneeb41":
-            if phase == "bid":
-                return self.tarneeb.bid41(view, rng)
+            if phase == "bid" and self.search_bids:
+                return self.tarneeb.bid41(view, rng, deadline)
             if phase == "play":
-                return self.tarneeb.play(view, rng)
+                return self.tarneeb.play(view, rng, deadline)
         elif game == "trix":
             opts = view.get("options") or {}
             if opts.get("mode") == "complex" or opts.get("partnership"):
                 return None  # merged scoring and team play are the rule player's (the simulator has neither)
             if phase == "contract":
-                return self.trix.contract(view, rng)
+                return self.trix.contract(view, rng, deadline)
             if phase == "double":
-                return self.trix.double(view, rng)
+                return self.trix.double(view, rng, deadline)
             if phase == "play":
-                return self.trix.play(view, rng)
+                return self.trix.play(view, rng, deadline)
         return None
 
     def _rule_player(self) -> Any:

@@ -7,23 +7,58 @@ back to the rule-based one.
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+import sys
 import threading
+from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _dds: Any = None
 
 
+def _load() -> Any:
+    """endplay's ``_dds`` (a ctypes wrapper, stdlib only) without ``endplay/__init__``, which
+    imports matplotlib and takes seconds: workers load it in milliseconds this way."""
+    if "endplay._dds" in sys.modules:  # imported already (None there: blocked, as an import would be)
+        mod = sys.modules["endplay._dds"]
+        if mod is None:
+            raise ImportError("endplay._dds is blocked")
+        return mod
+    spec = importlib.util.find_spec("endplay")  # finds the package without running it
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("endplay is not installed")
+    init = Path(next(iter(spec.submodule_search_locations))) / "_dds" / "__init__.py"
+    sub = importlib.util.spec_from_file_location("majlis_endplay_dds", init,
+                                                 submodule_search_locations=[str(init.parent)])
+    if sub is None or sub.loader is None:
+        raise ImportError("endplay's DDS bindings are missing")
+    mod = importlib.util.module_from_spec(sub)
+    sub.loader.exec_module(mod)
+    return mod
+
+
+def _loaded() -> bool:
+    return _dds is not None
+
+
 def available() -> bool:
-    """Whether the DDS library can be loaded."""
+    """Whether the DDS library can be loaded (a warning is logged once when it cannot)."""
     global _dds
-    if _dds is None:
+    if _dds is not None:
+        return _dds is not False
+    with _lock:  # one load: a second one would re-initialise DDS under a running solve
+        if _loaded():
+            return _dds is not False
         try:
-            import endplay._dds as mod
-        except ImportError:  # pragma: no cover - endplay is a test dependency
+            _dds = _load()
+        except Exception as e:  # ImportError, or endplay's RuntimeError for a library that will not load
             _dds = False
-        else:
-            _dds = mod
+            log.warning("the double-dummy solver (endplay) cannot be loaded (%s): Tarneeb AI seats of levels "
+                        "normal and strong play like level easy (the rule player); install endplay", e)
     return _dds is not False
 
 

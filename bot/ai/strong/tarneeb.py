@@ -2,8 +2,13 @@
 
 Card play is perfect-information Monte Carlo: draw deals consistent with the seat's view, let DDS
 score every legal card in each, and play the card with the best mean outcome (anytime, until a
-deadline, with a minimum number of samples). Bids and the trump choice use the same sampled
+budget, with a minimum number of samples). Bids and the trump choice use the same sampled
 double-dummy trick counts: the bid with the best expected score under the game's scoring.
+
+Budgets are CPU seconds (:class:`bot.ai.think.Think`) under the one-second wall-clock cap: a solve
+is begun only when the slowest solve of this decision so far still fits before the cap (so the
+minimum number of samples never overrides it), and with no solve at all the caller falls back to
+the rule player.
 """
 
 from __future__ import annotations
@@ -12,22 +17,24 @@ import random
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from bot.ai.strong import dds
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
+from bot.ai.think import Think
 from engine import cards as C
 
 _HCP = {14: 4, 13: 3, 12: 2, 11: 1}
-#: Never think longer than this (the issue's limits are 1 s per card, 2 s per bid; keep a margin).
-HARD_CARD_SECONDS = 0.7
-HARD_BID_SECONDS = 1.5
 
 
-def _more(n: int, min_samples: int, deadline: float, hard: float) -> bool:
-    """Sample again: below the minimum and before the hard limit, or before the soft deadline."""
-    now = time.perf_counter()
-    return now < deadline or (n < min_samples and now < hard)
+def _solve(think: Think, fn: Callable[[], Any]) -> Any:
+    """One double-dummy solve, timed for the budget."""
+    t = time.monotonic()
+    out = fn()
+    think.measured(t)
+    return out
 
 
 def _suit(view_trump: Any) -> int | None:
@@ -63,8 +70,9 @@ class TarneebBrain:
         self._cache_lock = threading.Lock()  # one player serves many tables from worker threads
 
     # ------------------------------------------------------------------ card play
-    def play(self, view: dict[str, Any], rng: random.Random) -> str:
-        """The card with the best mean double-dummy outcome over sampled deals."""
+    def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
+        """The card with the best mean double-dummy outcome over sampled deals (None: no time)."""
+        think = Think(self.card_seconds, deadline)
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
@@ -79,14 +87,14 @@ class TarneebBrain:
         utility = self._play_utility(view, side)
         totals = dict.fromkeys(cards, 0.0)
         n = 0
-        start = time.perf_counter()
-        deadline, hard = start + self.card_seconds, start + HARD_CARD_SECONDS
-        while n < self.max_samples and (n == 0 or _more(n, self.min_samples, deadline, hard)):
+        while n < self.max_samples and think.more(n, self.min_samples):
             hands = sample_deal(k, rng)
-            scored = dds.score_cards(hands, trump, leader, trick)
+            scored = _solve(think, partial(dds.score_cards, hands, trump, leader, trick))
             for c in cards:
                 totals[c] += utility(ours + scored.get(c, 0))
             n += 1
+        if not n:
+            return None
         best = max(totals.values())
         near = [c for c in cards if totals[c] >= best - 1e-9]
         return cards[self._tie_break(near, k, trump, view)]
@@ -116,12 +124,13 @@ class TarneebBrain:
         return min(near, key=lambda c: (c // 13 == trump, C.rank_of(c), C.suit_of(c)))
 
     # ------------------------------------------------------------------ sampling helpers
-    def _samples(self, k: Knowledge, rng: random.Random, fn: Any, seconds: float) -> list[Any]:
+    def _samples(self, k: Knowledge, rng: random.Random, fn: Any, think: Think) -> list[Any]:
         out: list[Any] = []
-        start = time.perf_counter()
-        deadline, hard = start + seconds, start + HARD_BID_SECONDS
-        while len(out) < self.max_samples and (not out or _more(len(out), self.min_samples, deadline, hard)):
-            out.append(fn(sample_deal(k, rng)))
+        while len(out) < self.max_samples and think.more(len(out), self.min_samples):
+            value = fn(sample_deal(k, rng), think)  # None: the cap came in the middle of the sample
+            if value is None:
+                break
+            out.append(value)
         return out
 
     def _cached(self, key: tuple[Any, ...], make: Any) -> Any:
@@ -130,6 +139,8 @@ class TarneebBrain:
                 self._cache.move_to_end(key)
                 return self._cache[key]
         value = make()
+        if not value:
+            return value  # cut short before a single sample: think again next time
         with self._cache_lock:
             self._cache[key] = value
             while len(self._cache) > 256:
@@ -137,24 +148,32 @@ class TarneebBrain:
         return value
 
     # ------------------------------------------------------------------ classic auction
-    def _suit_tricks(self, view: dict[str, Any], rng: random.Random) -> list[list[int]]:
+    def _suit_tricks(self, view: dict[str, Any], rng: random.Random, think: Think) -> list[list[int]]:
         """Per trump suit, sampled double-dummy tricks of my side when I declare and lead."""
         k = from_view(view)
 
-        def per_sample(hands: list[int]) -> list[int]:
-            return [dds.max_tricks(hands, s, k.seat) for s in range(4)]
+        def per_sample(hands: list[int], think: Think) -> list[int] | None:
+            out = []
+            for s in range(4):  # one solve per trump suit, each begun only if it fits
+                if s and not think.fits():
+                    return None
+                out.append(_solve(think, partial(dds.max_tricks, hands, s, k.seat)))
+            return out
 
         samples = self._cached(("classic", k.hand, k.seat),
-                               lambda: self._samples(k, rng, per_sample, self.bid_seconds))
+                               lambda: self._samples(k, rng, per_sample, think))
         return [[s[t] for s in samples] for t in range(4)]
 
-    def bid_classic(self, view: dict[str, Any], rng: random.Random) -> str:
+    def bid_classic(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """Bid the lowest legal value while some bid keeps a positive expected score."""
+        think = Think(self.bid_seconds, deadline)
         legal = view["legal"]
         bids = sorted(int(a[4:]) for a in legal if a.startswith("bid "))
         if not bids:
-            return "pass" if "pass" in legal else legal[0]
-        per_suit = self._suit_tricks(view, rng)
+            return "pass" if "pass" in legal else str(legal[0])
+        per_suit = self._suit_tricks(view, rng, think)
+        if not per_suit[0]:
+            return None
         opts = view.get("options") or {}
         best_value, best_bid = float("-inf"), None
         for b in range(7, 14):
@@ -173,10 +192,13 @@ class TarneebBrain:
             return "pass"
         return f"bid {bids[0]}"
 
-    def trump(self, view: dict[str, Any], rng: random.Random) -> str:
+    def trump(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """Name the suit with the best expected score for the contract won."""
+        think = Think(self.bid_seconds, deadline)
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("trump ")]
-        per_suit = self._suit_tricks(view, rng)
+        per_suit = self._suit_tricks(view, rng, think)
+        if not per_suit[0]:
+            return None
         bid = int(view.get("contract") or (view.get("high_bid") or {}).get("bid") or 7)
         opts = view.get("options") or {}
         values = {}
@@ -187,8 +209,9 @@ class TarneebBrain:
         return max(legal, key=lambda a: (values[a], -C.parse_suit(a[6:])))
 
     # ------------------------------------------------------------------ Syrian 41 bids
-    def bid41(self, view: dict[str, Any], rng: random.Random) -> str:
+    def bid41(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The personal bid with the best expected score (and the throw-in as the dealer)."""
+        think = Think(self.bid_seconds, deadline)
         legal = view["legal"]
         options = sorted(int(a[4:]) for a in legal if a.startswith("bid "))
         k = from_view(view)
@@ -197,15 +220,17 @@ class TarneebBrain:
         first = (dealer + 1) % 4
         partner = (k.seat + 2) % 4
 
-        def personal(hands: list[int]) -> float:
-            t = dds.max_tricks(hands, trump, first)
+        def personal(hands: list[int], think: Think) -> float:
+            t: int = _solve(think, partial(dds.max_tricks, hands, trump, first))
             if first % 2 != k.seat % 2:
                 t = 13 - t
             me, pa = _strength(hands[k.seat], trump), _strength(hands[partner], trump)
             return 0.92 * t * (me + 0.5) / (me + pa + 1.0)
 
         xs = self._cached(("41", k.hand, k.seat, trump, first),
-                          lambda: self._samples(k, rng, personal, self.bid_seconds))
+                          lambda: self._samples(k, rng, personal, think))
+        if not xs:
+            return None
         bids = view.get("bids") or [None] * 4
         made = [int(b) for b in bids if b is not None]
         opts = view.get("options") or {}

@@ -22,11 +22,12 @@ from bot.ai.heuristics_trix import baseline, penalties, trix_scores
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
+from bot.ai.think import Think
 from engine import cards as C
 
 
-def _rows(view: dict[str, Any]) -> list[tuple[int, int] | None]:
-    rows: list[tuple[int, int] | None] = [None, None, None, None]
+def _rows(view: dict[str, Any]) -> S.Rows:
+    rows = list(S.EMPTY_ROWS)
     for suit, ends in (view.get("layout") or {}).items():
         if ends:
             lo, hi = (C.RANKS.index(str(x)) + 2 for x in ends)
@@ -54,8 +55,8 @@ class TrixBrain:
         self.double_margin = double_margin  # a double must gain this share of the card's value on average
 
     # ------------------------------------------------------------------ card play
-    def play(self, view: dict[str, Any], rng: random.Random) -> str:
-        """Trick or layout play by sampled rollouts."""
+    def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
+        """Trick or layout play by sampled rollouts (at least one round, then within the budget)."""
         legal: list[str] = list(view["legal"])
         plays = [a for a in legal if a.startswith("play ")]
         if len(legal) == 1:
@@ -65,30 +66,30 @@ class TrixBrain:
         cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
         totals = dict.fromkeys(cands, 0.0)
         counts = dict.fromkeys(cands, 0)
-        start = time.perf_counter()
-        deadline = start + self.card_seconds
-        draw = self._sampler(view, k, rng, start + self.card_seconds * self.infer_share)
+        think = Think(self.card_seconds, deadline)
+        chain_cpu = self.card_seconds * self.infer_share
+        draw = self._sampler(view, k, rng, lambda: think.more(1, 1, chain_cpu))
         rounds = 0
-        while rounds < 4 or time.perf_counter() < deadline:
+        while rounds < 200 and (rounds == 0 or think.more(rounds, 4)):
+            t = time.monotonic()
             hands = draw()
             seed = rng.getrandbits(32)
             for c in cands:  # common random numbers: every candidate meets the same deal and dice
                 totals[c] += self._value_after(view, k, contract, hands, c, random.Random(seed))
                 counts[c] += 1
             rounds += 1
-            if rounds >= 200:
-                break
+            think.measured(t)
         best = max(cands, key=lambda c: (totals[c] / counts[c], -C.rank_of(c)))
         return cands[best]
 
     def _sampler(self, view: dict[str, Any], k: Knowledge, rng: random.Random,
-                 until: float) -> Callable[[], list[int]]:
+                 going: Callable[[], bool]) -> Callable[[], list[int]]:
         """Deals to play out: consistent with the view and, once others have moved, drawn in
         proportion to how likely their moves were with those cards (:func:`trix_infer.posterior`)."""
         story = I.story_of(view)
-        if not story.informative():
+        if not self.infer_share or not story.informative():
             return lambda: sample_deal(k, rng)
-        chain = I.posterior(k, story, rng, until=until)
+        chain = I.posterior(k, story, rng, going=going)
         return lambda: chain[rng.randrange(len(chain))]
 
     def _value_after(self, view: dict[str, Any], k: Knowledge, contract: str, hands: list[int], c: int,
@@ -117,7 +118,7 @@ class TrixBrain:
         return out[me]
 
     # ------------------------------------------------------------------ contract choice
-    def contract(self, view: dict[str, Any], rng: random.Random) -> str:
+    def contract(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
         """The contract whose expected points with this hand beat its average by the most."""
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("contract ")]
         if len(legal) == 1:
@@ -130,23 +131,23 @@ class TrixBrain:
         scores = trix_scores(view)
         totals = dict.fromkeys(legal, 0.0)
         n = 0
-        deadline = time.perf_counter() + self.choice_seconds
-        while n < 6 or time.perf_counter() < deadline:
+        think = Think(self.choice_seconds, deadline)
+        while n < 300 and (n == 0 or think.more(n, 6)):
+            t = time.monotonic()
             hands = sample_deal(k, rng)
             for a in legal:
                 name = a.split()[1]
                 if name == "trix":
-                    out = S.rollout_layout(hands, [None] * 4, me, [], scores, rng)
+                    out = S.rollout_layout(hands, list(S.EMPTY_ROWS), me, [], scores, rng)
                 else:
                     out = S.rollout_tricks(name, hands, [], me, {}, rng, sc)
                 totals[a] += out[me]
             n += 1
-            if n >= 300:
-                break
+            think.measured(t)
         return max(legal, key=lambda a: totals[a] / n - baseline(a.split()[1], sc.values, scores))
 
     # ------------------------------------------------------------------ doubling
-    def double(self, view: dict[str, Any], rng: random.Random) -> str:
+    def double(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
         """Double a card when rollouts say it gains enough on average (rules.md X-B5).
 
         A double is public, and tells the table where the card is; so it must gain more than a
@@ -167,8 +168,9 @@ class TrixBrain:
         cards = [C.parse(a.split()[1]) for a in options]
         gains = [0.0] * len(cards)
         n = 0
-        deadline = time.perf_counter() + self.card_seconds  # one budget for all the options
-        while n < 12 or (time.perf_counter() < deadline and n < 200):
+        think = Think(self.card_seconds, deadline)  # one budget for all the options
+        while n < 200 and (n == 0 or think.more(n, 12)):
+            t = time.monotonic()
             hands = sample_deal(k, rng)
             seed = rng.getrandbits(32)  # the same deal and dice with and without each double
             without = S.rollout_tricks(contract, hands, [], owner, base, random.Random(seed), sc)[me]
@@ -176,6 +178,7 @@ class TrixBrain:
                 with_d = S.rollout_tricks(contract, hands, [], owner, {**base, card: me}, random.Random(seed), sc)
                 gains[i] += with_d[me] - without
             n += 1
+            think.measured(t)
         i = max(range(len(cards)), key=lambda j: gains[j])
         return options[i] if gains[i] / n > self.double_margin * sc.base(contract) else done
 

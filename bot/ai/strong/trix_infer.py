@@ -18,7 +18,7 @@ seats at a time; the strong player spends its rollouts on those deals.
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,7 @@ def story_of(view: dict[str, Any]) -> Story:
     moves: list[list[tuple[int, Any]]] = [[], [], [], []]
     played = [0, 0, 0, 0]
     if contract == "trix":
-        rows: list[tuple[int, int] | None] = [None, None, None, None]
+        rows = list(S.EMPTY_ROWS)
         for m in view.get("layout_history") or []:
             if m.get("pass"):
                 continue
@@ -118,7 +118,7 @@ def weight(story: Story, hands: list[int], miss: float = MISS) -> float:
     return w
 
 
-def posterior(k: Knowledge, story: Story, rng: random.Random, *, until: float, min_steps: int = 40,
+def posterior(k: Knowledge, story: Story, rng: random.Random, *, going: Callable[[], bool], min_steps: int = 40,
               max_steps: int = 4000, miss: float = MISS) -> list[list[int]]:
     """Deals drawn (approximately) in proportion to :func:`weight`, by a Metropolis chain.
 
@@ -135,7 +135,7 @@ def posterior(k: Knowledge, story: Story, rng: random.Random, *, until: float, m
     chain: list[list[int]] = []
     burn = min_steps // 2
     steps = 0
-    while steps < min_steps or (steps < max_steps and time.perf_counter() < until):
+    while steps < min_steps or (steps < max_steps and going()):
         steps += 1
         a, b = rng.sample(others, 2)
         xs = cur[a] & ~k.known[a] & may[b]

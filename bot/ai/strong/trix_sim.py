@@ -1,7 +1,9 @@
 """A small, fast Trix simulator on card sets for the strong player's rollouts.
 
-It is not the rules engine: it knows only what a rollout needs (the four trick contracts'
-scoring with doubles, and the layout contract) and plays with a quick randomized heuristic.
+It is not the rules engine's game: it plays a deal out on card sets with a quick randomized
+heuristic, but every rule it needs comes from the engine: the trick scoring with doubles and the
+table's penalty values (``engine.trix.contracts.trick_points``, ``PENALTY_CARDS``) and the layout
+(``engine.trix.layout``: rows are ``(low, high)``, ``(0, 0)`` before the jack).
 """
 
 from __future__ import annotations
@@ -10,12 +12,16 @@ import random
 from dataclasses import dataclass
 
 from engine import cards as C
+from engine.trix import contracts as TC
+from engine.trix import layout as L
 
-KH = C.card(13, C.HEARTS)
-QUEENS = tuple(C.card(12, s) for s in range(4))
-QUEEN_MASK = sum(1 << q for q in QUEENS)
-DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
-PENALTY = {"king": 1 << KH, "queens": QUEEN_MASK, "diamonds": DIAMOND_MASK, "tricks": 0}
+KH = TC.KH
+#: Per trick contract, the cards whose capture costs points (the engine's, by name).
+PENALTY = {name: TC.PENALTY_CARDS[TC.CONTRACT_NAMES.index(name)] for name in ("king", "queens", "diamonds", "tricks")}
+_ID = {name: TC.CONTRACT_NAMES.index(name) for name in PENALTY}
+#: The layout's rows: four ``(low, high)`` pairs, ``(0, 0)`` before a row's jack (engine.trix.layout).
+Rows = list[tuple[int, int]]
+EMPTY_ROWS: tuple[tuple[int, int], ...] = ((0, 0),) * 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,14 +42,9 @@ DEFAULT_SCORING = Scoring()
 
 
 def card_value(contract: str, c: int) -> int:
-    """The penalty (positive) of taking card ``c`` under ``contract``, doubles aside."""
-    if contract == "king":
-        return 75 if c == KH else 0
-    if contract == "queens":
-        return 25 if c % 13 == 10 else 0
-    if contract == "diamonds":
-        return 10 if c // 13 == C.DIAMONDS else 0
-    return 0
+    """1 if taking card ``c`` costs points under ``contract`` (doubles aside), else 0: the policy
+    only ever compares penalty cards with free ones (one contract has one penalty value)."""
+    return PENALTY[contract] >> c & 1
 
 
 def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int, int], out: list[int],
@@ -52,25 +53,18 @@ def score_trick(contract: str, winner: int, cards: list[int], doubled: dict[int,
 
     ``leader`` led the trick (it gains under ``self_capture = leader_gains``).
     """
-    unit = scoring.base(contract)
-    if contract == "tricks":
-        out[winner] -= unit
-        return
-    self_capture = scoring.self_capture
+    mask = 0
     for c in cards:
-        if not card_value(contract, c):
-            continue
-        v = unit
-        d = doubled.get(c)
-        if d is None or (d == winner and self_capture == "original_penalty"):
-            out[winner] -= v
-        elif d != winner:
-            out[winner] -= 2 * v
-            out[d] += v
-        else:
-            out[winner] -= 2 * v
-            if self_capture == "leader_gains":
-                out[leader] += v
+        mask |= 1 << c
+    if contract == "tricks":
+        out[winner] -= scoring.values[3]
+        return
+    if not mask & PENALTY[contract]:
+        return  # most tricks: nothing to score
+    pts = TC.trick_points(_ID[contract], mask, winner=winner, leader=leader, doubles=tuple(doubled.items()),
+                          penalties=scoring.values, self_capture=scoring.self_capture)
+    for s in range(4):
+        out[s] += pts[s]
 
 
 def _suit_len(hand: int, c: int) -> int:
@@ -160,37 +154,22 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
 
 
 # ---------------------------------------------------------------------- layout (Trix contract)
-def layout_legal(hand: int, rows: list[tuple[int, int] | None]) -> int:
-    """The layout-legal cards of ``hand``; ``rows[s]`` is (low rank, high rank) or None."""
-    m = 0
-    for s in range(4):
-        row = rows[s]
-        if row is None:
-            m |= hand & (1 << C.card(11, s))
-        else:
-            lo, hi = row
-            if lo > 2:
-                m |= hand & (1 << C.card(lo - 1, s))
-            if hi < 14:
-                m |= hand & (1 << C.card(hi + 1, s))
-    return m
+def layout_legal(hand: int, rows: Rows) -> int:
+    """The layout-legal cards of ``hand`` (rules.md X-L2, ``engine.trix.layout.open_cards``)."""
+    return hand & L.open_cards(rows)
 
 
-def place(rows: list[tuple[int, int] | None], c: int) -> None:
-    """Put card ``c`` on the layout."""
-    s, r = C.suit_of(c), C.rank_of(c)
-    row = rows[s]
-    if row is None:
-        rows[s] = (r, r)
-    else:
-        rows[s] = (min(row[0], r), max(row[1], r))
+def place(rows: Rows, c: int) -> None:
+    """Put card ``c`` on the layout (``engine.trix.layout.place``)."""
+    s = C.suit_of(c)
+    rows[s] = L.place(rows[s], C.rank_of(c))
 
 
-def _layout_score(c: int, hand: int, rows: list[tuple[int, int] | None]) -> float:
+def _layout_score(c: int, hand: int, rows: Rows) -> float:
     """The rule player's layout score: open the way for our own cards, not the others'."""
     s, r = C.suit_of(c), C.rank_of(c)
     row = rows[s]
-    lo, hi = row if row is not None else (99, 0)
+    lo, hi = row if row[0] else (99, 0)
     score = 0.0
     for step in ((1, -1) if r == 11 else ((1,) if r > 11 else (-1,))):
         nxt = r + step
@@ -211,7 +190,7 @@ def _layout_score(c: int, hand: int, rows: list[tuple[int, int] | None]) -> floa
     return score
 
 
-def choose_layout_card(hand: int, legal: int, rows: list[tuple[int, int] | None], rng: random.Random,
+def choose_layout_card(hand: int, legal: int, rows: Rows, rng: random.Random,
                        eps: float = 0.03) -> int:
     """The rule player's layout choice, on card sets, with a little noise."""
     options = C.cards_of(legal)
@@ -220,7 +199,7 @@ def choose_layout_card(hand: int, legal: int, rows: list[tuple[int, int] | None]
     return max(options, key=lambda c: (_layout_score(c, hand, rows), -C.rank_of(c), -C.suit_of(c)))
 
 
-def rollout_layout(hands: list[int], rows: list[tuple[int, int] | None], seat: int, finished: list[int],
+def rollout_layout(hands: list[int], rows: Rows, seat: int, finished: list[int],
                    scores: tuple[int, ...], rng: random.Random, eps: float = 0.03) -> list[int]:
     """Play the layout out from ``seat``'s turn; return each seat's points from now on."""
     hands = list(hands)

@@ -537,16 +537,21 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: message text is empty")
         thread_id = int(p["message_thread_id"]) if p.get("message_thread_id") else None
         markup = p.get("reply_markup") or None
-        self._check_markup(markup)
+        self._check_markup(markup, chat_id)
         m = FakeMessage(chat_id, next(self._message_ids[chat_id]), text, markup, thread_id,
                         notify=not p.get("disable_notification", False), history=[text])
         self.messages[chat_id][m.message_id] = m
         self.ops[chat_id].append(Op("send", chat_id, m.message_id, text, self.clock(), thread_id, markup))
         return self._message_json(m)
 
-    def _check_markup(self, markup: dict[str, Any] | None) -> None:
+    def _check_markup(self, markup: dict[str, Any] | None, chat_id: int = 0) -> None:
         for row in (markup or {}).get("inline_keyboard", []):
             for b in row:
+                if "web_app" in b:  # Mini App buttons: private chats only, https only (as Telegram)
+                    if chat_id < 0:
+                        raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                    if not str(b["web_app"].get("url", "")).startswith("https://"):
+                        raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
                 if "callback_data" in b and len(str(b["callback_data"]).encode()) > 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
                 if not b.get("text"):
@@ -558,7 +563,7 @@ class FakeTelegram:
             raise ApiError(400, EDIT_NOT_FOUND)
         text = str(p["text"]) if method == "editmessagetext" else m.text
         markup = p.get("reply_markup") or None
-        self._check_markup(markup)
+        self._check_markup(markup, chat_id)
         if text == m.text and markup == m.markup:
             raise ApiError(400, NOT_MODIFIED)
         m.text, m.markup = text, markup

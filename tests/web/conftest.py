@@ -1,0 +1,43 @@
+"""Browser tests need Debian's chromium and the playwright package; without them they skip, saying so once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("MAJLIS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: Where the browser tests leave their screenshots.
+OUTPUT = Path(os.environ.get("MAJLIS_TEST_OUTPUT") or Path(__file__).parent / "output")
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"no chromium at {CHROMIUM} (apt-get install -y chromium)"
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    return None
+
+
+_MISSING = browser_missing()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _MISSING is None:
+        return
+    skip = pytest.mark.skip(reason=f"browser tests skipped: {_MISSING}")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _MISSING is not None and terminalreporter.stats.get("skipped"):
+        terminalreporter.write_line(f"web: browser tests skipped: {_MISSING}")
