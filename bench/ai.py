@@ -362,11 +362,11 @@ def _positions(n: int, seed: int) -> list[tuple[dict[str, Any], str]]:
     return out
 
 
-async def _lag(flight: int, seconds: float, mode: str) -> None:
+async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None:
     from bot.ai.pool import AIPool
 
     positions = _positions(60, 11)
-    pool = AIPool() if mode == "pool" else None
+    pool = AIPool(workers or None) if mode == "pool" else None
     strong = StrongPlayer("strong")
     if pool is not None:
         await pool.start()
@@ -427,6 +427,7 @@ def main() -> None:
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
+    ap.add_argument("--workers", type=int, default=0, help="lag: worker processes (default: one per core)")
     a = ap.parse_args()
     OFFSET = SEEDS[a.seeds]
     t0 = time.perf_counter()
@@ -446,7 +447,7 @@ def main() -> None:
             print(f"  {a.level} decision time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
                   f" p95 {percentile(ts, 0.95) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms")
     if a.game in ("lag", "all"):
-        asyncio.run(_lag(a.flight, a.seconds, a.lag_mode))
+        asyncio.run(_lag(a.flight, a.seconds, a.lag_mode, a.workers))
     print(f"  elapsed {time.perf_counter() - t0:.0f} s")
 
 

@@ -47,9 +47,9 @@ async def drive(repo: SQLiteRepository, t: TableRecord, until: float, latencies:
     done = 0
     while time.perf_counter() < until:
         seq = t.version + 1
-        t = replace(t, version=seq, deadline=time.time() + 60)
+        moved = replace(t, version=seq, deadline=time.time() + 60)
         start = time.perf_counter()
-        await repo.append_action(ActionRecord(t.table_id, seq, seq % 4, "play QS", "tg:1", time.time()), t)
+        t = await repo.append_action(ActionRecord(t.table_id, seq, seq % 4, "play QS", "tg:1", time.time()), moved)
         latencies.append(time.perf_counter() - start)
         done += 1
     return done

@@ -3,22 +3,31 @@
 Every group has four simulated people who open a table, join through the deep link and press the
 move buttons of their private hands as soon as they show some (a new table when a match ends).
 They see only what the fake Telegram shows them. Prints the updates the bot handled per second and
-the latency from a button press to the bot's ``answerCallbackQuery`` (p50/p99).
+the latency from a button press to the bot's ``answerCallbackQuery`` (p50/p99), and what each
+group saw of its table, counted by the fake's arrival times: the most calls (sends + edits) in any
+rolling 60 s, the longest gap between two updates of the table message while the match went on,
+and the delay of the match's final state after its last move.
 
-    python bench/telegram.py --groups 20 --seconds 20              # bot in this process
-    python bench/telegram.py --groups 100 --seconds 30 --process   # `majlis run --telegram`
+    python bench/telegram.py --groups 20 --seconds 90              # bot in this process, real time
+    python bench/telegram.py --groups 20 --seconds 90 --speed 10   # a 10x clock, figures converted back
+    python bench/telegram.py --groups 100 --seconds 90 --process   # `majlis run --telegram`
 
-In-process, the outboxes run on a clock ``--speed`` times faster than real time, so Telegram's
-budgets (20 per minute per group, 1 per second per private chat) are enforced without making the
-people wait minutes, and the manager's own time per action is printed too. With ``--process`` the
-bot is the real command in its own process, on real time and real budgets, and this process holds
-only the fake server and the people.
+In-process the outboxes run on real time by default (``--speed 1``): Telegram's budgets (20 per
+minute per group, 1 per second per private chat) are the real ones, as the people see them. With
+``--speed N`` they run N times faster and the fake server timestamps with the same clock, so every
+figure is in the platform's seconds (converted back) while the run takes 1/N of the time; request
+latency is stretched N times too, a harsher jitter. With ``--process`` the bot is the real command
+in its own process, on real time, and this process holds only the fake server and the people.
+Every match that starts is played to its end (up to ``--finish`` more seconds after ``--seconds``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
+import math
 import os
 import random
 import resource
@@ -37,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 from bench._stats import percentile  # noqa: E402
-from tests.adapters.telegram.fake_server import TOKEN, FakeMessage, FakeTelegram  # noqa: E402
+from tests.adapters.telegram.fake_server import COUNTED_KINDS, TOKEN, FakeMessage, FakeTelegram  # noqa: E402
 from tests.adapters.telegram.harness import ScaledClock, choose, join_url_payload  # noqa: E402
 
 
@@ -54,6 +63,9 @@ class Group:
         self.refused = 0
         self.matches = 0
         self.commands = 0
+        # (table message id, first move, last move) of each finished match, on the fake's clock
+        self.finished: list[tuple[int, float, float]] = []
+        self.moves: list[float] = []  # when each accepted move was answered, on the fake's clock
 
     async def open_table(self) -> tuple[int, FakeMessage]:
         """/new, then the three others join through the lobby's deep link."""
@@ -74,16 +86,19 @@ class Group:
         """The table message lost its buttons: the match is over (or the table was stopped)."""
         return len(table.history) > 1 and not table.buttons
 
-    async def run(self, until: float) -> None:
+    async def run(self, until: float, finish: float) -> None:
         while time.monotonic() < until:
             tid, table = await self.open_table()
-            await self.play(tid, table, until)
+            first, last = await self.play(tid, table, until + finish)
             if self.over(table):
                 self.matches += 1
+                self.finished.append((table.message_id, first, last))
 
-    async def play(self, tid: int, table: FakeMessage, until: float) -> None:
+    async def play(self, tid: int, table: FakeMessage, until: float) -> tuple[float, float]:
+        """Press until the match is over (or ``until``); the fake's time of the first and last move."""
         prefix = f"mj1:a:{tid}:"
         pressed: set[tuple[int, int, int]] = set()
+        first = last = float("nan")
         while time.monotonic() < until and not (pressed and self.over(table)):
             acted = False
             for p in self.people:
@@ -97,11 +112,37 @@ class Group:
                 answer = await self.tg.press(p, m, choose(self.game, moves, self.rng), timeout=120)
                 self.latencies.append(time.perf_counter() - started)
                 self.refused += answer.show_alert
+                if not answer.show_alert:
+                    last = answer.at
+                    self.moves.append(last)
+                    first = last if math.isnan(first) else first
                 acted = True
             if not acted:
                 before = self.tg.requests
                 await self.tg.wait_for(lambda b=before: self.tg.requests > b  # type: ignore[misc]
                                        or bool(pressed and self.over(table)), timeout=120)
+        return first, last
+
+    def seen(self) -> dict[str, float]:
+        """What the group saw, on the fake's clock: calls in any 60 s, and for its finished matches
+        the longest gap between two updates of the table message and the final state's delay."""
+        ops = [op for op in self.tg.ops[self.chat] if op.kind in COUNTED_KINDS]
+        gap = final = wait = 0.0
+        for mid, first, last in self.finished:
+            times = sorted(op.at for op in ops if op.message_id == mid)
+            during = [first] + [t for t in times if first <= t <= last] + [last]
+            moves = [m for m in self.moves if first <= m <= last]
+            # the longest stretch without a table update in which moves were made
+            gap = max([gap] + [b - a for a, b in itertools.pairwise(during)
+                               if any(a < m < b for m in moves)])
+            # the longest a move waited to be shown (the next update of the table message)
+            for m in moves:
+                later = [t for t in times if t >= m]
+                if later:
+                    wait = max(wait, later[0] - m)
+            final = max(final, times[-1] - last if times else float("nan"))
+        return {"calls_60s": float(self.tg.max_ops_in_window(self.chat, 60.0)), "gap": gap, "final": final,
+                "wait": wait, "calls": float(len(ops))}
 
 
 async def bot_in_process(tg: FakeTelegram, tmp: str, args: argparse.Namespace) -> tuple[Any, Any, list[float]]:
@@ -150,10 +191,16 @@ async def main(args: argparse.Namespace) -> None:
         requests_before = tg.requests
         until = started + args.seconds
         try:
-            await asyncio.gather(*(g.run(until) for g in groups))
+            await asyncio.gather(*(g.run(until, args.finish) for g in groups))
         finally:
             elapsed = time.monotonic() - started
             cpu_here = time.process_time() - cpu_before
+            # Let the final states arrive (what the people would see next), then read what they saw.
+            if app is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(app.bot_data["majlis"].presenter.drain(), 30)
+            else:
+                await asyncio.sleep(15)
             if proc is not None:
                 proc.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(proc.wait(), 60)
@@ -180,6 +227,19 @@ async def main(args: argparse.Namespace) -> None:
     if manager_times:
         print(f"manager per action ms: p50={percentile(manager_times, 0.5) * 1e3:.2f} "
               f"p99={percentile(manager_times, 0.99) * 1e3:.2f}")
+    seen = [g.seen() for g in groups if g.finished]
+    if seen:
+        busy = max(seen, key=lambda x: x["calls"])
+        unit = "s" if args.process or args.speed == 1 else f"s (Telegram's seconds, run at x{args.speed})"
+        print(f"what the groups saw ({len(seen)} with a finished match), by arrival at the fake, in {unit}:")
+        print(f"  busiest group: {busy['calls']:.0f} calls, most in any 60 s {busy['calls_60s']:.0f} (limit 20), "
+              f"longest gap between table updates while moves were made {busy['gap']:.1f} s, longest a move "
+              f"waited to be shown {busy['wait']:.1f} s, final state {busy['final']:.1f} s after the last move")
+        print(f"  all groups: most calls in any 60 s {max(x['calls_60s'] for x in seen):.0f}; longest gap "
+              f"p50 {percentile([x['gap'] for x in seen], 0.5):.1f} s, max {max(x['gap'] for x in seen):.1f} s; "
+              f"longest wait to be shown max {max(x['wait'] for x in seen):.1f} s; "
+              f"final-state delay p50 {percentile([x['final'] for x in seen], 0.5):.1f} s, "
+              f"max {max(x['final'] for x in seen):.1f} s")
 
 
 if __name__ == "__main__":
@@ -188,7 +248,9 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="tarneeb41", choices=["tarneeb41", "tarneeb", "trix"])
     parser.add_argument("--options", default=None, help="table options (default: a short match)")
-    parser.add_argument("--speed", type=float, default=100.0, help="outbox clock speed (in-process)")
+    parser.add_argument("--speed", type=float, default=1.0, help="outbox clock speed (in-process; 1 = real time)")
+    parser.add_argument("--finish", type=float, default=240.0,
+                        help="seconds after --seconds in which the matches still going are played to the end")
     parser.add_argument("--concurrency", type=int, default=4, help="PTB concurrent updates (in-process)")
     parser.add_argument("--pool", type=int, default=32, help="HTTP connection pool of the outboxes (in-process)")
     parser.add_argument("--process", action="store_true", help="run `majlis run --telegram` in its own process")

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from bot.config import ConfigError, load_config
+from bot import dbcli
+from bot.config import Config, ConfigError, load_config
 from bot.i18n import T, normalize_lang, resolve_lang, translator
 
 GAMES = ("tarneeb41", "tarneeb", "trix")
@@ -48,7 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--db", help="the SQLite file (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
     play.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
     play.add_argument("--auto", action="store_true",
-                      help="play the first legal choice every turn (a demonstration; also for scripts)")
+                      help="the AI (at the --ai level) plays your seat too: a demonstration, also for scripts")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game option, e.g. trump_mode=hearts_fixed (tarneeb41), mode=complex (trix); "
+                           "repeat for more; see docs/rules.md")
+    play.add_argument("--bidi", choices=("auto", "terminal", "none"),
+                      help="Arabic in this terminal: 'terminal' if it does bidi itself (VTE, mlterm, Konsole), "
+                           "'none' to print reshaped visual order (xterm, tmux, most others); default auto "
+                           "(MAJLIS_BIDI or bidi in the config file)")
 
     from bot.web.cli import add_web_parser
 
@@ -60,10 +66,25 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--db", help="the database (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
 
     replay = sub.add_parser("replay", help="tell a table's match deal by deal from its action log")
-    replay.add_argument("table_id", type=int, metavar="TABLE_ID")
-    replay.add_argument("--lang", choices=("ar", "en"), help="language")
+    replay.add_argument("table_id", type=int, nargs="?", metavar="TABLE_ID")
+    replay.add_argument("--list", action="store_true", help="list the tables (as 'majlis tables')")
+    replay.add_argument("--lang", choices=("ar", "en"), help="language (default: the match's own)")
     replay.add_argument("--db", help="the database")
     replay.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
+
+    tables = sub.add_parser("tables", help="list the tables in the database, with their ids (for replay)")
+    tables.add_argument("--lang", choices=("ar", "en"), help="language")
+    tables.add_argument("--db", help="the database")
+
+    rules = sub.add_parser("rules", help="the rules of a game, in short")
+    rules.add_argument("game", nargs="?", choices=GAMES, metavar="GAME", help="tarneeb41, tarneeb or trix")
+    rules.add_argument("--lang", choices=("ar", "en"), help="language")
+    rules.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
+    rules.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="show the rules with these options")
+    rules.add_argument("--bidi", choices=("auto", "terminal", "none"), help="as for play")
+
+    dbcli.add_parser(sub)
 
     bench = sub.add_parser("bench", help="run the benchmark scripts under bench/")
     bench.add_argument("names", nargs="*", metavar="NAME", help="only these scripts (default: all)")
@@ -78,10 +99,7 @@ def _fail(message: str, code: int = 2) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Start the Telegram and/or Discord bot; say exactly what to set when no token is configured."""
-    try:
-        cfg = load_config(db=args.db)
-    except ConfigError as e:
-        return _fail(str(e))
+    cfg = load_config(db=args.db)  # a ConfigError is one line (main)
     t = translator(_cli_lang(None, cfg.lang))
     want_tg = args.telegram or not (args.telegram or args.discord)
     want_dc = args.discord or not (args.telegram or args.discord)
@@ -106,30 +124,19 @@ def cmd_run(args: argparse.Namespace) -> int:
                       variables=t.join(missing), where=where),
             1,
         )
-    import logging
+    return _run_bots(cfg, t, telegram=bool(want_tg and cfg.telegram_token),
+                     discord=bool(want_dc and cfg.discord_token))
 
-    logging.basicConfig(level=cfg.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    runners: list[Any] = []
-    if want_tg and cfg.telegram_token:
-        from bot import telegram
 
-        runners.append(telegram.run)
-    if want_dc and cfg.discord_token:
-        from bot import discord
+def _run_bots(cfg: Config, t: T, *, telegram: bool, discord: bool) -> int:
+    """Logging without secrets, the storage checked, then :mod:`bot.runner` until a signal."""
+    from bot.errors_cli import check_database
+    from bot.logs import setup_logging
+    from bot.runner import run
 
-        runners.append(discord.run)
-    results = [r(cfg) for r in runners]
-    coros = [r for r in results if inspect.isawaitable(r)]
-    if coros:
-
-        async def both() -> None:
-            await asyncio.gather(*coros)
-
-        try:
-            asyncio.run(both())
-        except KeyboardInterrupt:
-            return 130
-    return 0
+    check_database(cfg.db, t)
+    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token])
+    return asyncio.run(run(cfg, telegram=telegram, discord=discord))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -138,23 +145,91 @@ def cmd_play(args: argparse.Namespace) -> int:
         cfg = load_config(db=args.db, ai_level=args.ai, digits=args.digits)
     except ConfigError as e:
         return _fail(str(e))
-    from bot.terminal.app import PlayOptions, play, prepare_db
+    from bot.terminal.app import PlayOptions, play
+    from bot.terminal.bidi import configured
+    from bot.terminal.console import prepare_db
+    from bot.terminal.options import OptionError, parse_options
 
     lang = _cli_lang(args.lang, cfg.lang)
+    t = translator(lang, cfg.digits)
+    try:
+        options = parse_options(args.game, args.option, t)
+        bidi = configured(args.bidi, cfg.file)
+    except (OptionError, ValueError) as e:
+        return _fail(str(e))
     opts = PlayOptions(
         game=args.game, lang=lang, seat=args.seat, seed=args.seed, timer=args.timer,
         target=args.target, ai_level=cfg.ai_level, resume=args.resume, db=cfg.db,
-        digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay,
+        digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay, options=options, bidi=bidi,
     )
+    from bot.errors_cli import check_database
+
+    check_database(cfg.db, translator(lang, cfg.digits))  # one clear line, before anything is created
+    if args.game != "trix" and cfg.ai_level != "easy":
+        from bot.startup import missing_ai_warning
+
+        warning = missing_ai_warning(translator(lang, cfg.digits))
+        if warning:
+            print(warning, file=sys.stderr)
     prepare_db(cfg.db)
     _log_to_file(cfg.db, cfg.log_level)
+    from bot.terminal.output import closed_pipe_safe
+
+    code = 141
+    with closed_pipe_safe():
+        try:
+            code = asyncio.run(play(opts))
+        except KeyboardInterrupt:
+            print()
+            print(t.gettext("Stopped. Your match is saved: continue it with {command}.",
+                            command="majlis play --resume"))
+            code = 130
+    return code
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """The rules of a game (or of all three), as ``/rules`` gives them, with options if asked."""
     try:
-        return asyncio.run(play(opts))
-    except KeyboardInterrupt:
-        print()
-        print(translator(lang, cfg.digits).gettext(
-            "Stopped. Your match is saved: continue it with {command}.", command="majlis play --resume"))
-        return 130
+        cfg = load_config(digits=args.digits)
+    except ConfigError as e:
+        return _fail(str(e))
+    from bot.render.rules_text import render_rules
+    from bot.terminal.bidi import configured, for_terminal
+    from bot.terminal.options import OptionError, parse_options
+    from bot.terminal.output import closed_pipe_safe
+
+    t = translator(_cli_lang(args.lang, cfg.lang), cfg.digits)
+    try:
+        options = parse_options(args.game, args.option, t) if args.game else {}
+        mode = configured(args.bidi, cfg.file)
+    except (OptionError, ValueError) as e:
+        return _fail(str(e))
+    text = render_rules(args.game or "", t, options=options or None)
+    with closed_pipe_safe() as pipe:
+        sys.stdout.write(for_terminal(text, mode) + "\n")
+        sys.stdout.flush()
+    return pipe.code
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    """The tables of the database, newest first, with their ids."""
+    try:
+        cfg = load_config(db=args.db)
+    except ConfigError as e:
+        return _fail(str(e))
+    from bot.replay import table_list
+    from bot.terminal.bidi import configured, for_terminal
+    from bot.terminal.output import closed_pipe_safe
+
+    t = translator(_cli_lang(getattr(args, "lang", None), cfg.lang), cfg.digits)
+    if not Path(cfg.db).exists():
+        return _fail(t.gettext("No database at {path}.", path=cfg.db), 1)
+    rows = asyncio.run(table_list(cfg.db, t))
+    text = "\n".join(rows) if rows else t.gettext("There are no tables yet.")
+    with closed_pipe_safe() as pipe:
+        sys.stdout.write(for_terminal(t.lines(text.split("\n")), configured(None, cfg.file)) + "\n")
+        sys.stdout.flush()
+    return pipe.code
 
 
 def _log_to_file(db: str, level: str) -> None:
@@ -177,15 +252,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ConfigError as e:
         return _fail(str(e))
     from bot.replay import replay_text
+    from bot.terminal.bidi import configured, for_terminal
+    from bot.terminal.output import closed_pipe_safe
 
+    if args.list or args.table_id is None:
+        return cmd_tables(args)
     t: T = translator(_cli_lang(args.lang, cfg.lang), cfg.digits)
     if not Path(cfg.db).exists():
         return _fail(t.gettext("No database at {path}.", path=cfg.db), 1)
-    text = asyncio.run(replay_text(cfg.db, args.table_id, t))
+    told = translator(args.lang, cfg.digits) if args.lang else None  # else the match's own language
+    text = asyncio.run(replay_text(cfg.db, args.table_id, told, digits=args.digits))
     if text is None:
         return _fail(t.gettext("There is no table {table}.", table=args.table_id), 1)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    return 0
+    if sys.stdout.isatty():
+        text = for_terminal(text, configured(None, cfg.file))
+    with closed_pipe_safe() as pipe:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+    return pipe.code
 
 
 def _bench_dir() -> Path:
@@ -220,13 +304,40 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``majlis`` console script."""
+    """Entry point of the ``majlis`` console script.
+
+    A storage or configuration failure anywhere below ends here as one line on standard error
+    and exit code 1 (2 for a configuration error), never a traceback (:mod:`bot.errors_cli`).
+    """
     args = build_parser().parse_args(argv)
     from bot.web.cli import cmd_web
 
-    handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench,
-               "web": cmd_web}[args.command]
-    return handler(args)
+    handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
+               "tables": cmd_tables, "web": cmd_web, "db": dbcli.cmd_db}[args.command]
+    try:
+        return handler(args)
+    except Exception as e:
+        from bot.errors_cli import describe
+
+        line = describe(e, _error_t(), getattr(args, "db", None) or _configured_db())
+        if line is None:
+            raise
+        return _fail(f"majlis: {line}", 2 if isinstance(e, ConfigError) else 1)
+
+
+def _error_t() -> T:
+    """The translator of an error line (the configured language if the configuration loads)."""
+    try:
+        return translator(_cli_lang(None, load_config().lang))
+    except Exception:
+        return translator(_cli_lang(None, None))
+
+
+def _configured_db() -> str | None:
+    try:
+        return load_config().db
+    except Exception:
+        return None
 
 
 if __name__ == "__main__":

@@ -7,17 +7,23 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     lang = "ar"
     turn_seconds = 60
     ai_delay = 1.0
+    shutdown_grace = 10
 
     [telegram]
     token = "..."
     base_url = "http://127.0.0.1:8081/bot"
+    concurrent_updates = 16
+    outbox_pool_size = 32
 
     [discord]
     token = "..."
     api_base = "https://discord.com/api/v10"
     gateway = "wss://gateway.discord.gg/"
+    sharded = false
 
-Every key has an environment variable that wins over the file (see :data:`ENV`). The data
+Most keys have an environment variable that wins over the file (see :data:`ENV`). A value that
+cannot be used, a file that is not UTF-8 or not TOML raise :class:`ConfigError`, whose message
+says what is wrong, where (the file and key, or the variable) and what to do. The data
 directory defaults to ``$XDG_DATA_HOME/majlis`` or ``~/.local/share/majlis``; the database to
 ``<data dir>/majlis.sqlite3``.
 """
@@ -42,6 +48,7 @@ ENV: dict[str, str] = {
     "ai_delay": "MAJLIS_AI_DELAY",
     "ai_level": "MAJLIS_AI_LEVEL",
     "log_level": "MAJLIS_LOG_LEVEL",
+    "shutdown_grace": "MAJLIS_SHUTDOWN_GRACE",
     "telegram_token": "MAJLIS_TELEGRAM_TOKEN",
     "telegram_base_url": "MAJLIS_TELEGRAM_BASE_URL",
     "discord_token": "MAJLIS_DISCORD_TOKEN",
@@ -56,12 +63,24 @@ _SECTIONS = {
     ("discord", "token"): "discord_token",
     ("discord", "api_base"): "discord_api_base",
     ("discord", "gateway"): "discord_gateway",
+    ("discord", "sharded"): "discord_sharded",
+    ("telegram", "concurrent_updates"): "telegram_concurrent_updates",
+    ("telegram", "outbox_pool_size"): "telegram_outbox_pool_size",
 }
 AI_LEVELS = ("easy", "normal", "strong")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_COUNTS = ("telegram_concurrent_updates", "telegram_outbox_pool_size")
 
 
 class ConfigError(ValueError):
-    """A configuration value that cannot be used (the message names the variable or key)."""
+    """A configuration value that cannot be used (the message names the variable or key).
+
+    ``fix`` says what to do about it; it ends the message, in parentheses.
+    """
+
+    def __init__(self, message: str, fix: str | None = None) -> None:
+        super().__init__(f"{message} ({fix})" if fix else message)
+        self.fix = fix
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +96,16 @@ class Config:
     ai_delay: float = 1.0
     ai_level: str = "normal"
     log_level: str = "INFO"
+    #: Seconds ``majlis run`` waits on SIGTERM/SIGINT for the outboxes to deliver what is queued.
+    shutdown_grace: float = 10.0
     telegram_token: str | None = None
     telegram_base_url: str | None = None
+    telegram_concurrent_updates: int | None = None
+    telegram_outbox_pool_size: int | None = None
     discord_token: str | None = None
     discord_api_base: str | None = None
     discord_gateway: str | None = None
+    discord_sharded: bool = False
     config_file: Path | None = None
     #: The whole parsed TOML file, for settings that only one adapter reads.
     file: Mapping[str, Any] = field(default_factory=dict)
@@ -106,45 +130,88 @@ def default_data_dir(env: Mapping[str, str]) -> Path:
     return base / "majlis"
 
 
+def _fix(where: str) -> str:
+    """What to do about a bad value found at ``where`` (a variable, an option or ``file: key``)."""
+    if where.startswith("--"):
+        return f"give {where} another value"
+    if where.startswith("MAJLIS_"):
+        return f"set {where} to a valid value or unset it"
+    path, _, key = where.partition(": ")
+    return f"correct {key} in {path}" if key else f"correct {path}"
+
+
 def _coerce(name: str, value: Any, where: str) -> Any:
-    try:
-        if name == "turn_seconds":
-            n = int(value)
-            if n < 0:
-                raise ValueError
-            return n
-        if name == "ai_delay":
+    def bad(expected: str) -> ConfigError:
+        return ConfigError(f"{where}: expected {expected}, got {value!r}", _fix(where))
+
+    if name in ("turn_seconds", "ai_delay", "shutdown_grace", *_COUNTS):
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise bad("a number")
+        try:
             x = float(value)
-            if x < 0:
-                raise ValueError
-            return x
-    except (TypeError, ValueError):
-        raise ConfigError(f"{where}: expected a non-negative number, got {value!r}") from None
+        except ValueError:
+            raise bad("a number") from None
+        if name in ("turn_seconds", *_COUNTS):
+            if x != int(x):
+                raise bad("a whole number")
+            n = int(x)
+            if n < (1 if name in _COUNTS else 0):
+                raise bad("a positive number" if name in _COUNTS else "a non-negative number")
+            return n
+        if not x >= 0 or x == float("inf"):
+            raise bad("a non-negative number")
+        return x
+    if name == "discord_sharded":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off", ""):
+            return False
+        raise bad("true or false")
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise bad("a text value")
     text = str(value).strip()
     if name == "ai_level" and text not in AI_LEVELS:
-        raise ConfigError(f"{where}: expected one of {', '.join(AI_LEVELS)}, got {text!r}")
+        raise bad(f"one of {', '.join(AI_LEVELS)}")
     if name == "durability" and text not in ("crash", "power"):
-        raise ConfigError(f"{where}: expected crash or power, got {text!r}")
+        raise bad("crash or power")
     if name == "digits" and text not in ("western", "arabic"):
-        raise ConfigError(f"{where}: expected western or arabic, got {text!r}")
+        raise bad("western or arabic")
+    if name == "log_level":
+        if text.upper() not in LOG_LEVELS:
+            raise bad(f"one of {', '.join(LOG_LEVELS)}")
+        return text.upper()
     if name == "lang":
         from bot.i18n import normalize_lang
 
         lang = normalize_lang(text)
         if lang is None:
-            raise ConfigError(f"{where}: expected ar or en, got {text!r}")
+            raise bad("ar or en")
         return lang
     return text or None
 
 
 def _read_file(path: Path) -> dict[str, Any]:
+    """The parsed TOML file; :class:`ConfigError` (never a traceback) if it cannot be read."""
+    fix = f"correct {path}, or point {CONFIG_ENV} at another file"
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: {e}") from None
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a configuration file", fix) from None
     except OSError as e:
-        raise ConfigError(f"{path}: {e.strerror}") from None
+        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})", fix) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError(f"{path}: line {line} is not UTF-8 text (byte 0x{data[e.start]:02x})",
+                          f"save {path} as UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}", fix) from None
 
 
 def load_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config:
@@ -159,10 +226,11 @@ def load_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Confi
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_file():
-            raise ConfigError(f"{CONFIG_ENV}: no such file {path}")
+            raise ConfigError(f"{CONFIG_ENV}: no such file {path}",
+                              f"create {path} or point {CONFIG_ENV} at an existing file")
     else:
         path = (data_dir or default_data_dir(env)) / "majlis.toml"
-        if not path.is_file():
+        if not path.exists():
             path = None
     raw = _read_file(path) if path is not None else {}
 

@@ -85,16 +85,29 @@ def _catalog(lang: str) -> _gettext.NullTranslations:
         return _gettext.NullTranslations()
 
 
-class T:
-    """One recipient's translator: a language, a digit style, and the formatting rules."""
+#: Bounds of a translator's caches: looked-up templates, and whole formatted pieces.
+MAX_TEMPLATES = 4096
+MAX_PIECES = 8192
 
-    __slots__ = ("_tr", "digits", "lang", "rtl")
+
+class T:
+    """One recipient's translator: a language, a digit style, and the formatting rules.
+
+    Cheap to call again: each template is looked up and has its digits normalised once (then kept,
+    up to :data:`MAX_TEMPLATES`), and a piece formatted with the same parameters is formatted once
+    (up to :data:`MAX_PIECES`, then the cache starts again), so rendering a message mostly reads
+    dictionaries.
+    """
+
+    __slots__ = ("_pieces", "_templates", "_tr", "digits", "lang", "rtl")
 
     def __init__(self, lang: str, digits: str = "western") -> None:
         self.lang = lang
         self.rtl = lang in RTL_LANGS
         self.digits = digits if digits in DIGITS else "western"
         self._tr = _catalog(lang)
+        self._templates: dict[Any, str] = {}
+        self._pieces: dict[Any, str] = {}
 
     def __repr__(self) -> str:
         return f"T({self.lang!r}, digits={self.digits!r})"
@@ -119,9 +132,16 @@ class T:
         body = self.number(abs(n))
         return f"+{body}" if n > 0 else (f"\u2212{body}" if n < 0 else body)
 
-    def _fill(self, text: str, params: dict[str, Any]) -> str:
+    def _template(self, key: Any, text: str) -> str:
+        """A looked-up template with the digits written into a translation made Western when so
+        chosen (once per template)."""
         if self.digits == "western":
-            text = text.translate(_WESTERN_DIGITS)  # numbers written into Arabic translations
+            text = text.translate(_WESTERN_DIGITS)
+        if len(self._templates) < MAX_TEMPLATES:
+            self._templates[key] = text
+        return text
+
+    def _fill(self, text: str, params: dict[str, Any]) -> str:
         if not params:
             return text
         shown = {}
@@ -130,18 +150,45 @@ class T:
             shown[key] = self.isolate(text_value)
         return text.format(**shown)
 
+    def _piece(self, key: Any, text: str, params: dict[str, Any]) -> str:
+        """``text`` filled with ``params``, from the cache when these were formatted before."""
+        if not params:
+            return text
+        try:
+            memo = (key, *[(k, v, v.__class__) for k, v in params.items()])  # 1, 1.0 and True differ
+            done = self._pieces.get(memo)
+        except TypeError:  # an unhashable parameter: just format it
+            return self._fill(text, params)
+        if done is None:
+            done = self._fill(text, params)
+            if len(self._pieces) >= MAX_PIECES:
+                self._pieces.clear()
+            self._pieces[memo] = done
+        return done
+
     def gettext(self, msgid: str, **params: Any) -> str:
         """The translation of ``msgid`` with ``params`` filled in."""
-        return self._fill(self._tr.gettext(msgid), params)
+        text = self._templates.get(msgid)
+        if text is None:
+            text = self._template(msgid, self._tr.gettext(msgid))
+        return self._piece(msgid, text, params)
 
     def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
         """The plural form for ``n`` (Arabic has six); ``{n}`` is available to the text."""
         params.setdefault("n", n)
-        return self._fill(self._tr.ngettext(singular, plural, n), params)
+        key = ("n", singular, plural, n)
+        text = self._templates.get(key)
+        if text is None:
+            text = self._template(key, self._tr.ngettext(singular, plural, n))
+        return self._piece(key, text, params)
 
     def pgettext(self, context: str, msgid: str, **params: Any) -> str:
         """The translation of a short word in a ``context`` (``pgettext("suit", "Spades")``)."""
-        return self._fill(self._tr.pgettext(context, msgid), params)
+        key = ("p", context, msgid)
+        text = self._templates.get(key)
+        if text is None:
+            text = self._template(key, self._tr.pgettext(context, msgid))
+        return self._piece(key, text, params)
 
     def lines(self, lines: list[str]) -> str:
         """Lines joined into one text. In a right-to-left language a line whose first strong letter

@@ -9,6 +9,7 @@ before (``bot/service.py``); the manager checks only the table's own state.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import engine
@@ -20,6 +21,7 @@ from bot.prefs import Prefs
 from bot.settings import ManagerSettings
 from bot.table import Table
 from bot.tables import ai_runner
+from bot.tables.leases import Leases
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.lobby import Lobby
 from bot.tables.pipeline import Pipeline
@@ -43,13 +45,17 @@ class TableManager:
         self.repo = repo
         self.clock: Clock = clock or RealClock()
         self.settings = settings or ManagerSettings()
-        self.prefs = prefs or Prefs(repo, default_turn_seconds=self.settings.default_turn_seconds)
-        self.registry = Registry()
+        self.prefs = prefs or Prefs(repo, default_turn_seconds=self.settings.default_turn_seconds,
+                                    default_ai_level=self.settings.default_ai_level,
+                                    default_digits=self.settings.default_digits)
+        self.registry = Registry(self.settings.finished_grace)
         self.publisher = Publisher()
         self.turns = Turns(self.clock, self.settings, on_due=self._due, turn_seconds=self.prefs.turn_seconds)
-        self.lifecycle = Lifecycle(repo, self.clock, self.settings, self.turns, self.publisher)
+        self.lifecycle = Lifecycle(repo, self.clock, self.settings, self.turns, self.publisher,
+                                   on_ended=self._ended)
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
+        self.leases: Leases | None = None
         self._started = False
         self._links: Links | None = None
 
@@ -72,7 +78,17 @@ class TableManager:
         return self.registry.tables
 
     async def _due(self, table_id: int) -> None:
+        self._evict(self.registry.sweep(self.clock.now()))
         await self.pipeline.wake(table_id)
+
+    def _ended(self, table: Table) -> None:
+        """A table ended: the ones that ended longer than ``finished_grace`` ago leave memory."""
+        self._evict(self.registry.ended(table.table_id, self.clock.now()))
+
+    def _evict(self, table_ids: list[int]) -> None:
+        for table_id in table_ids:
+            self.turns.forget(table_id)
+            self.pipeline.forget(table_id)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -86,20 +102,47 @@ class TableManager:
             return
         self._started = True
         await self.join_links()
-        tables = await load_live(self.repo, self.settings)
+        held = None
+        if self.settings.owner is not None:  # several processes on one database: run what this one holds
+            self.leases = Leases(self.repo, self.clock, self.settings, self.registry,
+                                 restore=self._restore, drop=self._let_go)
+            held = await self.leases.initial()
+        await self._restore(held)
+        if self.settings.background:
+            self.turns.sched.start()
+            if self.leases is not None:
+                self.leases.start()
+
+    async def _restore(self, table_ids: list[int] | None) -> None:
+        """Load, hold and resume the live tables (all, or ``table_ids``)."""
+        tables = await load_live(self.repo, self.settings, table_ids)
         for table in tables:
             self.lobby.register(table)
         for chat_id in {t.record.chat_id for t in tables}:
             await self.prefs.chat(chat_id)
         for table in tables:
             await resume(table, self.lifecycle)
-        if self.settings.background:
-            self.turns.sched.start()
+
+    async def _let_go(self, table: Table) -> None:
+        async with table.lock:
+            self.turns.forget(table.table_id)
+            self.registry.drop(table.table_id)
+
+    async def heartbeat(self) -> None:
+        """Renew this process's leases and take over the tables of a dead one (tests call it; with
+        ``background`` it runs every ``heartbeat_seconds``)."""
+        if self.leases is not None:
+            await self.leases.beat()
+            await self.publisher.drain()
 
     async def close(self) -> None:
-        """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage."""
+        """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage
+        (with leases: released, so that another process takes them over at once)."""
         await self.turns.sched.close()
         await self.publisher.drain()
+        if self.leases is not None:
+            await self.leases.close(release=True)
+            self.leases = None
         await ai_runner.close()  # the AI process pool's workers
         self._started = False
 
@@ -160,6 +203,25 @@ class TableManager:
     async def stop(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
         """Stop the chat's table (lobby or match): its creator or a chat admin may."""
         return await self.lobby.stop(chat_id, person, is_admin=is_admin)
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
+        """The chat got a new id (a Telegram group became a supergroup, ``ChatMigrated``): its tables,
+        settings, results and ratings move to ``new_chat_id`` in storage and here; each live table is
+        shown again in the new chat. Returns the number of live tables moved."""
+        if old_chat_id == new_chat_id:
+            return 0
+        async with self.registry.chat_lock(old_chat_id), self.registry.chat_lock(new_chat_id), \
+                contextlib.AsyncExitStack() as stack:
+            held = [self.registry.tables[i] for i in sorted(self.registry.chat_tables.get(old_chat_id, []))]
+            for table in held:  # no move of these tables may write the old chat id back meanwhile
+                await stack.enter_async_context(self.publisher.locked(table))
+            moved = await self.repo.move_chat(old_chat_id, new_chat_id)
+            self.prefs.forget_chat(old_chat_id)
+            self.prefs.forget_chat(new_chat_id)
+            for table in self.registry.move_chat(old_chat_id, new_chat_id):
+                if table.live:  # shown again where the chat is now (delivered as the locks are released)
+                    self.publisher.post(table, [], "restored")
+        return moved
 
     async def set_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
         """Remember (or forget, with None) a platform message id of the table, durably."""

@@ -81,9 +81,12 @@ class Prefs:
     """Chat and player records through one bounded, expiring cache."""
 
     def __init__(self, repo: Repository, *, default_turn_seconds: int = 60, size: int = CACHE_SIZE,
-                 chat_ttl: float = CHAT_TTL, player_ttl: float = PLAYER_TTL) -> None:
+                 chat_ttl: float = CHAT_TTL, player_ttl: float = PLAYER_TTL, default_ai_level: str = "normal",
+                 default_digits: str = "western") -> None:
         self.repo = repo
         self.default_turn_seconds = default_turn_seconds
+        self.default_ai_level = default_ai_level  # a chat's until it stores its own (MAJLIS_AI_LEVEL)
+        self.default_digits = default_digits  # likewise (MAJLIS_DIGITS)
         self._chats: TTLCache[tuple[ChatRecord | None]] = TTLCache(size, chat_ttl)  # the stored record
         self._players: TTLCache[PlayerRecord | None] = TTLCache(size, player_ttl)
         self._parents: TTLCache[str] = TTLCache(size, float("inf"))
@@ -133,7 +136,8 @@ class Prefs:
             inherited = await self._stored(parent)
             if inherited is not None:
                 return dataclasses.replace(inherited, chat_id=chat_id)
-        return ChatRecord(chat_id=chat_id, turn_seconds=self.default_turn_seconds)
+        return ChatRecord(chat_id=chat_id, turn_seconds=self.default_turn_seconds, ai_level=self.default_ai_level,
+                          digits=self.default_digits)
 
     def turn_seconds(self, chat_id: str) -> float:
         """The chat's turn timer as last read (the default if it was never read)."""
@@ -230,6 +234,10 @@ class Prefs:
         await self.repo.save_player(record)
         self._players.put(player_id, record)
         return record
+
+    def forget_chat(self, chat_id: str) -> None:
+        """Read the chat's settings from storage next time (they moved, or changed elsewhere)."""
+        self._chats.pop(chat_id)
 
     def forget_player(self, player_id: str) -> None:
         """Read the player's record from storage next time."""

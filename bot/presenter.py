@@ -12,17 +12,28 @@ For every :class:`~bot.types.TableUpdate` the presenter queues, through one
 
 A destination's platform is its prefix (``tg``, ``dc``, ``cli``; ``dm:tg:5`` is Telegram). The
 public destinations only ever receive text rendered from the public view.
+
+Rendering is lazy: the presenter queues a *builder* (the update's snapshot and translator, bound
+to a render function) and the outbox calls it when that message is about to be sent; the builder
+renders the manager's newest state of the table (the update's own if the manager no longer has
+it; nothing for a hand whose seat is no longer that person's). A newer update replaces the waiting
+builder, so a busy table costs one cheap queue operation per change and one rendering per message
+actually sent, always of the newest state.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bot import identity
+from bot import identity, keys
 from bot.i18n import T, resolve_lang, translator
-from bot.outbox import EDIT, NEW, OutboxHub, Transport
+from bot.keys import human_of, platform_name
+from bot.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
 from bot.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
 from bot.render.common import seat_name
 from bot.render.hand import render_turn_ping, render_turn_warning
@@ -39,51 +50,18 @@ log = logging.getLogger(__name__)
 
 #: How long a player's stored language and DM state are trusted before being read again.
 PLAYER_TTL = 30.0
+#: Bounds of the per-person caches (the oldest entries go first).
+MAX_PLAYERS = 50_000
+#: ``message_ids["shown:<key>"] = "<version>:<fingerprint>"``: what a message showed at a clean stop.
+SHOWN_PREFIX = "shown:"
 
 
 #: The ids are spelled in bot/identity.py (re-exported here for the presenter's callers).
 platform_of = identity.platform_of
 dm_dest = identity.dm_dest
-
-#: A destination prefix -> the platform name the renderers take.
-PLATFORM_NAMES = {"tg": "telegram", "dc": "discord", "cli": "cli"}
-
-
-def platform_name(dest: str) -> str:
-    """``"telegram"``, ``"discord"`` or ``"cli"`` for a destination (the render API's word)."""
-    prefix = platform_of(dest)
-    return PLATFORM_NAMES.get(prefix, prefix)
-
-
-def table_key(table_id: int) -> str:
-    """The outbox key of a table's public message."""
-    return f"table:{table_id}"
-
-
-def hand_key(table_id: int, player_id: str) -> str:
-    """The outbox key of a player's private hand at a table."""
-    return f"hand:{table_id}:{player_id}"
-
-
-def table_of_key(key: str | None) -> int | None:
-    """The table id in a ``table:<id>`` or ``hand:<id>:<player>`` key."""
-    if not key:
-        return None
-    kind, _, rest = key.partition(":")
-    if kind not in ("table", "hand"):
-        return None
-    tid = rest.split(":", 1)[0]
-    return int(tid) if tid.isdigit() else None
-
-
-def human_of(snapshot: TableSnapshot, seat: int) -> str | None:
-    """The person a seat's private messages go to (its owner while an AI stands in), else None."""
-    s = snapshot.table.seats[seat]
-    pid = s.owner if (s.away and s.owner) else s.player_id
-    if not pid or pid.startswith("ai:") or (s.is_ai and not s.away):
-        return None
-    return pid
-
+table_key = keys.table_key
+hand_key = keys.hand_key
+table_of_key = keys.table_of_key
 
 class Presenter:
     """Subscribes to a table manager and feeds one outbox hub per platform.
@@ -126,9 +104,9 @@ class Presenter:
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
         }
-        self._players: dict[str, tuple[float, str | None, bool | None]] = {}  # id -> (read at, lang, dm_ok)
-        self._blocked: set[str] = set()
-        self._turn: dict[tuple[int, int], bool] = {}
+        self._players: TTLCache[str, tuple[str | None, bool | None]] = TTLCache(MAX_PLAYERS, PLAYER_TTL)
+        self._blocked: TTLCache[str, bool] = TTLCache(MAX_PLAYERS)  # people whose DMs refused us
+        self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
         self._tables: dict[int, TableSnapshot] = {}  # live tables
         self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
         manager.subscribe(self.on_update)
@@ -148,10 +126,11 @@ class Presenter:
 
     async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
         now = self.clock.now()
-        cached = self._players.get(player_id)
-        if cached is not None and now - cached[0] < PLAYER_TTL:
-            return cached[1], cached[2]
         prefs = getattr(self.manager, "prefs", None)
+        if prefs is None:
+            cached = self._players.get_fresh(player_id, now)
+            if cached is not None:
+                return cached
         repo = getattr(self.manager, "repo", None)
         if prefs is not None:  # the one preference cache (bot/prefs.py)
             rec = await prefs.player_record(player_id)
@@ -162,12 +141,12 @@ class Presenter:
         else:
             rec = await self.manager.player(Person(player_id, name))
         lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
-        self._players[player_id] = (now, lang, dm_ok)
+        self._players.put(player_id, (lang, dm_ok), now)
         return lang, dm_ok
 
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
-        self._players.pop(player_id, None)
+        self._players.discard(player_id)
         prefs = getattr(self.manager, "prefs", None)
         if prefs is not None:
             prefs.forget_player(player_id)
@@ -176,6 +155,8 @@ class Presenter:
         """The person opened the private chat again: send their hands where they sit."""
         self._blocked.discard(player_id)
         self.forget_player(player_id)
+        for hub in self.hubs.values():
+            hub.unblock(dm_dest(player_id))
         await self.manager.update_player(player_id, dm_ok=True)
         for snap in list(self._tables.values()):
             seat = snap.seat_of(player_id)
@@ -200,37 +181,75 @@ class Presenter:
         snap = update.snapshot
         tid = snap.table_id
         chat = snap.table.chat_id
-        if snap.table.status in (LOBBY, "playing"):
+        live = snap.table.status in (LOBBY, "playing")
+        if live:
             self._tables[tid] = snap
         else:
             self._tables.pop(tid, None)
+        self._seen.pop(tid, None)
         self._seen[tid] = snap
         while len(self._seen) > 1000:
             self._seen.pop(next(iter(self._seen)))
         if update.reason == "restored":
             self._remember(snap)
         t = await self._public_t(snap)
-        public = self._public(snap, t)
-        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
-        if watch is not None:
-            public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
-        hub.put(chat, table_key(tid), public, EDIT)
+        hub.put(chat, table_key(tid), partial(self._build_public, snap, t), EDIT)
         for msg in self.feed(update, t) if self.feed else ():
-            hub.put(chat, None, msg, NEW)
+            hub.put(chat, None, msg, NEW, lane=MAIN)
         for msg in render_notices(update, t):
-            hub.put(chat, None, msg, NEW)
+            hub.put(chat, None, msg, NEW, lane=MAIN)
         for ev in update.events:
             if ev.get("type") == "turn_warning":
                 await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t,
                                  hidden=bool(ev.get("hidden")))
-        if not self.private:
-            return
-        restored = update.reason == "restored"
-        for seat, view in sorted(update.private.items()):
-            await self._hand(snap, seat, view, ping=True, force_ping=restored)
-        if snap.table.status not in (LOBBY, "playing"):
-            for seat in range(4):
-                self._turn.pop((tid, seat), None)
+        if self.private:
+            restored = update.reason == "restored"
+            for seat, view in sorted(update.private.items()):
+                await self._hand(snap, seat, view, ping=True, force_ping=restored)
+        if not live:
+            self._finished(tid)
+
+    def _finished(self, tid: int) -> None:
+        """A table is over: drop what is kept for it (its last messages are still delivered)."""
+        for seat in range(4):
+            self._turn.pop((tid, seat), None)
+        for hub in self.hubs.values():
+            hub.forget_table(tid)
+
+    def _latest(self, snap: TableSnapshot) -> TableSnapshot:
+        """The manager's newest snapshot of the table (updates reach the presenter a little later),
+        or ``snap`` if the manager no longer has it."""
+        get = getattr(self.manager, "get", None)
+        newest = get(snap.table_id) if get is not None else None
+        if not isinstance(newest, TableSnapshot) or newest.table.version < snap.table.version:
+            return snap
+        return newest
+
+    def _build_public(self, snap: TableSnapshot, t: T) -> OutMessage:
+        """The table message as it is now (called by the outbox right before sending)."""
+        snap = self._latest(snap)
+        public = self._public(snap, t)
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        if watch is not None:
+            public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
+        return public
+
+    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view: dict[str, Any], t: T) -> OutMessage | None:
+        """A player's hand as it is now, if the seat is still theirs (called right before sending)."""
+        newest = self._latest(snap)
+        if newest is not snap:
+            if human_of(newest, seat) != player:
+                return None
+            try:
+                view = self.manager.view(newest.table_id, seat)
+                snap = newest
+            except Exception:  # the table is gone from the manager: its last known state
+                pass
+        msg = render_hand(snap, view, t, platform=platform_name(player))
+        extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
+        if extra is not None:
+            msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)
+        return msg
 
     def _public(self, snap: TableSnapshot, t: T) -> OutMessage:
         platform = platform_name(snap.table.chat_id)
@@ -250,14 +269,23 @@ class Presenter:
         ids = snap.table.message_ids
         hub = self.hubs[platform_of(snap.table.chat_id)]
         key = table_key(snap.table_id)
+        hub.restored(snap.table.chat_id)  # the previous process may have spent its budget just now
         if ids.get(key):
-            hub.remember(snap.table.chat_id, key, ids[key])
+            hub.remember(snap.table.chat_id, key, ids[key], self._shown(snap, key))
         for k, mid in ids.items():
             if k.startswith(f"hand:{snap.table_id}:") and mid:
                 player = k.split(":", 2)[2]
                 other = self.hubs.get(platform_of(player))
                 if other is not None:
-                    other.remember(dm_dest(player), k, mid)
+                    other.restored(dm_dest(player))
+                    other.remember(dm_dest(player), k, mid, self._shown(snap, k))
+
+    @staticmethod
+    def _shown(snap: TableSnapshot, key: str) -> str | None:
+        """What a clean stop recorded the message of ``key`` to show, if still at this version."""
+        saved = snap.table.message_ids.get(SHOWN_PREFIX + key) or ""
+        version, _, digest = saved.partition(":")
+        return digest if digest and version == str(snap.table.version) else None
 
     async def _hand(self, snap: TableSnapshot, seat: int, view: dict[str, Any], *, ping: bool,
                     force_ping: bool = False) -> None:
@@ -267,25 +295,22 @@ class Presenter:
         hub = self.hubs.get(platform_of(player))
         if hub is None:
             return
-        name = seat_name(snap, seat, translator("en"))
-        lang, dm_ok = await self._player(player, name)
-        if player in self._blocked or dm_ok is False:
-            self._blocked.add(player)
+        dest = dm_dest(player)
+        if player in self._blocked or hub.is_blocked(dest):
+            return
+        lang, dm_ok = await self._player(player, seat_name(snap, seat, translator("en")))
+        if dm_ok is False:
+            self._blocked.put(player, True)
             return
         public_lang, digits = await self._public_lang(snap)
         t = translator(resolve_lang(lang, public_lang), digits)
-        dest = dm_dest(player)
-        msg = render_hand(snap, view, t, platform=platform_name(player))
-        extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
-        if extra is not None:
-            msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)
-        hub.put(dest, hand_key(snap.table_id, player), msg, EDIT)
+        hub.put(dest, hand_key(snap.table_id, player), partial(self._build_hand, snap, seat, player, view, t), EDIT)
         mine = view.get("to_act") == seat and bool(view.get("legal"))
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
         tag = f"ping:{snap.table_id}"
         if ping and self.pings and mine and (not was or force_ping):
-            hub.put(dest, None, render_turn_ping(snap, seat, t), NEW, tag=tag)
+            hub.put(dest, None, partial(render_turn_ping, snap, seat, t), NEW, tag=tag)
         elif not mine and was:
             hub.withdraw(dest, tag)  # acted already: a "your turn" still waiting is stale
 
@@ -296,20 +321,20 @@ class Presenter:
         if player is None:
             return
         hub = self.hubs.get(platform_of(player))
-        if hub is not None and player not in self._blocked:
+        if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
             public_lang, digits = await self._public_lang(snap)
             lang, _ = await self._player(player, seat_name(snap, seat, public_t))
             hub.put(dm_dest(player), None,
                     render_turn_warning(snap, seat, seconds_left, translator(resolve_lang(lang, public_lang),
-                                                                             digits)), NEW)
+                                                                             digits)), NEW, lane=MAIN)
         elif not hidden:
             self.hubs[platform_of(snap.table.chat_id)].put(
-                snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW)
+                snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW, lane=MAIN)
 
     # -- outbox callbacks -----------------------------------------------------------------------
 
-    async def _message_id(self, dest: str, key: str, message_id: str | None) -> None:
-        tid = table_of_key(key)
+    async def _message_id(self, dest: str, key: str, message_id: str | None, tid: int | None = None) -> None:
+        tid = table_of_key(key) if tid is None else tid
         if tid is None:
             return
         try:
@@ -324,8 +349,8 @@ class Presenter:
         player = dest[3:]
         if player in self._blocked:
             return
-        self._blocked.add(player)
-        self._players.pop(player, None)
+        self._blocked.put(player, True)
+        self._players.discard(player)
         try:
             await self.manager.update_player(player, dm_ok=False)
         except Exception:
@@ -343,7 +368,7 @@ class Presenter:
             transport = self.transports.get(platform)
             link_of = getattr(transport, "start_link", None)
             url = link_of() if callable(link_of) else None
-            self.hubs[platform].put(chat, None, render_dm_failed(name, url, t), NEW)
+            self.hubs[platform].put(chat, None, render_dm_failed(name, url, t), NEW, lane=MAIN)
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -353,7 +378,18 @@ class Presenter:
             for hub in self.hubs.values():
                 await hub.drain()
 
-    async def close(self) -> None:
-        """Stop the outboxes."""
+    async def close(self, *, save_seconds: float = 5.0) -> None:
+        """Record what each live table's messages show (so that a restart does not edit them to the
+        same content), then stop the outboxes."""
+        writes = []
+        for tid, snap in list(self._tables.items()):
+            for hub in self.hubs.values():
+                for key, digest in hub.shown(tid).items():
+                    value = f"{snap.table.version}:{digest}"
+                    if snap.table.message_ids.get(SHOWN_PREFIX + key) != value:
+                        writes.append(self._message_id("", SHOWN_PREFIX + key, value, tid))
+        if writes:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*writes), save_seconds)
         for hub in self.hubs.values():
             await hub.close()

@@ -13,7 +13,7 @@ from typing import Any
 import engine
 from bot.i18n import T
 from bot.render.cards import card_label, cards_line, contract_name, game_name, suit_label
-from bot.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, winners_text
+from bot.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
 from bot.types import TableSnapshot
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
 
@@ -36,13 +36,14 @@ class Story:
 
     def __init__(self, record: TableRecord, t: T, *, show_hands: bool, live: bool = False,
                  me: int | None = None) -> None:
-        self.me = me  # the reader's seat: their own moves are told in the second person
         self.snap = TableSnapshot(table=record)
+        self.me = viewer(self.snap, me)  # the reader's seat: their own moves are told in the second person
         self.t = t
         self.game = record.game
         self.show_hands = show_hands
         self.live = live
         self.lines: list[str] = []
+        self.contract: str | None = None  # the Trix contract being played (the layout's cards are told one by one)
 
     def name(self, seat: int) -> str:
         """The seat's name."""
@@ -75,14 +76,24 @@ class Story:
         if self.live and kind in self.NOTICED:
             return
         mine = e.get("seat") == self.me and self.me is not None
-        if kind == "card_played" and self.live:
-            card = card_label(e["card"])
+        if kind == "card_played" and (self.live or self.contract == "trix"):
+            card = card_label(e["card"], t)
             add("  " + (t.gettext("You play {card}", card=card) if mine else
                         t.gettext("{name} plays {card}", name=self.name(e["seat"]), card=card)))
         elif kind == "trick_taken" and self.live:
             add("  " + (t.gettext("You take the trick.") if mine else
                         t.gettext("{name} takes the trick.", name=self.name(e["seat"]))))
+        elif kind == "layout_passed":
+            auto = bool(e.get("automatic"))
+            name = self.name(e["seat"])
+            if mine:
+                add("  " + (t.gettext("No card of yours fits the layout: you pass.") if auto
+                            else t.gettext("You pass")))
+            else:
+                add("  " + (t.gettext("{name} has no card that fits the layout and passes.", name=name)
+                            if auto else t.gettext("{name} passes", name=name)))
         elif kind == "deal_started":
+            self.contract = None
             add("")
             if self.game == "trix":
                 add(t.gettext(
@@ -93,7 +104,9 @@ class Story:
                               name=self.name(int(e["dealer"]))))
             if self.game == "tarneeb41" and e.get("exposed"):
                 add("  " + t.gettext("The dealer's exposed card: {card}; trump: {suit}",
-                                     card=card_label(e["exposed"]), suit=suit_label(e["trump"], t)))
+                                     card=card_label(e["exposed"], t), suit=suit_label(e["trump"], t)))
+            elif self.game == "tarneeb41" and e.get("trump"):
+                add("  " + t.gettext("Trump: {trump}", trump=suit_label(e["trump"], t)))
         elif kind == "bid_made":
             bid = int(e["bid"])
             add("  " + (t.gettext("You bid {bid}", bid=bid) if mine else
@@ -111,6 +124,7 @@ class Story:
         elif kind == "deal_thrown_in":
             add("  " + t.gettext("The deal is thrown in and dealt again."))
         elif kind == "contract_chosen":
+            self.contract = str(e["contract"])
             contract = contract_name(e["contract"], t)
             add("  " + (t.gettext("You choose {contract}", contract=contract) if mine else
                         t.gettext("{name} chooses {contract}", name=self.name(e["seat"]), contract=contract)))
@@ -121,7 +135,7 @@ class Story:
             else:
                 add("  " + t.gettext("Nobody doubled."))
         elif kind == "card_doubled":
-            card = card_label(e["card"])
+            card = card_label(e["card"], t)
             add("  " + (t.gettext("You double {card}", card=card) if mine else
                         t.gettext("{name} doubles {card}", name=self.name(e["seat"]), card=card)))
         elif kind == "trick_taken":
@@ -136,9 +150,9 @@ class Story:
             self._scored(e)
         elif kind == "match_over":
             add("")
-            add(winners_text(self.snap, list(e.get("winner") or []), self.game, t))
+            add(winners_text(self.snap, list(e.get("winner") or []), self.game, t, me=self.me))
             add(t.gettext("Final scores:"))
-            self.lines.extend("  " + x for x in score_lines(self.snap, e.get("scores") or {}, self.game, t))
+            self.lines.extend("  " + x for x in score_lines(self.snap, e.get("scores") or {}, self.game, t, self.me))
 
     def _scored(self, e: dict[str, Any]) -> None:
         t = self.t
@@ -154,10 +168,10 @@ class Story:
         self.lines.append("  " + t.gettext("Totals: {totals}", totals=t.join(totals)))
 
     def team(self, team: int) -> str:
-        """A team's name."""
+        """A team's name ("Us" / "Them" when the story is told to a seat)."""
         from bot.render.common import team_name
 
-        return team_name(team, self.t)
+        return team_name(team, self.t, self.me)
 
 
 def tell(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> str:
@@ -192,15 +206,55 @@ def _first_deal(g: engine.Game) -> dict[str, Any]:
     return out
 
 
-async def replay_text(db: str | Path, table_id: int, t: T) -> str | None:
-    """The story of table ``table_id`` in the database ``db``; None if there is no such table."""
+async def match_lang(repo: Any, record: TableRecord) -> str | None:
+    """The language the match was played in: its chat's setting, else the table's own."""
+    chat = await repo.get_chat(record.chat_id) if hasattr(repo, "get_chat") else None
+    return (getattr(chat, "lang", None) if chat is not None else None) or record.lang
+
+
+async def replay_text(db: str | Path, table_id: int, t: T | None = None, *, digits: str | None = None) -> str | None:
+    """The story of table ``table_id`` in the database ``db``; None if there is no such table.
+
+    ``t``: the language to tell it in (None: the match's own language and digits)."""
+    from bot.i18n import resolve_lang, translator
     from storage import open_repository
 
-    repo = await open_repository(db)
+    repo = await open_repository(db, read_only=True)  # a story only reads: no lock, no journal
     try:
         record = await repo.get_table(table_id)
         if record is None:
             return None
+        if t is None:
+            chat = await repo.get_chat(record.chat_id) if hasattr(repo, "get_chat") else None
+            lang = resolve_lang(await match_lang(repo, record), None)
+            t = translator(lang, digits or (getattr(chat, "digits", None) or "western"))
         return tell(record, await repo.actions(table_id), t)
+    finally:
+        await repo.close()
+
+
+async def table_list(db: str | Path, t: T, limit: int = 50) -> list[str]:
+    """One line per table in ``db`` (newest first): its id, game, status and players."""
+    from storage import open_repository
+
+    repo = await open_repository(db, read_only=True)  # a list only reads
+    try:
+        records = []
+        table_id, misses = 1, 0
+        while misses < 20:  # table ids are handed out in order; a few may be missing
+            record = await repo.get_table(table_id)
+            table_id += 1
+            if record is None:
+                misses += 1
+                continue
+            misses = 0
+            records.append(record)
+        out = []
+        for record in records[::-1][:limit]:
+            snap = TableSnapshot(table=record)
+            names = t.join([seat_name(snap, s, t) for s in range(4)])
+            out.append(t.gettext("{table} · {game} · {status} · {names}", table=record.table_id,
+                                 game=game_name(record.game, t), status=_status(record, t), names=names))
+        return out
     finally:
         await repo.close()

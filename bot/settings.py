@@ -17,7 +17,9 @@ class ManagerSettings:
       ``fast_forward_unwatched`` lets a table with no person left at it play out without pacing.
     - ``autoplay_after``: automatic moves in a row after which the AI plays the seat until its owner
       acts again.
-    - ``default_turn_seconds``: the turn timer of a chat that has no stored settings.
+    - ``default_turn_seconds``, ``default_ai_level``, ``default_digits``: the turn timer, AI level
+      and digits of a chat that has no stored settings (``majlis run`` passes the configured
+      ``MAJLIS_TURN_SECONDS``, ``MAJLIS_AI_LEVEL`` and ``MAJLIS_DIGITS``).
     - ``auto_begin_when_full``: start the match when a fourth person sits down.
     - ``snapshot_every``: save the engine state after that many actions (0: only at the end of each
       deal), so that a restore replays a short tail of the log.
@@ -25,9 +27,20 @@ class ManagerSettings:
     - ``background``: run timers and AI moves on the clock by themselves; False: only when
       ``run_due()`` is called (step-by-step tests).
     - ``latency_sink``: receives the seconds each action took, lock to notification (benchmarks).
+    - ``finished_grace``: seconds a finished, stopped or cancelled table stays in memory (late presses
+      are answered, ``get()`` still finds it) before it is dropped; None: until the chat opens a new one.
+    - ``retry_first``, ``retry_max``, ``park_after``: a table whose timer or AI move fails is tried
+      again after ``retry_first`` seconds, doubling up to ``retry_max``; after ``park_after`` failures
+      in a row it is parked: no more tries until a restart (or a person's move), one log line and a
+      message in its chat.
     - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
       (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
       table; None: every live table.
+    - ``owner``: this process's name when several processes share one database: it runs only the
+      tables it holds by lease (``bot/tables/leases.py``): the ones it creates, and live tables
+      nobody holds or whose holder stopped renewing. Every ``heartbeat_seconds`` it renews its
+      leases (``lease_seconds`` long) and takes over the tables of a process that died. None: one
+      process runs every live table (no leases).
     """
 
     one_table_per_chat: bool = True
@@ -37,12 +50,33 @@ class ManagerSettings:
     fast_forward_unwatched: bool = True
     autoplay_after: int = 2
     default_turn_seconds: int = 60
+    default_ai_level: str = "normal"
+    default_digits: str = "western"
     auto_begin_when_full: bool = True
     snapshot_every: int = 0
     seed_source: Callable[[], int] | None = None
     background: bool = True
     latency_sink: Callable[[float], None] | None = None
     chat_prefixes: tuple[str, ...] | None = None
+    owner: str | None = None
+    lease_seconds: float = 30.0
+    heartbeat_seconds: float = 10.0
+    finished_grace: float | None = 600.0
+    retry_first: float = 1.0
+    retry_max: float = 60.0
+    park_after: int = 8
+
+
+def lease_owner(db: str) -> str | None:
+    """This process's lease name when its database can be shared by several processes (PostgreSQL):
+    host, process id and a random part; None for SQLite and memory (one process runs every table)."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        return None
+    import os
+    import secrets
+    import socket
+
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 def tune_gc(threshold0: int = 50_000) -> None:

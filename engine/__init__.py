@@ -53,4 +53,4 @@ def new_game(
 def load(d: Mapping[str, Any]) -> Game:
     """Rebuild a game from ``Game.to_json()``."""
     cls = game_class(str(d["game"]))
-    return cls.from_json(d)  # type: ignore[attr-defined, no-any-return]
+    return cls.from_json(d)

@@ -201,6 +201,11 @@ class Game(ABC):
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
 
+    @classmethod
+    @abstractmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_json` (what ``engine.load`` calls)."""
+
     @abstractmethod
     def clone(self) -> Game:
         """A cheap independent copy for search."""

@@ -27,6 +27,19 @@ CODES: tuple[str, ...] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52)
 _INDEX = {c: i for i, c in enumerate(CODES)}
 
 
+def _suit_table(base: int) -> tuple[tuple[int, ...], ...]:
+    t: list[tuple[int, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        t[m] = (base + low.bit_length() - 1, *t[m ^ low])
+    return tuple(t)
+
+
+#: ``SUIT_IDS[s][m]``: the card indexes of the 13-bit rank mask ``m`` in suit ``s``, ascending
+#: (the search fast path's lookup table: a legal follow is one index, no loop).
+SUIT_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_table(13 * s) for s in range(4))
+
+
 def suit_of(card: int) -> int:
     """The suit index (0..3) of a card index."""
     return card // 13
@@ -85,6 +98,16 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def card_ids(mask: int) -> list[int]:
+    """The card indexes of a set, ascending, via :data:`SUIT_IDS` (the same list as :func:`cards_of`).
+
+    >>> card_ids(mask_of(["AS", "2C", "TD"])) == cards_of(mask_of(["AS", "2C", "TD"]))
+    True
+    """
+    t = SUIT_IDS
+    return [*t[0][mask & 8191], *t[1][mask >> 13 & 8191], *t[2][mask >> 26 & 8191], *t[3][mask >> 39]]
 
 
 def codes_of(mask: int) -> list[str]:

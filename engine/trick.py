@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import cards as C
+from engine import search
 from engine.base import Dealer, Event, Game, Option, check_seat, resolve_options, split_code
 from engine.errors import IllegalAction, InvalidOptions
 
@@ -32,28 +33,6 @@ NO_TRUMP = TRUMP + 4
 BIDDING, TRUMP_CHOICE, PLAYING, OVER = "bid", "trump", "play", "over"
 
 _TRUMP_LETTERS = "CDHSN"
-
-#: ``_SUIT_IDS[s][m]``: the card ids of the 13-bit rank mask ``m`` in suit ``s``, ascending.
-def _suit_table(base: int) -> tuple[tuple[int, ...], ...]:
-    t: list[tuple[int, ...]] = [()] * 8192
-    for m in range(1, 8192):
-        low = m & -m
-        t[m] = (base + low.bit_length() - 1, *t[m ^ low])
-    return tuple(t)
-
-
-_SUIT_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_table(base) for base in (0, 13, 26, 39))
-
-
-def card_ids(mask: int) -> list[int]:
-    """The card ids of a set, ascending, via per-suit lookup tables (same order as ``cards_of``).
-
-    >>> card_ids(C.mask_of(["AS", "2C", "TD"])) == C.cards_of(C.mask_of(["AS", "2C", "TD"]))
-    True
-    """
-    t = _SUIT_IDS
-    return [*t[0][mask & 8191], *t[1][mask >> 13 & 8191], *t[2][mask >> 26 & 8191], *t[3][mask >> 39]]
-
 
 def action_code(aid: int) -> str:
     """The action code string of an action id."""
@@ -303,95 +282,23 @@ class TrickGame(Game):
                 s = trick[0] // 13
                 follow = hand >> (13 * s) & 8191
                 if follow:
-                    return list(_SUIT_IDS[s][follow])
-                return card_ids(hand)
-            return card_ids(self._lead_mask(hand))
+                    return list(C.SUIT_IDS[s][follow])
+                return C.card_ids(hand)
+            return C.card_ids(self._lead_mask(hand))
         return self._bid_ids()
 
     def step(self, aid: int) -> None:
-        """Apply a legal action id without building events (fast path; no checks).
-
-        The card branch is :meth:`_play` without events, inlined for search speed.
-        """
-        if aid >= 52:
-            self._apply_other(aid, None)
-            return
-        s: int = self.to_act  # type: ignore[assignment]
-        self.hands[s] ^= 1 << aid
-        if aid == self.exposed:
-            self.exposed = None
-        trick = self.trick
-        trick.append(aid)
-        if len(trick) < 4:
-            self.to_act = (s + 1) & 3
-            return
-        leader = self.leader
-        w = (leader + C.trick_winner(trick, self.trump)) & 3
-        self.tricks[w] += 1
-        self.trick_no += 1
-        self.last_trick = (w, leader, tuple(trick))
-        self.past_tricks += (self.last_trick,)
-        self.trick = []
-        self.leader = self.to_act = w
-        if self.trick_no == 13:
-            self._score_deal(None)
+        """Apply a legal action id without building events (fast path, no checks: :func:`engine.search.step`)."""
+        search.step(self, aid)
 
     def playout(self, rnd: Callable[[], float]) -> None:
         """Play uniformly random legal actions until this deal ends (scored or thrown in).
 
         ``rnd`` returns floats in ``[0, 1)`` (e.g. ``random.Random(seed).random``). The same
         ``rnd`` stream gives the same actions as ``step(ids[int(rnd() * len(ids))])`` repeated;
-        this is the search rollout hot path, with the card loop kept in local variables.
+        the search rollout hot path (:func:`engine.search.playout`).
         """
-        deal_no = self.deal_no
-        while self.to_act is not None and self.deal_no == deal_no:
-            if self.phase != PLAYING:
-                ids = self._bid_ids()
-                self._apply_other(ids[int(rnd() * len(ids))], None)
-                continue
-            hands = self.hands
-            tricks = self.tricks
-            trump = self.trump
-            exposed = self.exposed
-            winner_of = C.trick_winner
-            table = _SUIT_IDS
-            s: int = self.to_act
-            leader = self.leader
-            trick = self.trick
-            trick_no = self.trick_no
-            last = self.last_trick
-            while True:
-                hand = hands[s]
-                if trick:
-                    led = trick[0] // 13
-                    follow = hand >> (13 * led) & 8191
-                    opts = table[led][follow] if follow else card_ids(hand)
-                else:
-                    opts = card_ids(self._lead_mask(hand) if trick_no == 0 else hand)
-                c = opts[int(rnd() * len(opts))]
-                hands[s] ^= 1 << c
-                if c == exposed:
-                    exposed = None
-                trick.append(c)
-                if len(trick) < 4:
-                    s = (s + 1) & 3
-                    continue
-                w = (leader + winner_of(trick, trump)) & 3
-                tricks[w] += 1
-                trick_no += 1
-                last = (w, leader, tuple(trick))
-                trick = []
-                leader = s = w
-                if trick_no == 13:
-                    break
-            self.exposed = exposed
-            self.trick = trick
-            self.leader = leader
-            self.to_act = s
-            self.trick_no = trick_no
-            self.last_trick = last
-            self.past_tricks = ()  # rollouts keep no per-trick history; the deal ends here
-            self._score_deal(None)
+        search.playout(self, rnd)
 
     def check(self, seat: int, aid: int) -> None:
         """Raise ``IllegalAction`` unless ``seat`` may play action id ``aid`` now."""
@@ -487,70 +394,3 @@ class TrickGame(Game):
         if seat is not None:
             v["hand"] = self.hand(seat)
         return v
-
-    # ------------------------------------------------------------ persistence
-
-    def _base_json(self) -> dict[str, Any]:
-        lt = self.last_trick
-        return {
-            "game": self.game_id,
-            "options": dict(self.options),
-            "dealer_rng": self._dealer.to_json(),
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "winner": self.winner,
-            "dealer": self.dealer,
-            "deal_no": self.deal_no,
-            "hand_no": self.hand_no,
-            "hands": list(self.hands),
-            "trump": self.trump,
-            "exposed": self.exposed,
-            "leader": self.leader,
-            "trick": list(self.trick),
-            "tricks": list(self.tricks),
-            "trick_no": self.trick_no,
-            "last_trick": None if lt is None else [lt[0], lt[1], list(lt[2])],
-            "past_tricks": [[w, ld, list(cs)] for w, ld, cs in self.past_tricks],
-        }
-
-    def _load_base(self, d: Mapping[str, Any]) -> None:
-        self.options = resolve_options(self.OPTIONS, d["options"])
-        self._setup()
-        self._dealer = Dealer.from_json(d["dealer_rng"])
-        self._dshared = False
-        self.phase = str(d["phase"])
-        self.to_act = d["to_act"]
-        self.winner = None if d["winner"] is None else [int(x) for x in d["winner"]]
-        self.dealer = int(d["dealer"])
-        self.deal_no = int(d["deal_no"])
-        self.hand_no = int(d["hand_no"])
-        self.hands = [int(x) for x in d["hands"]]
-        self.trump = d["trump"]
-        self.exposed = d["exposed"]
-        self.leader = int(d["leader"])
-        self.trick = [int(x) for x in d["trick"]]
-        self.tricks = [int(x) for x in d["tricks"]]
-        self.trick_no = int(d["trick_no"])
-        lt = d["last_trick"]
-        self.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
-        self.past_tricks = tuple((int(w), int(ld), tuple(int(x) for x in cs)) for w, ld, cs in d.get("past_tricks", ()))
-
-    def _copy_base(self, g: TrickGame) -> None:
-        g.options = self.options
-        g._dealer = self._dealer
-        g._dshared = self._dshared = True
-        g.phase = self.phase
-        g.to_act = self.to_act
-        g.winner = self.winner
-        g.dealer = self.dealer
-        g.deal_no = self.deal_no
-        g.hand_no = self.hand_no
-        g.hands = self.hands[:]
-        g.trump = self.trump
-        g.exposed = self.exposed
-        g.leader = self.leader
-        g.trick = self.trick[:]
-        g.tricks = self.tricks[:]
-        g.trick_no = self.trick_no
-        g.last_trick = self.last_trick
-        g.past_tricks = self.past_tricks

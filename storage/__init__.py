@@ -1,9 +1,10 @@
 """Durable state: the repository interface, its records, and the SQLite and in-memory implementations.
 
 ``open_repository(url_or_path)`` picks one: ``":memory:"`` or ``"memory://"`` gives the in-memory
-repository; a path or ``"sqlite:///path"`` gives the SQLite one. The result is opened already.
-``durability`` (``"crash"``, the default, or ``"power"``) and ``read_only`` are passed on to the
-SQLite repository (see :mod:`storage.sqlite`).
+repository; a path or ``"sqlite:///path"`` gives the SQLite one; ``"postgresql://..."`` (or
+``"postgres://..."``) the PostgreSQL one (asyncpg). The result is opened already.
+``durability`` (``"crash"``, the default, or ``"power"``) and ``read_only`` are passed on (see
+:mod:`storage.sqlite` and :mod:`storage.postgres`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from storage.repository import Repository
 
 if TYPE_CHECKING:
     from storage.memory import MemoryRepository
+    from storage.postgres import PostgresRepository
     from storage.sqlite import SQLiteRepository
+
+    AnyRepository = MemoryRepository | SQLiteRepository | PostgresRepository
 
 __all__ = [
     "DURABILITY_LEVELS",
@@ -48,7 +52,7 @@ DURABILITY_LEVELS = ("crash", "power")
 
 
 def make_repository(url_or_path: str | Path, *, durability: str = "crash",
-                    read_only: bool = False) -> MemoryRepository | SQLiteRepository:
+                    read_only: bool = False) -> AnyRepository:
     """The repository named by ``url_or_path``, not yet opened."""
     text = str(url_or_path)
     if durability not in DURABILITY_LEVELS:
@@ -57,6 +61,10 @@ def make_repository(url_or_path: str | Path, *, durability: str = "crash",
         from storage.memory import MemoryRepository
 
         return MemoryRepository()
+    if text.startswith(("postgresql://", "postgres://")):
+        from storage.postgres import PostgresRepository
+
+        return PostgresRepository(text, durability=durability, read_only=read_only)
     if text.startswith("sqlite:///"):
         text = text[len("sqlite:///"):]
     elif text.startswith("sqlite://"):
@@ -69,7 +77,7 @@ def make_repository(url_or_path: str | Path, *, durability: str = "crash",
 
 
 async def open_repository(url_or_path: str | Path, *, durability: str = "crash",
-                          read_only: bool = False) -> MemoryRepository | SQLiteRepository:
+                          read_only: bool = False) -> AnyRepository:
     """The repository named by ``url_or_path``, opened (migrations applied, unless ``read_only``)."""
     repo = make_repository(url_or_path, durability=durability, read_only=read_only)
     await repo.open()

@@ -10,9 +10,11 @@ event loop never interleave and a refused write leaves nothing behind.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from storage.errors import TableConflict, VersionConflict
 from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
 from storage.records import (
     LIVE_STATUSES,
@@ -24,7 +26,6 @@ from storage.records import (
     PlayerStats,
     TableRecord,
 )
-from storage.repository import VersionConflict
 from storage.rows import (
     Row,
     Snapshot,
@@ -57,6 +58,7 @@ class MemoryRepository:
         self._matches: dict[int, tuple[MatchResult, str]] = {}
         self._ratings: dict[RatingKey, Rating] = {}
         self._meta: dict[str, str] = {}
+        self._leases: dict[int, tuple[str | None, float | None]] = {}  # table id -> (owner, until)
         self._next_id = 1
 
     async def open(self) -> None:
@@ -95,19 +97,31 @@ class MemoryRepository:
 
     # tables and their logs
 
-    async def create_table(self, table: TableRecord) -> int:
+    async def create_table(self, table: TableRecord, *, owner: str | None = None,
+                           lease_until: float | None = None) -> int:
         table_id = self._next_id
-        row = table_row(replace(table, table_id=table_id))
+        row = table_row(replace(table, table_id=table_id, rev=0))
         self._next_id += 1
         self._tables[table_id] = row
+        self._leases[table_id] = (owner, lease_until)
         self._logs[table_id] = []
         return table_id
 
-    async def save_table(self, table: TableRecord) -> None:
-        row = table_row(table)
-        if table.table_id not in self._tables:
-            raise KeyError(table.table_id)
+    async def save_table(self, table: TableRecord) -> TableRecord:
+        table_row(table)  # refuses what JSON cannot hold before anything is checked
+        new, row = self._next_rev(table)
         self._tables[table.table_id] = row
+        return new
+
+    def _next_rev(self, table: TableRecord) -> tuple[TableRecord, Row]:
+        """``table`` at the next rev and its row, if its rev is the stored one (else :class:`TableConflict`)."""
+        stored = self._tables.get(table.table_id)
+        if stored is None:
+            raise KeyError(table.table_id)
+        if stored[-1] != table.rev:
+            raise TableConflict(table.table_id, table.rev, stored[-1])
+        new = replace(table, rev=table.rev + 1)
+        return new, table_row(new)
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         row = self._tables.get(table_id)
@@ -117,19 +131,62 @@ class MemoryRepository:
         live = [table_from(row) for _, row in sorted(self._tables.items())]
         return [t for t in live if t.status in LIVE_STATUSES]
 
-    async def live_tables_with_logs(self) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
-        """Every live table with its latest snapshot and the actions after it, oldest first."""
+    async def live_tables_with_logs(self, table_ids: Iterable[int] | None = None,
+                                    ) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
+        """Every live table (of ``table_ids``, if given) with its latest snapshot and the actions after it."""
+        only = None if table_ids is None else set(table_ids)
         out = []
         for table in await self.live_tables():
+            if only is not None and table.table_id not in only:
+                continue
             snap = await self.latest_snapshot(table.table_id)
             out.append((table, snap, await self.actions(table.table_id, snap[0] if snap else 0)))
         return out
 
-    async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
+    # leases: which process runs which table
+
+    def _live_ids(self) -> list[int]:
+        return [tid for tid, row in sorted(self._tables.items()) if table_from(row).status in LIVE_STATUSES]
+
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
+        """Take the live tables that nobody holds (no owner, or a lease ended before ``now``)."""
+        prefixes = None if chat_prefixes is None else tuple(chat_prefixes)
+        free = [tid for tid in self._live_ids()
+                if (self._leases[tid][0] is None or (self._leases[tid][1] or 0.0) < now)
+                and (prefixes is None or str(self._tables[tid][1]).startswith(prefixes))]
+        taken = free if limit is None else free[:limit]
+        for tid in taken:
+            self._leases[tid] = (owner, now + lease_seconds)
+        return taken
+
+    async def renew_leases(self, owner: str, now: float, lease_seconds: float) -> list[int]:
+        """Extend ``owner``'s leases of its live tables; the ids it still holds."""
+        mine = [tid for tid in self._live_ids() if self._leases[tid][0] == owner]
+        for tid in mine:
+            self._leases[tid] = (owner, now + lease_seconds)
+        return mine
+
+    async def release_tables(self, owner: str, table_ids: Iterable[int] | None = None) -> int:
+        """Give up ``owner``'s tables (all, or ``table_ids``): another process may take them at once."""
+        only = None if table_ids is None else set(table_ids)
+        mine = [tid for tid, (who, _) in self._leases.items() if who == owner and (only is None or tid in only)]
+        for tid in mine:
+            self._leases[tid] = (None, None)
+        return len(mine)
+
+    async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
+        """Who holds the table and until when (None: no such table)."""
+        return self._leases.get(table_id)
+
+    async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
         check_append(action, table)
-        arow, trow = action_row(action), table_row(table)
-        self._next_seq(action).append(arow)
+        arow, _ = action_row(action), table_row(table)
+        log = self._next_seq(action)
+        new, trow = self._next_rev(table)
+        log.append(arow)
         self._tables[table.table_id] = trow
+        return new
 
     def _next_seq(self, action: ActionRecord) -> list[Row]:
         """The table's log, if ``action.seq`` is its next seq (else :class:`VersionConflict`)."""
@@ -160,32 +217,37 @@ class MemoryRepository:
 
     # results and ratings
 
-    async def record_match(self, result: MatchResult, table: TableRecord) -> None:
-        """Idempotent: a table whose match is already recorded is left as it is."""
+    async def record_match(self, result: MatchResult, table: TableRecord) -> TableRecord:
+        """Idempotent: a table whose match is already recorded is left as it is (and returned as stored)."""
         check_result(result, table)
-        trow, scores = table_row(table), dumps(result.scores)
+        _, scores = table_row(table), dumps(result.scores)
         if table.table_id not in self._tables:
             raise KeyError(table.table_id)
         if result.table_id in self._matches:
-            return
+            return table_from(self._tables[table.table_id])
+        new, trow = self._next_rev(table)
         updates = self._rated(result)
         self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
         self._tables[table.table_id] = trow
         self._ratings.update(updates)
+        return new
 
-    async def append_final_action(self, action: ActionRecord, table: TableRecord, result: MatchResult) -> None:
+    async def append_final_action(self, action: ActionRecord, table: TableRecord,
+                                  result: MatchResult) -> TableRecord:
         """The match's last action, the finished table, its result and the ratings, all or nothing."""
         check_append(action, table)
         check_result(result, table)
-        arow, trow, scores = action_row(action), table_row(table), dumps(result.scores)
+        arow, _, scores = action_row(action), table_row(table), dumps(result.scores)
         log = self._next_seq(action)
         if result.table_id in self._matches:
             raise VersionConflict(f"table {action.table_id}: its match is recorded already")
+        new, trow = self._next_rev(table)
         updates = self._rated(result)
         log.append(arow)
         self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
         self._tables[table.table_id] = trow
         self._ratings.update(updates)
+        return new
 
     def _rated(self, result: MatchResult) -> dict[RatingKey, Rating]:
         """The new ratings that ``result`` gives, in the chat's scope and the global one."""
@@ -211,7 +273,7 @@ class MemoryRepository:
             table = table_from(trow)
             if table.chat_id == old_chat_id:
                 live += table.status in LIVE_STATUSES
-                self._tables[table_id] = table_row(replace(table, chat_id=new_chat_id))
+                self._tables[table_id] = table_row(replace(table, chat_id=new_chat_id, rev=table.rev + 1))
         for table_id, (m, scores) in list(self._matches.items()):
             if m.chat_id == old_chat_id:
                 self._matches[table_id] = (replace(m, chat_id=new_chat_id), scores)

@@ -58,7 +58,9 @@ class TableRecord:
 
     ``version`` is the number of actions applied (the length of the action log); buttons carry
     it so that a stale or doubled press is refused. ``deadline`` is the epoch-seconds time at
-    which the seat to act times out (None: no timer running).
+    which the seat to act times out (None: no timer running). ``rev`` counts the writes of the
+    row: a write names the ``rev`` it read, and the repository refuses it (``TableConflict``) when
+    someone else wrote the row since; the write methods return the record at its new ``rev``.
     """
 
     table_id: int
@@ -78,6 +80,7 @@ class TableRecord:
     message_ids: dict[str, str] = field(default_factory=dict)  # e.g. {"table": "123", "hand:tg:42": "77"}
     lang: str | None = None
     ai_level: str = "normal"
+    rev: int = 0  # the row's revision: every write of it bumps it (a compare-and-set, see save_table)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ Refusals and failures are the typed errors of :mod:`storage.errors` (re-exported
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from storage.errors import (
@@ -68,22 +69,50 @@ class Repository(Protocol):
     async def get_player(self, player_id: str) -> PlayerRecord | None: ...
     async def save_player(self, player: PlayerRecord) -> None: ...
 
-    async def create_table(self, table: TableRecord) -> int:
-        """Insert a table (its ``table_id`` is ignored) and return the new id."""
+    async def create_table(self, table: TableRecord, *, owner: str | None = None,
+                           lease_until: float | None = None) -> int:
+        """Insert a table (its ``table_id`` is ignored, ``rev`` 0) and return the new id.
 
-    async def save_table(self, table: TableRecord) -> None:
-        """Overwrite a table's row (seats, status, version, deadline, message ids ...)."""
+        ``owner`` (a process id) holds it until ``lease_until`` (epoch seconds), see ``claim_tables``.
+        """
+
+    async def save_table(self, table: TableRecord) -> TableRecord:
+        """Overwrite a table's row (seats, status, version, deadline, message ids ...); the record at its new rev.
+
+        A compare-and-set: :class:`TableConflict` (nothing written) when the stored ``rev`` is not
+        ``table.rev`` (someone else wrote the row since this record was read). Every write of a
+        table row below is one too, and returns the record at its new rev for the next write.
+        """
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
     async def live_tables(self) -> list[TableRecord]:
         """Every table in the lobby or playing, oldest first."""
 
-    async def live_tables_with_logs(self) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
-        """Every live table with its latest snapshot and the actions after it, oldest first.
+    async def live_tables_with_logs(self, table_ids: Iterable[int] | None = None,
+                                    ) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
+        """Every live table (of ``table_ids``, if given) with its latest snapshot and the actions after it.
 
-        One consistent read: a table's snapshot and tail belong together.
+        Oldest first, in one consistent read: a table's snapshot and tail belong together.
         """
+
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
+        """Take (at most ``limit``) live tables nobody holds: no owner, or a lease that ended before ``now``;
+        only of chats whose id starts with one of ``chat_prefixes``, if given (``("tg:",)``).
+
+        Each is held by ``owner`` until ``now + lease_seconds``; the ids taken, in order. Of processes
+        claiming at once, each table goes to one. Leases never change a table's ``rev``.
+        """
+
+    async def renew_leases(self, owner: str, now: float, lease_seconds: float) -> list[int]:
+        """The heartbeat: extend ``owner``'s leases of its live tables; the ids it still holds."""
+
+    async def release_tables(self, owner: str, table_ids: Iterable[int] | None = None) -> int:
+        """Give up ``owner``'s tables (all of them, or ``table_ids``); how many were released."""
+
+    async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
+        """(owner, lease end) of a table; None when there is no such table."""
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """A chat got a new id (Telegram's ChatMigrated): move its settings row, tables, results.
@@ -91,7 +120,7 @@ class Repository(Protocol):
         The new id keeps its own settings if it has some. Returns the number of live tables moved.
         """
 
-    async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
+    async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
         """In one transaction: append ``action`` and save ``table`` (whose version is action.seq).
 
         Raises :class:`VersionConflict` when ``action.seq`` is not the log's length + 1.
@@ -105,13 +134,14 @@ class Repository(Protocol):
 
     async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None: ...
 
-    async def record_match(self, result: MatchResult, table: TableRecord) -> None:
+    async def record_match(self, result: MatchResult, table: TableRecord) -> TableRecord:
         """In one transaction: save the finished table, the result rows and updated ratings.
 
-        Idempotent: a match recorded already is left as it is.
+        Idempotent: a match recorded already is left as it is (the table is returned as stored).
         """
 
-    async def append_final_action(self, action: ActionRecord, table: TableRecord, result: MatchResult) -> None:
+    async def append_final_action(self, action: ActionRecord, table: TableRecord,
+                                  result: MatchResult) -> TableRecord:
         """In ONE transaction: the match's last action, the finished table, result rows and ratings.
 
         All or nothing: :class:`VersionConflict` (nothing written) when ``action.seq`` is not the

@@ -55,7 +55,7 @@ def player_from(row: Row) -> PlayerRecord:
 
 TABLE_COLUMNS = (
     "table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline, "
-    "warned, lobby_deadline, message_ids, lang, ai_level, created_at"
+    "warned, lobby_deadline, message_ids, lang, ai_level, created_at, rev"
 )
 
 
@@ -66,7 +66,7 @@ def table_row(t: TableRecord) -> Row:
     return (
         t.table_id, t.chat_id, t.game, dumps(t.options), t.seed, t.dealer, t.creator, t.status,
         seats_json(tuple(t.seats)), t.version, t.deadline, int(t.warned), t.lobby_deadline,
-        dumps(t.message_ids), t.lang, t.ai_level, t.created_at,
+        dumps(t.message_ids), t.lang, t.ai_level, t.created_at, t.rev,
     )
 
 
@@ -81,13 +81,13 @@ def seats_json(seats: tuple[Seat, ...]) -> str:
 
 def table_from(row: Row) -> TableRecord:
     (table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline,
-     warned, lobby_deadline, message_ids, lang, ai_level, created_at) = row
+     warned, lobby_deadline, message_ids, lang, ai_level, created_at, rev) = row
     s0, s1, s2, s3 = (Seat(**s) for s in json.loads(seats))
     return TableRecord(
         table_id=table_id, chat_id=chat_id, game=game, options=json.loads(options), seed=seed,
         dealer=dealer, creator=creator, status=status, seats=(s0, s1, s2, s3), version=version,
         created_at=created_at, deadline=deadline, warned=bool(warned), lobby_deadline=lobby_deadline,
-        message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level,
+        message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level, rev=rev,
     )
 
 

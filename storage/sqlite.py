@@ -25,6 +25,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from itertools import groupby
 from operator import itemgetter
@@ -39,6 +40,7 @@ from storage.errors import (
     ReadOnlyDatabase,
     SchemaMismatch,
     StorageError,
+    TableConflict,
     VersionConflict,
 )
 from storage.ratings import GLOBAL, Rating, rate_match, rated_players
@@ -80,6 +82,8 @@ SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 #: Durability setting -> SQLite ``synchronous`` level (WAL in both).
 DURABILITY = {"crash": "NORMAL", "power": "FULL"}
 _LIVE = "('" + "', '".join(LIVE_STATUSES) + "')"
+_COLS = TABLE_COLUMNS.split(", ")
+_T_COLUMNS = ", ".join(f"t.{c}" for c in _COLS)
 # sqlite3 primary result codes (``sqlite_errorcode & 0xff``) that get a typed error.
 _PERM, _BUSY, _LOCKED, _READONLY, _CORRUPT, _CANTOPEN, _NOTADB = 3, 5, 6, 8, 11, 14, 26
 
@@ -429,24 +433,22 @@ class SQLiteRepository:
 
     # tables and their logs
 
-    async def create_table(self, table: TableRecord) -> int:
-        row = table_row(table)[1:]
+    async def create_table(self, table: TableRecord, *, owner: str | None = None,
+                           lease_until: float | None = None) -> int:
+        """Insert a table (its ``table_id`` ignored, ``rev`` 0), held by ``owner``; the new id."""
+        row = (*table_row(table)[1:-1], owner, lease_until)
 
         def insert(c: sqlite3.Connection) -> int:
-            cur = c.execute(f"INSERT INTO tables ({TABLE_COLUMNS.split(', ', 1)[1]}) "
+            cur = c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
                             f"VALUES ({', '.join('?' * len(row))})", row)
             assert cur.lastrowid is not None
             return cur.lastrowid
 
         return await self._write(insert)
 
-    async def save_table(self, table: TableRecord) -> None:
+    async def save_table(self, table: TableRecord) -> TableRecord:
         row = table_row(table)
-
-        def update(c: sqlite3.Connection) -> None:
-            _update_table(c, row)
-
-        await self._write(update)
+        return replace(table, rev=await self._write(lambda c: _update_table(c, row)))
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         row = await self._call(lambda c: c.execute(
@@ -458,22 +460,24 @@ class SQLiteRepository:
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} ORDER BY table_id").fetchall())
         return [table_from(r) for r in rows]
 
-    async def live_tables_with_logs(self) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
-        """Every live table with its latest snapshot and the actions after it, oldest first."""
+    async def live_tables_with_logs(self, table_ids: Iterable[int] | None = None,
+                                    ) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
+        """Every live table (of ``table_ids``, if given) with its latest snapshot and the actions after it."""
+        ids = None if table_ids is None else dumps(sorted(set(table_ids)))
+        only = f"t.status IN {_LIVE} AND (?1 IS NULL OR t.table_id IN (SELECT value FROM json_each(?1)))"
 
         def read(c: sqlite3.Connection) -> tuple[list[Row], list[Row], list[Row]]:
             c.execute("BEGIN")  # one consistent read
             try:
-                tables = c.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} "
-                                   "ORDER BY table_id").fetchall()
+                tables = c.execute(f"SELECT {_T_COLUMNS} FROM tables t WHERE {only} ORDER BY t.table_id",
+                                   (ids,)).fetchall()
                 snaps = c.execute(f"SELECT s.table_id, s.seq, s.state FROM snapshots s JOIN tables t "
-                                  f"USING (table_id) WHERE t.status IN {_LIVE}").fetchall()
+                                  f"USING (table_id) WHERE {only}", (ids,)).fetchall()
                 actions = c.execute(  # CROSS JOIN keeps this order: live tables, then each one's tail
                     "SELECT a.table_id, a.seq, a.seat, a.action, a.actor, a.at FROM tables t "
-                    "CROSS JOIN actions a ON a.table_id = t.table_id "
-                    f"WHERE t.status IN {_LIVE} AND a.seq > "
+                    f"CROSS JOIN actions a ON a.table_id = t.table_id WHERE {only} AND a.seq > "
                     "COALESCE((SELECT s.seq FROM snapshots s WHERE s.table_id = t.table_id), 0) "
-                    "ORDER BY t.table_id, a.seq").fetchall()
+                    "ORDER BY t.table_id, a.seq", (ids,)).fetchall()
             finally:
                 c.execute("COMMIT")
             return tables, snaps, actions
@@ -488,15 +492,53 @@ class SQLiteRepository:
             out.append((t, snapshots.get(t.table_id), logs.get(t.table_id, [])))
         return out
 
-    async def append_action(self, action: ActionRecord, table: TableRecord) -> None:
+    # leases: which process runs which table
+
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
+        """Take the live tables that nobody holds (no owner, or a lease ended before ``now``)."""
+        prefixes = None if chat_prefixes is None else dumps(list(chat_prefixes))
+
+        def claim(c: sqlite3.Connection) -> list[int]:
+            ids = [r[0] for r in c.execute(
+                f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < ?1) "
+                "AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(?3) p "
+                "WHERE substr(chat_id, 1, length(p.value)) = p.value)) "
+                "ORDER BY table_id LIMIT ?2", (now, -1 if limit is None else limit, prefixes))]
+            c.executemany("UPDATE tables SET owner = ?, lease_until = ? WHERE table_id = ?",
+                          [(owner, now + lease_seconds, i) for i in ids])
+            return ids
+
+        return await self._write(claim)
+
+    async def renew_leases(self, owner: str, now: float, lease_seconds: float) -> list[int]:
+        """Extend ``owner``'s leases of its live tables; the ids it still holds."""
+        return await self._write(lambda c: sorted(r[0] for r in c.execute(
+            f"UPDATE tables SET lease_until = ? WHERE owner = ? AND status IN {_LIVE} RETURNING table_id",
+            (now + lease_seconds, owner)).fetchall()))
+
+    async def release_tables(self, owner: str, table_ids: Iterable[int] | None = None) -> int:
+        """Give up ``owner``'s tables (all, or ``table_ids``): another process may take them at once."""
+        ids = None if table_ids is None else dumps(sorted(set(table_ids)))
+        return await self._write(lambda c: c.execute(
+            "UPDATE tables SET owner = NULL, lease_until = NULL WHERE owner = ?1 AND "
+            "(?2 IS NULL OR table_id IN (SELECT value FROM json_each(?2)))", (owner, ids)).rowcount)
+
+    async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
+        """Who holds the table and until when (None: no such table)."""
+        row = await self._call(lambda c: c.execute(
+            "SELECT owner, lease_until FROM tables WHERE table_id = ?", (table_id,)).fetchone())
+        return None if row is None else (row[0], row[1])
+
+    async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
         check_append(action, table)
         arow, trow = action_row(action), table_row(table)
 
-        def append(c: sqlite3.Connection) -> None:
+        def append(c: sqlite3.Connection) -> int:
             _append(c, action, arow)
-            _update_table(c, trow)
+            return _update_table(c, trow)
 
-        await self._write(append)
+        return replace(table, rev=await self._write(append))
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._call(lambda c: c.execute(
@@ -527,21 +569,26 @@ class SQLiteRepository:
 
     # results and ratings
 
-    async def record_match(self, result: MatchResult, table: TableRecord) -> None:
-        """Idempotent: a table whose match is already recorded is left as it is."""
+    async def record_match(self, result: MatchResult, table: TableRecord) -> TableRecord:
+        """Idempotent: a table whose match is already recorded is left as it is (and returned as stored)."""
         check_result(result, table)
         trow = table_row(table)
         record = _match_writer(result)
 
-        def write(c: sqlite3.Connection) -> None:
+        def write(c: sqlite3.Connection) -> Row | int:
             if c.execute("SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)).fetchone():
-                return
-            _update_table(c, trow)
+                row: Row = c.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = ?",
+                                     (result.table_id,)).fetchone()
+                return row
+            rev = _update_table(c, trow)
             record(c)
+            return rev
 
-        await self._write(write)
+        out = await self._write(write)
+        return replace(table, rev=out) if isinstance(out, int) else table_from(out)
 
-    async def append_final_action(self, action: ActionRecord, table: TableRecord, result: MatchResult) -> None:
+    async def append_final_action(self, action: ActionRecord, table: TableRecord,
+                                  result: MatchResult) -> TableRecord:
         """In one transaction: the match's last action, the finished table, its result and the ratings.
 
         Refused as a whole (:class:`VersionConflict`) when the seq is not the next one or the match
@@ -552,14 +599,15 @@ class SQLiteRepository:
         arow, trow = action_row(action), table_row(table)
         record = _match_writer(result)
 
-        def write(c: sqlite3.Connection) -> None:
+        def write(c: sqlite3.Connection) -> int:
             _append(c, action, arow)
             if c.execute("SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)).fetchone():
                 raise VersionConflict(f"table {action.table_id}: its match is recorded already")
-            _update_table(c, trow)
+            rev = _update_table(c, trow)
             record(c)
+            return rev
 
-        await self._write(write)
+        return replace(table, rev=await self._write(write))
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id (a Telegram group became a supergroup): move its settings and tables.
@@ -574,9 +622,9 @@ class SQLiteRepository:
         def move(c: sqlite3.Connection) -> int:
             c.execute("UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
             c.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
-            live = c.execute(f"UPDATE tables SET chat_id = ? WHERE chat_id = ? AND status IN {_LIVE}",
-                             (new_chat_id, old_chat_id)).rowcount
-            c.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            live = c.execute(f"UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ? "
+                             f"AND status IN {_LIVE}", (new_chat_id, old_chat_id)).rowcount
+            c.execute("UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ?", (new_chat_id, old_chat_id))
             c.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
             c.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_chat_id, old_chat_id))
             c.execute("DELETE FROM ratings WHERE scope = ?", (old_chat_id,))
@@ -672,12 +720,19 @@ def _match_writer(result: MatchResult) -> Callable[[sqlite3.Connection], None]:
     return write
 
 
-def _update_table(c: sqlite3.Connection, row: Row) -> None:
-    cols = TABLE_COLUMNS.split(", ")[1:]
-    cur = c.execute(f"UPDATE tables SET {', '.join(f'{col} = ?' for col in cols)} WHERE table_id = ?",
-                    (*row[1:], row[0]))
-    if cur.rowcount == 0:
-        raise KeyError(row[0])
+_UPDATE_TABLE = (f"UPDATE tables SET {', '.join(f'{col} = ?' for col in _COLS[1:-1])}, rev = rev + 1 "
+                 "WHERE table_id = ? AND rev = ?")
+
+
+def _update_table(c: sqlite3.Connection, row: Row) -> int:
+    """Write the table row if the stored rev is the row's; the new rev (else :class:`TableConflict`)."""
+    table_id, rev = row[0], row[-1]
+    if c.execute(_UPDATE_TABLE, (*row[1:-1], table_id, rev)).rowcount == 0:
+        stored = c.execute("SELECT rev FROM tables WHERE table_id = ?", (table_id,)).fetchone()
+        if stored is None:
+            raise KeyError(table_id)
+        raise TableConflict(table_id, rev, stored[0])
+    return int(rev) + 1
 
 
 def _ratings(c: sqlite3.Connection, scope: str, game: str, people: Iterable[str]) -> dict[str, Rating]:

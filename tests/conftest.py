@@ -17,8 +17,12 @@ import pytest
 #: (logger name prefix, message prefix) of the errors that are logged and survived
 HIDDEN = (
     ("bot.tables", "a subscriber failed"),
+    ("bot.tables", "table parked"),
     ("bot.ai", "strong AI failed"),
     ("bot.ai", "rule player failed"),
+    ("bot.outbox", "outbox %s: delivering"),
+    ("bot.outbox", "outbox callback failed"),
+    ("bot.presenter", "presenting table"),
 )
 
 
@@ -44,3 +48,11 @@ def _fail_on_hidden_errors(request: pytest.FixtureRequest) -> Iterator[None]:
         root.removeHandler(collector)
     if collector.seen and request.node.get_closest_marker("expected_hidden_errors") is None:
         pytest.fail("an error was logged and survived:\n" + "\n".join(collector.seen[:5]), pytrace=False)
+
+
+# A real PostgreSQL for the tests that need one (tests/pg.py): ``pg_server`` and ``pg_url``.
+from tests.pg import pg_server, pg_url, report_unavailable  # noqa: E402, F401
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    report_unavailable(terminalreporter)  # one visible line when PostgreSQL was not available

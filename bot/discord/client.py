@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -55,11 +55,13 @@ class MajlisMixin:
     presenter: Any
 
     def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
-                 guild_ids: list[int] | None = None, start_manager: bool = True, **options: Any) -> None:
+                 guild_ids: list[int] | None = None, start_manager: bool = True,
+                 on_setup: Callable[[], Awaitable[None]] | None = None, **options: Any) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
         super().__init__(**options)  # the discord.py client class beside us in the MRO
         self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
                            start_manager=start_manager)
+        self._on_setup = on_setup
 
     async def close(self) -> None:
         """Stop the tables' timers and outboxes, then disconnect (every shard)."""
@@ -130,6 +132,8 @@ class MajlisMixin:
                 await self.tree.sync()
         if self._start_manager:
             await self.manager.start()
+        if self._on_setup is not None:  # e.g. the runner's gate: the shared manager starts once
+            await self._on_setup()
 
     async def shutdown(self, *, drain_seconds: float = 5.0) -> None:
         """Stop the timers, deliver what is queued (briefly), stop the outboxes."""
@@ -171,8 +175,13 @@ class MajlisShardedClient(MajlisMixin, discord.AutoShardedClient):
 
 def build_client(manager: TableManager, *, sharded: bool = False, presenter: PresenterFactory | None = None,
                  sync: bool = True, guild_ids: list[int] | None = None, start_manager: bool = True,
+                 on_setup: Callable[[], Awaitable[None]] | None = None,
                  **options: Any) -> MajlisClient | MajlisShardedClient:
-    """The bot's client; ``options`` go to discord.py (``intents``, ``guild_ready_timeout`` ...)."""
+    """The bot's client; ``options`` go to discord.py (``intents``, ``guild_ready_timeout`` ...).
+
+    ``on_setup`` is awaited at the end of ``setup_hook`` (the presenter subscribed), before the
+    gateway connects.
+    """
     cls = MajlisShardedClient if sharded else MajlisClient
     return cls(manager, presenter=presenter, sync=sync, guild_ids=guild_ids, start_manager=start_manager,
-               **options)
+               on_setup=on_setup, **options)

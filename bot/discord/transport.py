@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -22,14 +20,20 @@ from discord.http import Route
 
 from bot import identity
 from bot.discord.components import components_json
-from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
+from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError, TTLCache
 from bot.render.message import OutMessage
 
 log = logging.getLogger(__name__)
 
-#: About 5 messages (edits included) per 5 s per channel, and the same for a DM.
-CHANNEL_BUDGET = Budget(5, 5.0)
-DM_BUDGET = Budget(5, 5.0)
+#: About 5 messages (edits included) per 5 s per channel, and the same for a DM, spent as a steady
+#: stream (one every 1.05 s). The outbox is the one pacing layer: it counts a request from when it
+#: completes, so retries inside discord.py cannot bunch the next ones up.
+CHANNEL_BUDGET = Budget(5, 5.0, burst=1, margin=0.25)
+DM_BUDGET = Budget(5, 5.0, burst=1, margin=0.25)
+#: Discord's global limit is 50 requests a second per bot.
+GLOBAL_BUDGET = Budget(50, 1.0, burst=10, margin=0.05)
+#: DM channels remembered (the oldest are opened again when needed).
+MAX_DM_CHANNELS = 50_000
 MAX_TEXT = 2000
 SUPPRESS_NOTIFICATIONS = 1 << 12
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL, CANNOT_DM = 10008, 10003, 50007
@@ -74,14 +78,13 @@ class DiscordTransport:
     """Send, edit and delete plain messages with buttons; typed errors for the outbox."""
 
     def __init__(self, client: discord.Client, *, channel_budget: Budget = CHANNEL_BUDGET,
-                 dm_budget: Budget = DM_BUDGET) -> None:
+                 dm_budget: Budget = DM_BUDGET, global_budget: Budget | None = GLOBAL_BUDGET) -> None:
         self.client = client
         self.channel_budget = channel_budget
         self.dm_budget = dm_budget
-        self._dm_channels: dict[int, int] = {}
+        self.global_budget = global_budget  # the outbox hub's bot-wide limiter
+        self._dm_channels: TTLCache[int, int] = TTLCache(MAX_DM_CHANNELS)
         self._dm_locks: dict[int, asyncio.Lock] = {}
-        self._done: dict[int, deque[float]] = {}
-        self._pace_locks: dict[int, asyncio.Lock] = {}
 
     def budget(self, dest: str) -> Budget:
         """A channel: 5 per 5 s (edits included); a DM: 5 per 5 s."""
@@ -96,18 +99,23 @@ class DiscordTransport:
         if cached is not None:
             return cached
         lock = self._dm_locks.setdefault(target, asyncio.Lock())
-        async with lock:
-            if target not in self._dm_channels:
-                data = await self._call(dest, self.client.http.start_private_message(target))
-                self._dm_channels[target] = int(data["id"])
-        return self._dm_channels[target]
+        try:
+            async with lock:
+                cached = self._dm_channels.get(target)
+                if cached is None:
+                    data = await self._call(dest, self.client.http.start_private_message(target))
+                    cached = int(data["id"])
+                    self._dm_channels.put(target, cached)
+        finally:
+            if not lock.locked():
+                self._dm_locks.pop(target, None)
+        return cached
 
     async def send(self, dest: str, msg: OutMessage) -> str:
         """Post ``msg``; returns the new message id."""
         cid = await self.channel_of(dest)
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=cid)
-        body = message_payload(msg, new=True)
-        data = await self._paced(dest, cid, lambda: self.client.http.request(route, json=body))
+        data = await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=True)))
         return str(data["id"])
 
     async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
@@ -115,27 +123,7 @@ class DiscordTransport:
         cid = await self.channel_of(dest)
         route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=cid,
                       message_id=int(message_id))
-        body = message_payload(msg, new=False)
-        await self._paced(dest, cid, lambda: self.client.http.request(route, json=body))
-
-    async def _paced(self, dest: str, cid: int, request: Callable[[], Awaitable[Any]]) -> Any:
-        """Make the request no sooner than the budget's window after the 5th last one *completed*.
-
-        The outbox paces by when it starts an operation; a request that discord.py retried (a 429
-        with ``Via``, a 502) reaches Discord later than that, which would bunch the next ones up.
-        Counting from completions guarantees the spacing as Discord sees it.
-        """
-        budget = self.budget(dest)
-        done = self._done.setdefault(cid, deque(maxlen=budget.ops))
-        loop = asyncio.get_running_loop()
-        async with self._pace_locks.setdefault(cid, asyncio.Lock()):
-            if len(done) == budget.ops:
-                wait = done[0] + budget.per_seconds - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-            result = await self._call(dest, request())
-            done.append(loop.time())
-            return result
+        await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=False)))
 
     async def delete(self, dest: str, message_id: str) -> None:
         """Remove an earlier message."""

@@ -11,6 +11,8 @@ from bot.render.message import Button
 from bot.types import TableSnapshot
 
 TEAM_GAMES = frozenset({"tarneeb", "tarneeb41"})
+#: The one person at a terminal table (``majlis play``): always "You" in the language of the screen.
+TERMINAL_PLAYER = "cli:you"
 
 
 def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
@@ -18,6 +20,8 @@ def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
     person's seat; "AI 2" for an AI seat without a name; "Seat 2" when empty."""
     seats = snapshot.table.seats
     s = seats[seat] if 0 <= seat < len(seats) else None
+    if s is not None and s.player_id == TERMINAL_PLAYER:  # named in the reader's language, not the stored one
+        return t.gettext("You (AI)") if s.is_ai else t.gettext("You")
     if s is not None and s.name:
         return t.gettext("{name} (AI)", name=s.name) if s.is_ai else s.name
     if s is not None and s.is_ai:
@@ -25,13 +29,26 @@ def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
     return t.gettext("Seat {seat}", seat=seat)
 
 
+def viewer(snapshot: TableSnapshot, me: int | None) -> int | None:
+    """The reader's seat: ``me``, else the seat of the terminal's player (who is "You" to every text
+    about that table, so that no sentence says "You is")."""
+    if me is not None:
+        return me
+    for i, s in enumerate(snapshot.table.seats):
+        if s.player_id == TERMINAL_PLAYER:
+            return i
+    return None
+
+
 def seat_order(t: T) -> str:
     """The order of play, ``0 → 1 → 2 → 3`` in the reader's digits."""
     return " → ".join(t.number(i) for i in range(4))
 
 
-def team_name(team: int, t: T) -> str:
-    """Team A (seats 0 and 2) or Team B (seats 1 and 3)."""
+def team_name(team: int, t: T, me: int | None = None) -> str:
+    """Team A (seats 0 and 2) or Team B (seats 1 and 3); "Us" / "Them" for a reader at seat ``me``."""
+    if me is not None:
+        return t.gettext("Us") if team == me % 2 else t.gettext("Them")
     return t.gettext("Team A") if team == 0 else t.gettext("Team B")
 
 
@@ -43,10 +60,14 @@ def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> st
     )
 
 
-def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T) -> str:
-    """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``)."""
+def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T, me: int | None = None) -> str:
+    """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``); "Q♠ by you" for seat ``me``."""
     items = []
+    me = viewer(snapshot, me)
     for d in doubled:
+        if int(d["seat"]) == me:
+            items.append(t.gettext("{card} by you", card=card_label(d["card"], t)))
+            continue
         item = t.gettext("{card} by {name}", card=card_label(d["card"], t), name=seat_name(snapshot, int(d["seat"]), t))
         items.append(item)
     return t.join(items)
@@ -96,24 +117,27 @@ def hand_button(snapshot: TableSnapshot, t: T) -> Button:
                   style="primary")
 
 
-def score_lines(snapshot: TableSnapshot, scores: dict[str, list[int]], game: str, t: T) -> list[str]:
-    """The running totals, one line per team or player."""
+def score_lines(snapshot: TableSnapshot, scores: dict[str, list[int]], game: str, t: T,
+                me: int | None = None) -> list[str]:
+    """The running totals, one line per team or player (teams as "Us" / "Them" for a reader at ``me``,
+    the reader's team first)."""
     players = scores.get("players") or []
     teams = scores.get("teams") or []
     out: list[str] = []
+    order = (me % 2, 1 - me % 2) if me is not None else (0, 1)
     if game == "tarneeb41" and players and teams:
-        for team in (0, 1):
+        for team in order:
             a, b = team, team + 2
             out.append(t.gettext(
                 "{team}: {total} ({name_a} {score_a}, {name_b} {score_b})",
-                team=team_name(team, t), total=teams[team],
+                team=team_name(team, t, me), total=teams[team],
                 name_a=seat_name(snapshot, a, t), score_a=players[a],
                 name_b=seat_name(snapshot, b, t), score_b=players[b],
             ))
     elif game in TEAM_GAMES and teams:
-        for team in (0, 1):
+        for team in order:
             out.append(t.gettext(
-                "{team} ({name_a} & {name_b}): {total}", team=team_name(team, t),
+                "{team} ({name_a} & {name_b}): {total}", team=team_name(team, t, me),
                 name_a=seat_name(snapshot, team, t), name_b=seat_name(snapshot, team + 2, t),
                 total=teams[team],
             ))
@@ -122,15 +146,16 @@ def score_lines(snapshot: TableSnapshot, scores: dict[str, list[int]], game: str
             out.append(t.gettext("{name}: {score}", name=seat_name(snapshot, seat, t), score=score))
         for team, total in enumerate(teams[:2]):  # Trix played in partnership
             out.append(t.gettext(
-                "{team} ({name_a} & {name_b}): {total}", team=team_name(team, t),
+                "{team} ({name_a} & {name_b}): {total}", team=team_name(team, t, me),
                 name_a=seat_name(snapshot, team, t), name_b=seat_name(snapshot, team + 2, t), total=total,
             ))
     return out
 
 
 def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
-                 teams: bool | None = None) -> str:
-    """"Team A (Ali & Omar) wins" / "Ali wins" / "drawn between Ali and Sara".
+                 teams: bool | None = None, me: int | None = None) -> str:
+    """"Team A (Ali & Omar) wins" / "Ali wins" / "drawn between Ali and Sara"; for a reader at seat
+    ``me``: "We win" / "They win" / "You win".
 
     ``teams``: partners win together (default: the Tarneeb games; Trix with ``partnership``)."""
     names = [seat_name(snapshot, s, t) for s in winner]
@@ -139,8 +164,14 @@ def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
     if teams is None:
         teams = game in TEAM_GAMES or bool((snapshot.table.options or {}).get("partnership"))
     if teams and len(winner) == 2 and winner[1] - winner[0] == 2:
+        if me is not None:
+            if winner[0] % 2 == me % 2:
+                return t.gettext("We win the match ({name_a} & {name_b})!", name_a=names[0], name_b=names[1])
+            return t.gettext("They win the match ({name_a} & {name_b}).", name_a=names[0], name_b=names[1])
         return t.gettext("{team} ({name_a} & {name_b}) wins the match!",
                          team=team_name(winner[0] % 2, t), name_a=names[0], name_b=names[1])
     if len(names) == 1:
+        if me is not None and winner[0] == me:
+            return t.gettext("You win the match!")
         return t.gettext("{name} wins the match!", name=names[0])
     return t.gettext("The match is drawn between {names}.", names=t.join(names))

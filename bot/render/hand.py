@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import SUIT_SYMBOL, by_suit, card_label, game_name
+from bot.render.cards import SUIT_SYMBOL, by_suit, card_label, cards_line, game_name, sort_key
 from bot.render.common import action_button, hand_button, seat_name, trick_line
 from bot.render.message import Button, OutMessage, rows
 from bot.render.table import game_lines
@@ -43,12 +43,11 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
         lines.append(t.gettext("No cards in your hand."))
     for suit, codes in groups.items():
         lines.append(f"{SUIT_SYMBOL[suit]} {t.isolate(' '.join(card_label(c, t)[:-1] for c in codes))}")
-    context = game_lines(snapshot, view, t)
+    context = game_lines(snapshot, view, t, seat if isinstance(seat, int) else None)
     if view.get("game") == "tarneeb41" and view.get("phase") == "play" and isinstance(seat, int):
         bid = (view.get("bids") or [None] * 4)[seat]
         if bid is not None:
-            took = t.ngettext("{n} trick", "{n} tricks", int((view.get("tricks") or [0] * 4)[seat]))
-            context.append(t.gettext("You bid {bid} and have taken {tricks}.", bid=bid, tricks=took))
+            context.append(bid_progress(int(bid), int((view.get("tricks") or [0] * 4)[seat]), t))
     trick = view.get("trick") or []
     if trick:
         context.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
@@ -59,6 +58,9 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
     if mine:
         lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c, t) for c in mine)))
     ask = prompt(view, t)
+    playable = playable_cards(view)
+    if ask and playable is not None and len(playable) < len(view.get("hand") or []):
+        lines.append(t.gettext("Playable now: {cards}", cards=cards_line(playable, t)))
     if ask:
         lines.append(ask)
     elif view.get("phase") == "double":
@@ -66,6 +68,20 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
     elif snapshot.to_act is not None and snapshot.to_act != seat and view.get("phase") != "over":
         lines.append(t.gettext("Waiting for {name}.", name=seat_name(snapshot, snapshot.to_act, t)))
     return t.lines(lines)
+
+
+def playable_cards(view: dict[str, Any]) -> list[str] | None:
+    """The viewer's cards that may be played now, in hand order (None when no card is to be played)."""
+    legal = [c.split()[1] for c in view.get("legal") or [] if c.startswith("play ")]
+    if view.get("to_act") is None or view.get("to_act") != view.get("seat") or not legal:
+        return None
+    return sorted(legal, key=sort_key)
+
+
+def bid_progress(bid: int, took: int, t: T) -> str:
+    """"You bid 5 and have taken 2 tricks." (Arabic: the dual, 3-10, 11+, and "none yet" for zero)."""
+    return t.ngettext("You bid {bid} and have taken {n} trick so far.",
+                      "You bid {bid} and have taken {n} tricks so far.", took, bid=bid)
 
 
 def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[tuple[Button, ...], ...]:

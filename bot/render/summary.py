@@ -5,37 +5,63 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import card_name, contract_name, game_name, trump_label
-from bot.render.common import doubled_list, score_lines, seat_name, seat_order, shown_bid, team_name, winners_text
+from bot.render.cards import card_label, card_name, contract_name, game_name, trump_label
+from bot.render.common import (
+    doubled_list,
+    score_lines,
+    seat_name,
+    seat_order,
+    shown_bid,
+    team_name,
+    viewer,
+    winners_text,
+)
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
 
 
-def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str]:
+def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> list[str]:
     s = ev.get("summary") or {}
     declarer = int(s.get("declarer", 0))
     bid = int(s.get("bid", 0))
     team = declarer % 2
     took = int((s.get("tricks") or [0, 0])[team])
     trump = s.get("trump")
-    lines = [t.gettext("{name} ({team}) bid {bid} with {trump} as trump.",
-                       name=seat_name(snapshot, declarer, t), team=team_name(team, t), bid=shown_bid(snapshot, bid),
-                       trump=trump_label(str(trump or "N"), t))]
-    tricks = t.ngettext("{n} trick", "{n} tricks", took)
-    if took >= bid:
-        lines.append(t.gettext("{team} took {tricks}: the contract is made.", team=team_name(team, t), tricks=tricks))
+    trump_text = trump_label(str(trump or "N"), t)
+    if declarer == me:
+        lines = [t.gettext("You bid {bid} with {trump} as trump.", bid=shown_bid(snapshot, bid), trump=trump_text)]
     else:
-        lines.append(t.gettext("{team} took {tricks}: the contract is broken.", team=team_name(team, t),
-                               tricks=tricks))
+        lines = [t.gettext("{name} ({team}) bid {bid} with {trump} as trump.",
+                           name=seat_name(snapshot, declarer, t), team=team_name(team, t, me),
+                           bid=shown_bid(snapshot, bid), trump=trump_text)]
+    made = took >= bid
+    if me is not None and team == me % 2:
+        lines.append(t.ngettext("We took {n} trick: the contract is made.", "We took {n} tricks: the contract is made.",
+                                took) if made else
+                     t.ngettext("We took {n} trick: the contract is broken.",
+                                "We took {n} tricks: the contract is broken.", took))
+    elif me is not None:
+        lines.append(t.ngettext("They took {n} trick: the contract is made.",
+                                "They took {n} tricks: the contract is made.", took) if made else
+                     t.ngettext("They took {n} trick: the contract is broken.",
+                                "They took {n} tricks: the contract is broken.", took))
+    else:
+        tricks = t.ngettext("{n} trick", "{n} tricks", took)
+        if made:
+            lines.append(t.gettext("{team} took {tricks}: the contract is made.", team=team_name(team, t),
+                                   tricks=tricks))
+        else:
+            lines.append(t.gettext("{team} took {tricks}: the contract is broken.", team=team_name(team, t),
+                                   tricks=tricks))
     teams = (ev.get("deltas") or {}).get("teams") or [0, 0]
     totals = (ev.get("scores") or {}).get("teams") or [0, 0]
-    for tm in (0, 1):
-        lines.append(t.gettext("{team}: {change} → {total}", team=team_name(tm, t), change=t.signed(int(teams[tm])),
-                               total=int(totals[tm])))
+    for tm in (me % 2, 1 - me % 2) if me is not None else (0, 1):
+        lines.append(t.gettext("{team}: {change} → {total}", team=team_name(tm, t, me),
+                               change=t.signed(int(teams[tm])), total=int(totals[tm])))
     return lines
 
 
-def _tarneeb41_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str]:
+def _tarneeb41_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> list[str]:
     s = ev.get("summary") or {}
     bids = s.get("bids") or [0] * 4
     tricks = s.get("tricks") or [0] * 4
@@ -47,10 +73,18 @@ def _tarneeb41_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> lis
         lines.append(t.gettext("{name}: bid {bid}, {took} → {change} (total {total})",
                                name=seat_name(snapshot, seat, t), bid=int(bids[seat] or 0), took=took,
                                change=t.signed(int(deltas[seat])), total=int(totals[seat])))
+    if me is not None:
+        my_bid, my_took = int(bids[me] or 0), int(tricks[me])
+        if my_took >= my_bid:
+            lines.append(t.gettext("You made your bid of {bid}.", bid=my_bid))
+        else:
+            lines.append(t.ngettext("You missed your bid of {bid}: you took only {n} trick.",
+                                    "You missed your bid of {bid}: you took only {n} tricks.", my_took, bid=my_bid))
     teams = (ev.get("scores") or {}).get("teams")
     if teams:
-        lines.append(t.gettext("{team_a}: {total_a} · {team_b}: {total_b}", team_a=team_name(0, t),
-                               total_a=int(teams[0]), team_b=team_name(1, t), total_b=int(teams[1])))
+        a, b = (me % 2, 1 - me % 2) if me is not None else (0, 1)
+        lines.append(t.gettext("{team_a}: {total_a} · {team_b}: {total_b}", team_a=team_name(a, t, me),
+                               total_a=int(teams[a]), team_b=team_name(b, t, me), total_b=int(teams[b])))
     return lines
 
 
@@ -101,33 +135,80 @@ def _taken_words(contract: str, cards: list[str], tricks: int, t: T) -> str:
     return t.join(parts)
 
 
-def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
-    """The end-of-deal summary for a ``deal_scored`` event: who bid what, who made it, the changes."""
+def doubles_breakdown(snapshot: TableSnapshot, doubles: list[dict[str, Any]], ev: dict[str, Any], t: T,
+                      me: int | None = None) -> list[str]:
+    """What each double did to a Trix deal's scores: the taker pays double, the doubler gains the base
+    value; a doubler who takes their own card pays the normal penalty only (X-B5, the default
+    ``self_capture``). ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
+    s = ev.get("summary") or {}
+    taken = s.get("taken") or {}
+    options = snapshot.table.options or {}
+    penalties = list(options.get("penalties") or [75, 25, 10, 15])
+    lines = []
+    for d in doubles:
+        card, doubler = str(d["card"]), int(d["seat"])
+        value = int(penalties[0] if card == "KH" else penalties[1])
+        taker = next((int(seat) for seat, cards in (taken.items() if isinstance(taken, dict) else [])
+                      if card in (cards or [])), None)
+        label, by = card_label(card, t), seat_name(snapshot, doubler, t)
+        if taker is None:
+            lines.append(t.gettext("{card} (doubled by {name}) was not taken.", card=label, name=by))
+        elif taker == doubler == me:
+            lines.append(t.gettext("{card} (your double) came back to you: the normal {penalty} only.",
+                                   card=label, penalty=t.signed(-value)))
+        elif taker == doubler:
+            lines.append(t.gettext("{card} (doubled by {name}) came back to its doubler: the normal {penalty} only.",
+                                   card=label, name=by, penalty=t.signed(-value)))
+        elif taker == me:
+            lines.append(t.gettext("{card} (doubled by {name}) came to you: {taker_change} for you, "
+                                   "{doubler_change} for {name}.", card=label, name=by,
+                                   taker_change=t.signed(-2 * value), doubler_change=t.signed(value)))
+        elif doubler == me:
+            lines.append(t.gettext("{card} (your double) taken by {taker}: {taker_change} for {taker}, "
+                                   "{doubler_change} for you.", card=label, taker=seat_name(snapshot, taker, t),
+                                   taker_change=t.signed(-2 * value), doubler_change=t.signed(value)))
+        else:
+            lines.append(t.gettext("{card} (doubled by {name}) taken by {taker}: {taker_change} for {taker}, "
+                                   "{doubler_change} for {name}.", card=label, name=by,
+                                   taker=seat_name(snapshot, taker, t), taker_change=t.signed(-2 * value),
+                                   doubler_change=t.signed(value)))
+    return lines
+
+
+def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+    """The end-of-deal summary for a ``deal_scored`` event: who bid what, who made it, the changes
+    (``me``: the reader's seat, told in the second person, teams as "Us" / "Them")."""
     game = snapshot.table.game
     head = t.gettext("Deal scored · {game} · table {table}", game=game_name(game, t),
                      table=snapshot.table.table_id)
     if game == "tarneeb":
-        body = _tarneeb_summary(snapshot, ev, t)
+        body = _tarneeb_summary(snapshot, ev, t, me)
     elif game == "tarneeb41":
-        body = _tarneeb41_summary(snapshot, ev, t)
+        body = _tarneeb41_summary(snapshot, ev, t, me)
     else:
         body = _trix_summary(snapshot, ev, t)
     return t.lines([head, *body])
 
 
-def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
+def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
     """The end of the match: the winners and the final scores."""
     game = snapshot.table.game
     lines = [t.gettext("Match over · {game} · table {table}", game=game_name(game, t),
                        table=snapshot.table.table_id)]
-    lines.append(winners_text(snapshot, list(ev.get("winner") or []), game, t))
+    lines.append(winners_text(snapshot, list(ev.get("winner") or []), game, t, me=me))
     lines.append(t.gettext("Final scores:"))
-    lines += ["  " + x for x in score_lines(snapshot, ev.get("scores") or {}, game, t)]
+    lines += ["  " + x for x in score_lines(snapshot, ev.get("scores") or {}, game, t, me)]
     return t.lines(lines)
 
 
-def _thrown_in(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
-    dealer = seat_name(snapshot, int(ev.get("next_dealer", 0)), t)
+def _thrown_in(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+    seat = int(ev.get("next_dealer", 0))
+    dealer = seat_name(snapshot, seat, t)
+    if seat == me:
+        if ev.get("reason") == "low_total":
+            return t.gettext("The bids total only {total}, so the deal is thrown in. You deal again.",
+                             total=int(ev.get("total", 0)))
+        return t.gettext("Everyone passed, so the deal is thrown in. You deal again.")
     if ev.get("reason") == "low_total":
         return t.gettext("The bids total only {total}, so the deal is thrown in. {name} deals again.",
                          total=int(ev.get("total", 0)), name=dealer)
@@ -136,44 +217,59 @@ def _thrown_in(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> str:
 
 def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
     """The notices an update calls for, in event order (possibly none)."""
-    snap = update.snapshot
     out: list[OutMessage] = []
     for ev in update.events:
-        kind = ev.get("type")
-        text = ""
-        if kind == "table_started":
-            names = t.join([seat_name(snap, s, t) for s in range(4)])
-            text = t.gettext("{game} starts at table {table}: {names}. Play passes {order}.",
-                             game=game_name(snap.table.game, t), table=snap.table.table_id, names=names,
-                             order=seat_order(t))
-        elif kind == "deal_scored":
-            text = deal_summary(snap, ev, t)
-        elif kind == "deal_thrown_in":
-            text = _thrown_in(snap, ev, t)
-        elif kind == "match_over":
-            text = match_over_text(snap, ev, t)
-        elif kind == "table_cancelled":
-            if ev.get("reason") == "lobby_timeout":
-                text = t.gettext("Table {table} was closed: nobody started it in time.", table=snap.table.table_id)
-            else:
-                text = t.gettext("Table {table} was stopped.", table=snap.table.table_id)
-        elif kind == "seat_to_ai":
-            name = seat_name(snap, int(ev.get("seat", 0)), t)
-            if ev.get("reason") == "left":
-                text = t.gettext("{name} left the table; an AI player takes the seat.", name=name)
-            else:
-                text = t.gettext("{name} is away; an AI player plays the seat until they return.", name=name)
-        elif kind == "seat_reclaimed":
-            text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
-        elif kind == "doubles_revealed":
-            doubles = ev.get("doubles") or []
-            if doubles:
-                text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t))
-            else:
-                text = t.gettext("Nobody doubled.")
+        text = notice_text(update.snapshot, ev, t)
         if text:
-            out.append(OutMessage(t.lines(text.split("\n")), notify=kind != "doubles_revealed"))
+            out.append(OutMessage(t.lines(text.split("\n")), notify=ev.get("type") != "doubles_revealed"))
     return out
+
+
+def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+    """The notice for one event ("" if it calls for none); ``me``: the reader's seat (the terminal)."""
+    me = viewer(snap, me)
+    kind = ev.get("type")
+    text = ""
+    if kind == "table_started":
+        names = t.join([seat_name(snap, s, t) for s in range(4)])
+        text = t.gettext("{game} starts at table {table}: {names}. Play passes {order}.",
+                         game=game_name(snap.table.game, t), table=snap.table.table_id, names=names,
+                         order=seat_order(t))
+    elif kind == "deal_scored":
+        text = deal_summary(snap, ev, t, me)
+    elif kind == "deal_thrown_in":
+        text = _thrown_in(snap, ev, t, me)
+    elif kind == "match_over":
+        text = match_over_text(snap, ev, t, me)
+    elif kind == "table_cancelled":
+        if ev.get("reason") == "lobby_timeout":
+            text = t.gettext("Table {table} was closed: nobody started it in time.", table=snap.table.table_id)
+        else:
+            text = t.gettext("Table {table} was stopped.", table=snap.table.table_id)
+    elif kind == "seat_to_ai":
+        name = seat_name(snap, int(ev.get("seat", 0)), t)
+        if int(ev.get("seat", 0)) == me:
+            text = t.gettext("You are away; an AI player plays your seat until you return.")
+        elif ev.get("reason") == "left":
+            text = t.gettext("{name} left the table; an AI player takes the seat.", name=name)
+        else:
+            text = t.gettext("{name} is away; an AI player plays the seat until they return.", name=name)
+    elif kind == "seat_reclaimed":
+        if int(ev.get("seat", 0)) == me:
+            text = t.gettext("You are back at the table.")
+        else:
+            text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
+    elif kind == "table_parked":
+        text = t.gettext("Table {table} has run into a problem and is paused. It is tried again when the bot "
+                         "restarts or when someone makes a move; the table's creator or an admin can stop it.",
+                         table=snap.table.table_id)
+    elif kind == "doubles_revealed":
+        doubles = ev.get("doubles") or []
+        if doubles:
+            text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t))
+        else:
+            text = t.gettext("Nobody doubled.")
+    return text
 
 
 def render_dm_failed(name: str, start_url: str | None, t: T) -> OutMessage:

@@ -17,6 +17,7 @@ from bot.render.common import (
     shown_bid,
     team_name,
     trick_line,
+    viewer,
     winners_text,
 )
 from bot.render.message import Button, OutMessage, rows
@@ -49,13 +50,13 @@ def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
                      table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))
 
 
-def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> str:
+def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me: int | None = None) -> str:
     game = snapshot.table.game
     name = seat_name(snapshot, seat, t)
     tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
     parts = [t.gettext("{seat}. {name}", seat=seat, name=name)]
     if game in TEAM_GAMES or (pub.get("options") or {}).get("partnership"):
-        parts.append(team_name(seat % 2, t))
+        parts.append(team_name(seat % 2, t, me))
     if pub.get("dealer") == seat:
         parts.append(t.gettext("dealer"))
     if game == "trix" and pub.get("owner") == seat:
@@ -80,13 +81,19 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T) ->
     return " · ".join(parts)
 
 
-def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
-    """The game's own lines: trump and exposed card, auction and contract, Trix contract, doubles, layout."""
+def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None, *,
+               compact: bool = False) -> list[str]:
+    """The game's own lines: trump and exposed card, auction and contract, Trix contract, doubles, layout.
+
+    ``me``: the reader's seat, whose own bids and contract are said in the second person."""
     game = snapshot.table.game
     out: list[str] = []
     trump = pub.get("trump")
     exposed = pub.get("exposed")
-    if game in TEAM_GAMES and trump and exposed:
+    if game in TEAM_GAMES and trump and exposed and compact:
+        out.append(t.gettext("Trump: {trump} (exposed {card})", trump=trump_label(trump, t),
+                             card=card_label(exposed, t)))
+    elif game in TEAM_GAMES and trump and exposed:
         out.append(t.gettext("Trump: {trump} (sister suit of the exposed {card} in the dealer's hand)",
                              trump=trump_label(trump, t), card=card_label(exposed, t)))
     elif game == "tarneeb41" and trump:
@@ -94,7 +101,7 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
     if game == "tarneeb41":
         bids = [b for b in (pub.get("bids") or []) if b is not None]
         if bids and pub.get("phase") == "bid" and pub.get("seat") is not None:
-            said = [t.gettext("{name} bid {bid}", name=seat_name(snapshot, s, t), bid=b)
+            said = [t.gettext("{name}: {bid}", name=seat_name(snapshot, s, t), bid=b)
                     for s, b in enumerate(pub.get("bids") or []) if b is not None]
             out.append(t.gettext("Bids: {bids}", bids=t.join(said)))
         if bids and pub.get("phase") == "bid":
@@ -108,21 +115,29 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
             for h in history:
                 name = seat_name(snapshot, h["seat"], t)
                 if h.get("bid") is None:
-                    words.append(t.gettext("{name} passed", name=name))
+                    words.append(t.gettext("{name}: pass", name=name))
                 else:
-                    words.append(t.gettext("{name} bid {bid}", name=name, bid=shown_bid(snapshot, h["bid"])))
+                    words.append(t.gettext("{name}: {bid}", name=name, bid=shown_bid(snapshot, h["bid"])))
             out.append(t.gettext("Auction: {bids}", bids=t.join(words)))
         high = pub.get("high_bid")
         if pub.get("phase") == "bid" and high:
-            out.append(t.gettext("High bid: {bid} by {name}", bid=shown_bid(snapshot, high["bid"]),
-                                 name=seat_name(snapshot, high["seat"], t)))
+            if high["seat"] == me:
+                out.append(t.gettext("High bid: {bid}, yours", bid=shown_bid(snapshot, high["bid"])))
+            else:
+                out.append(t.gettext("High bid: {bid} by {name}", bid=shown_bid(snapshot, high["bid"]),
+                                     name=seat_name(snapshot, high["seat"], t)))
         if pub.get("declarer") is not None and pub.get("contract"):
             trump = pub.get("trump")
             name = seat_name(snapshot, pub["declarer"], t)
             bid = shown_bid(snapshot, pub["contract"])
-            if trump:
+            mine = pub["declarer"] == me
+            if trump and mine:
+                out.append(t.gettext("Contract: you bid {bid}, trump {trump}", bid=bid, trump=trump_label(trump, t)))
+            elif trump:
                 out.append(t.gettext("Contract: {name} bid {bid}, trump {trump}", name=name, bid=bid,
                                      trump=trump_label(trump, t)))
+            elif mine:
+                out.append(t.gettext("Contract: you bid {bid}; name the trump", bid=bid))
             else:
                 out.append(t.gettext("Contract: {name} bid {bid}; trump not chosen yet", name=name, bid=bid))
     elif game == "trix":
@@ -135,7 +150,7 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
                                  contracts=t.join([contract_name(c, t) for c in left])))
         doubled = pub.get("doubled") or []
         if doubled:
-            out.append(t.gettext("Doubled: {cards}", cards=doubled_list(snapshot, doubled, t)))
+            out.append(t.gettext("Doubled: {cards}", cards=doubled_list(snapshot, doubled, t, me)))
         twos = pub.get("exposed_twos") or {}
         shown = [t.gettext("{name} {cards}", name=seat_name(snapshot, int(seat), t),
                            cards=" ".join(card_label(c, t) for c in cards))
@@ -143,7 +158,14 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
         if shown:
             out.append(t.gettext("Twos shown: {list}", list=t.join(shown)))
         layout = pub.get("layout")
-        if contract == "trix" and isinstance(layout, dict):
+        if contract == "trix" and isinstance(layout, dict) and compact:
+            rows = []
+            for s in SUIT_ORDER:
+                row = layout.get(s)
+                span = f"{rank_glyph(row[0], t)}–{rank_glyph(row[1], t)}" if row else "—"
+                rows.append(f"{SUIT_SYMBOL[s]} {t.isolate(span)}")
+            out.append(t.gettext("Layout: {rows}", rows=t.isolate(" · ".join(rows))))
+        elif contract == "trix" and isinstance(layout, dict):
             out.append(t.gettext("Layout:"))
             for s in SUIT_ORDER:
                 row = layout.get(s)
@@ -157,14 +179,24 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> list[str]:
     return out
 
 
-def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
+def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None) -> str:
     phase = pub.get("phase")
     if phase == "double":
+        if me is not None:  # one reader (the terminal): no private chats to speak of
+            return t.gettext("Doubling is open: the holders of the cards that may be doubled decide.")
         return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
     seat = snapshot.to_act
     if seat is None:
         return ""
     name = seat_name(snapshot, seat, t)
+    if seat == me:
+        if phase == "bid":
+            return t.gettext("Your turn to bid.")
+        if phase == "trump":
+            return t.gettext("Your turn to name the trump suit.")
+        if phase == "contract":
+            return t.gettext("Your turn to choose the contract.")
+        return t.gettext("Your turn to play.")
     if phase == "bid":
         return t.gettext("Turn: {name} to bid", name=name)
     if phase == "trump":
@@ -174,14 +206,18 @@ def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
     return t.gettext("Turn: {name} to play", name=name)
 
 
-def table_text(snapshot: TableSnapshot, t: T) -> str:
-    """The text of the public table (also used by the terminal)."""
+def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact: bool = False) -> list[str]:
+    """The lines of the public table; ``me``: the reader's seat (the terminal's player), whose turn,
+    bids and team are said in the second person ("Your turn", "Us / Them"); ``compact``: shorter,
+    for a terminal's 80×24 (no order-of-play line, no "Scores:" heading, the target in one line)."""
     pub = snapshot.public or {}
     game = snapshot.table.game
+    me = viewer(snapshot, me)
     lines = [_header(snapshot, pub, t)]
-    lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
-    lines += [_seat_line(snapshot, pub, s, t) for s in range(4)]
-    lines += game_lines(snapshot, pub, t)
+    if not compact:
+        lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
+    lines += [_seat_line(snapshot, pub, s, t, me) for s in range(4)]
+    lines += game_lines(snapshot, pub, t, me, compact=compact)
     trick = pub.get("trick") or []
     if trick:
         lines.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
@@ -191,22 +227,32 @@ def table_text(snapshot: TableSnapshot, t: T) -> str:
                                cards=trick_line(snapshot, last["cards"], t),
                                name=seat_name(snapshot, last["seat"], t)))
     scores = pub.get("scores") or {}
-    lines.append(t.gettext("Scores:"))
-    lines += ["  " + x for x in score_lines(snapshot, scores, game, t)]
     target = pub.get("target")
-    if target:
-        lines.append(t.gettext("Target: {target}", target=target))
+    if compact:
+        lines += score_lines(snapshot, scores, game, t, me)
+        if target:
+            lines[-1] += " · " + t.gettext("Target: {target}", target=target)
+    else:
+        lines.append(t.gettext("Scores:"))
+        lines += ["  " + x for x in score_lines(snapshot, scores, game, t, me)]
+        if target:
+            lines.append(t.gettext("Target: {target}", target=target))
     if pub.get("winner") is not None or pub.get("phase") == "over":
-        result = winners_text(snapshot, list(pub.get("winner") or []), game, t)
+        result = winners_text(snapshot, list(pub.get("winner") or []), game, t, me=me)
         if result:
             lines.append(result)
     elif snapshot.table.status in ENDED:
         lines.append(t.gettext("Table {table} was stopped.", table=snapshot.table.table_id))
     else:
-        turn = _turn_line(snapshot, pub, t)
+        turn = _turn_line(snapshot, pub, t, me)
         if turn:
             lines.append(turn)
-    return t.lines(lines)
+    return lines
+
+
+def table_text(snapshot: TableSnapshot, t: T, me: int | None = None) -> str:
+    """The text of the public table (``me``: see :func:`table_lines`)."""
+    return t.lines(table_lines(snapshot, t, me))
 
 
 def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import engine
@@ -17,7 +18,7 @@ from bot.settings import ManagerSettings
 from bot.table import Table, ai_seat_id
 from bot.tables.publish import Publisher
 from bot.tables.turns import Turns
-from storage.records import FINISHED, PLAYING, Seat
+from storage.records import FINISHED, PLAYING, MatchResult, Seat
 from storage.repository import Repository
 
 log = logging.getLogger(__name__)
@@ -29,12 +30,13 @@ class Lifecycle:
     """The transitions of a table other than an engine action."""
 
     def __init__(self, repo: Repository, clock: Clock, settings: ManagerSettings, turns: Turns,
-                 publisher: Publisher) -> None:
+                 publisher: Publisher, *, on_ended: Callable[[Table], None] | None = None) -> None:
         self.repo = repo
         self.clock = clock
         self.settings = settings
         self.turns = turns
         self.publisher = publisher
+        self.on_ended = on_ended  # the registry's clock for dropping ended tables from memory
 
     async def begin(self, table: Table, events: list[Event]) -> None:
         """Deal the match: AI players fill the empty seats."""
@@ -48,7 +50,7 @@ class Lifecycle:
         table.update(seats=seats, status=PLAYING, lobby_deadline=None, version=0, warned=False)
         deadline, table.ai_at, table.warn_at = self.turns.plan(record.chat_id, seats, game, now, table)
         table.update(deadline=deadline)
-        await self.repo.save_table(table.record)
+        table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, [*events, {"type": "table_started"}], "started")
         self.turns.reschedule(table)
 
@@ -58,7 +60,7 @@ class Lifecycle:
         if table.game is not None and to_act is not None and (
                 to_act == seat or table.record.seats[to_act].is_ai):
             self.turns.replan(table, self.clock.now())
-        await self.repo.save_table(table.record)
+        table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, events, "seat")
         self.turns.reschedule(table)
 
@@ -67,22 +69,37 @@ class Lifecycle:
         async with table.changing():
             table.update(status=status, deadline=None, lobby_deadline=None, warned=False)
             table.ai_at = table.warn_at = None
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
         self.turns.forget(table.table_id)
         self.publisher.post(table, events, "ended")
+        if self.on_ended is not None:
+            self.on_ended(table)
+
+    def finished(self, table: Table, result: MatchResult) -> list[Event]:
+        """After the match's last action, result and ratings were committed together: no timers, the event."""
+        table.ai_at = table.warn_at = None
+        self.turns.forget(table.table_id)
+        if self.on_ended is not None:
+            self.on_ended(table)
+        return [{"type": "match_recorded", "results": [dataclasses.asdict(r) for r in result.results]}]
 
     async def finish(self, table: Table) -> list[Event]:
-        """The match is over: record it (winners; leavers lose) and mark the table finished."""
+        """Record a match whose last action is logged but whose result is not (a table from before
+        ``append_final_action``, restored): the result and the finished table in one transaction.
+
+        If that fails the table stays as it was (one log line) and the error is raised; the next
+        start tries again.
+        """
         result = table.match_result(self.clock.now())
-        table.update(status=FINISHED, deadline=None, warned=False)
-        table.ai_at = table.warn_at = None
-        try:
-            await self.repo.record_match(result, table.record)
-        except Exception:
-            log.exception("table %s: recording the match failed; it is recorded again on restore",
-                          table.table_id)
-        self.turns.forget(table.table_id)
-        return [{"type": "match_recorded", "results": [dataclasses.asdict(r) for r in result.results]}]
+        async with table.changing():
+            table.update(status=FINISHED, deadline=None, warned=False)
+            try:
+                table.record = await self.repo.record_match(result, table.record)
+            except Exception as e:
+                log.error("table %s: recording the finished match failed (%s: %s); it is tried again at the "
+                          "next start", table.table_id, type(e).__name__, e)
+                raise
+        return self.finished(table, result)
 
     def snapshot_due(self, table: Table, events: list[Event]) -> bool:
         """Whether to save the engine state now (every ``snapshot_every`` actions, each deal's end)."""

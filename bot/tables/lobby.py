@@ -55,7 +55,9 @@ class Lobby:
             now = self.clock.now()
             record = _new_record(chat_id, creator, game, resolved, seed, now,
                                  now + self.settings.lobby_timeout, chat)
-            table_id = await self.repo.create_table(record)
+            owner = self.settings.owner
+            table_id = await self.repo.create_table(
+                record, owner=owner, lease_until=None if owner is None else now + self.settings.lease_seconds)
             table = Table(record=dataclasses.replace(record, table_id=table_id))
             self.register(table)
             events: list[Event] = [{"type": "table_created", "game": game},
@@ -87,7 +89,7 @@ class Lobby:
             if self.settings.auto_begin_when_full and not table.free_seats():
                 await self.lifecycle.begin(table, events)
             else:
-                await self.repo.save_table(table.record)
+                table.record = await self.repo.save_table(table.record)
                 self.publisher.post(table, events, "lobby")
             return table.snapshot()
 
@@ -117,7 +119,7 @@ class Lobby:
                     await self.lifecycle.end(table, CANCELLED,
                                              [*events, {"type": "table_cancelled", "reason": "empty"}])
                     return table.snapshot()
-                await self.repo.save_table(table.record)
+                table.record = await self.repo.save_table(table.record)
                 self.publisher.post(table, events, "lobby")
                 return table.snapshot()
             require_playing(table)
@@ -175,7 +177,7 @@ class Lobby:
             return
         async with table.lock, table.changing():
             table.update(message_ids=_with_id(table.record.message_ids, key, message_id))
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
 
 
 def _with_id(ids: dict[str, str], key: str, message_id: str | None) -> dict[str, str]:

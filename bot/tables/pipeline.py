@@ -27,7 +27,7 @@ from bot.tables.restore import resync
 from bot.tables.turns import AI_MOVE, LOBBY_EXPIRED, TIMEOUT, WARNING
 from bot.types import Person, TableSnapshot
 from engine import Game, IllegalAction
-from storage.records import CANCELLED, ActionRecord, Seat
+from storage.records import CANCELLED, FINISHED, ActionRecord, MatchResult, Seat
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,7 @@ class Pipeline:
         self.publisher = lifecycle.publisher
         self.prefs = prefs
         self.ai = ai
+        self._failures: dict[int, int] = {}  # table -> failed wake-ups in a row (only failing tables)
 
     # ------------------------------------------------------------------ a person's move
 
@@ -104,22 +105,31 @@ class Pipeline:
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
         record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
+        result: MatchResult | None = None
+        if game.to_act is None:  # the match ends here: the action, its result and the ratings in ONE write
+            ended = Table(record=dataclasses.replace(record, status=FINISHED, deadline=None), game=game)
+            result, record = ended.match_result(now), ended.record
         try:
-            await self.repo.append_action(entry, record)
+            if result is None:
+                record = await self.repo.append_action(entry, record)
+            else:
+                record = await self.repo.append_final_action(entry, record, result)
         except VersionConflict:
             log.exception("table %s: the log moved under us; reloading it", table.table_id)
             await resync(self.repo, table)
             raise TableError("stale", version=table.record.version) from None
         except Exception:
-            log.exception("table %s: storing action %s failed; reloading", table.table_id, seq)
+            # re-raised: the caller reports it (a person's command answers and logs it; a timer or an
+            # AI move backs off and, if it keeps failing, parks the table with one line)
+            log.debug("table %s: storing action %s failed; reloading", table.table_id, seq, exc_info=True)
             await resync(self.repo, table)
             raise
         table.game, table.record, table.ai_at, table.warn_at = game, record, ai_at, warn_at
         table.since_snapshot += 1
         table.changed()
         events = [*(before or []), *events, *(after or [])]
-        if game.to_act is None:
-            events += await self.lifecycle.finish(table)
+        if result is not None:
+            events += self.lifecycle.finished(table, result)
             reason = "ended"
         self.publisher.post(table, events, reason, entry)
         if self.settings.latency_sink is not None:
@@ -131,14 +141,41 @@ class Pipeline:
     # ------------------------------------------------------------------ timers and AI
 
     async def wake(self, table_id: int) -> None:
-        """A table's timer came due (the scheduler's callback); after an internal error, retry in a second."""
+        """A table's timer came due (the scheduler's callback).
+
+        After an internal error (storage, engine, a bug) the table is tried again after
+        ``retry_first`` seconds, doubling up to ``retry_max`` (each failure is logged at DEBUG, with
+        its traceback); after ``park_after`` failures in a row it is parked: no more wake-ups, ONE
+        error line in the log and a ``table_parked`` notice in its chat. A person's move, or a
+        restart, sets it going again.
+        """
         try:
             await self._wake(table_id)
-        except Exception:
-            log.exception("table %s: timer or AI move failed; retrying in a second", table_id)
+        except Exception as e:
             table = self.registry.find(table_id)
-            if table is not None and table.live:
-                self.turns.retry_soon(table_id)
+            if table is None or not table.live:
+                return
+            n = self._failures.get(table_id, 0) + 1
+            settings = self.settings
+            if n < settings.park_after:
+                self._failures[table_id] = n
+                delay = min(settings.retry_first * 2 ** (n - 1), settings.retry_max)
+                log.debug("table %s: timer or AI move failed (%d in a row); trying again in %.0f s",
+                          table_id, n, delay, exc_info=True)
+                self.turns.retry_soon(table_id, delay)
+                return
+            self._failures.pop(table_id, None)
+            self.turns.forget(table_id)
+            log.error("table parked: %s stops after %d failed attempts of its timer or AI move (last: %s); "
+                      "a person's move or a restart tries again", table_id, n, _where(e))
+            async with self.publisher.locked(table):
+                self.publisher.post(table, [{"type": "table_parked", "attempts": n}], "parked")
+        else:
+            self._failures.pop(table_id, None)
+
+    def forget(self, table_id: int) -> None:
+        """Drop what is kept about a table that left memory."""
+        self._failures.pop(table_id, None)
 
     async def _wake(self, table_id: int) -> None:
         table = self.registry.find(table_id)
@@ -207,9 +244,19 @@ class Pipeline:
         event = self.turns.warning_event(table, now)
         async with table.changing():
             table.update(warned=True)
-            await self.repo.save_table(table.record)
+            table.record = await self.repo.save_table(table.record)
         self.publisher.post(table, [event], "warning")
         self.turns.reschedule(table)
+
+
+def _where(exc: BaseException) -> str:
+    """``Type: message at file.py:line`` of an exception (its innermost frame), on one line."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    at = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}" if tb is not None else ""
+    text = " ".join(str(exc).split())[:200]
+    return f"{type(exc).__name__}: {text}{at}"
 
 
 def _ai_rng(table: Table) -> random.Random:
@@ -220,9 +267,22 @@ def _ai_rng(table: Table) -> random.Random:
 
 
 def _canonical(game: Game, action: str) -> str:
-    """The legal code that ``action`` spells in another case or with spaces around it, else ``action``."""
+    """The legal code that ``action`` spells another way, else ``action`` (the engine refuses it then).
+
+    Another case or spaces around it (``" PLAY as"``), and every spelling the engine's parser
+    accepts (``"play 10H"`` is ``"play TH"``): the log holds the canonical code only.
+    """
     key = action.strip().lower()
-    for code in game.legal():
+    legal = game.legal()
+    for code in legal:
         if code.lower() == key:
             return code
-    return action
+    if type(game).__module__.startswith("engine.trix"):
+        from engine.trix.actions import action_code, parse_action
+    else:
+        from engine.trick import action_code, parse_action
+    try:
+        code = action_code(parse_action(action))
+    except (IllegalAction, ValueError, TypeError, KeyError, IndexError):
+        return action
+    return code if code in legal else action

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import engine
@@ -71,17 +71,11 @@ async def resync(repo: Repository, table: Table) -> None:
         log.exception("table %s: reloading from storage failed", table.table_id)
 
 
-async def load_live(repo: Repository, settings: ManagerSettings) -> list[Table]:
-    """Every live table in storage (of this process's chats), rebuilt; unreadable ones are skipped."""
-    bulk = getattr(repo, "live_tables_with_logs", None)
-    if bulk is not None:
-        rows = await bulk()
-    else:
-        rows = []
-        for record in await repo.live_tables():
-            snapshot = await repo.latest_snapshot(record.table_id) if record.version else None
-            tail = await repo.actions(record.table_id, snapshot[0] if snapshot else 0)
-            rows.append((record, snapshot, tail))
+async def load_live(repo: Repository, settings: ManagerSettings,
+                    table_ids: Iterable[int] | None = None) -> list[Table]:
+    """Every live table in storage (of this process's chats; of ``table_ids``, the ones this process
+    holds, when given), rebuilt; unreadable ones are skipped."""
+    rows = await repo.live_tables_with_logs(table_ids)
     prefixes = settings.chat_prefixes
     if prefixes is not None:  # another process (another platform's bot) owns the other tables
         rows = [row for row in rows if row[0].chat_id.startswith(prefixes)]
@@ -102,10 +96,13 @@ async def resume(table: Table, lifecycle: Lifecycle) -> None:
     async with publisher.locked(table):
         if table.playing and table.game is not None:
             if table.game.to_act is None:
-                events = await lifecycle.finish(table)
+                try:
+                    events = await lifecycle.finish(table)
+                except Exception:  # logged; the table stays live in storage and is tried again next start
+                    return
                 publisher.post(table, events, "ended")
                 return
             if turns.resume(table, lifecycle.clock.now()):
-                await lifecycle.repo.save_table(table.record)
+                table.record = await lifecycle.repo.save_table(table.record)
         publisher.post(table, [], "restored")
         turns.reschedule(table)

@@ -82,9 +82,9 @@ class Turns:
         """The table ended: no more wake-ups."""
         self.sched.forget(table_id)
 
-    def retry_soon(self, table_id: int) -> None:
-        """Wake the table again in a second (after an internal error)."""
-        self.sched.set(table_id, self.clock.now() + 1.0)
+    def retry_soon(self, table_id: int, delay: float = 1.0) -> None:
+        """Wake the table again in ``delay`` seconds (after an internal error)."""
+        self.sched.set(table_id, self.clock.now() + delay)
 
     def due(self, table: Table, now: float) -> str | None:
         """What is due on ``table`` now (None: nothing; reschedule)."""

@@ -5,14 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from telegram import Bot
-from telegram.ext import Application, ApplicationBuilder
+from telegram import Bot, Update
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 from telegram.request import HTTPXRequest
 
 from bot.presenter import dm_dest, hand_key
@@ -20,7 +18,7 @@ from bot.telegram.commands import register_commands
 from bot.telegram.common import Services, join_payload
 from bot.telegram.handlers import Handlers
 from bot.telegram.ordering import PerChatProcessor
-from bot.telegram.transport import TelegramTransport
+from bot.telegram.transport import TelegramTransport, group_dest
 from bot.types import Person, TableSnapshot
 
 if TYPE_CHECKING:
@@ -47,6 +45,8 @@ class Majlis:
     services: Services
     presenter: Presenter | None = None
     transport: TelegramTransport | None = None
+    #: How long stopping waits for the outboxes to deliver what is queued (seconds).
+    drain_seconds: float = 5.0
 
 
 def file_url_of(base_url: str) -> str:
@@ -63,7 +63,7 @@ def build_application(
     base_url: str | None = None,
     base_file_url: str | None = None,
     outbox_clock: Clock | None = None,
-    start_manager: bool = True,
+    start_manager: bool | Callable[[], Awaitable[None]] = True,
     close_manager: bool = True,
     set_commands: bool = True,
     concurrent_updates: int = 4,
@@ -77,6 +77,8 @@ def build_application(
 
     ``base_url`` points at a self-hosted Bot API server (or a test fake). ``outbox_clock`` paces
     the outboxes (the manager's clock by default). ``close_manager``: stopping closes it.
+    ``start_manager`` may be a coroutine function, awaited instead of ``manager.start()`` once the
+    presenter is subscribed (the runner's gate, when two bots share the manager).
 
     The outboxes send through a second ``Bot`` with its own HTTP pool (``outbox_pool_size``), so
     that answering a button press never queues behind the table and hand updates of other groups;
@@ -114,12 +116,18 @@ def build_application(
                                               None)  # forget the old message: the hand is sent anew
             await presenter.dm_restored(person.player_id)
 
+        async def on_migrated(old: int, new: int) -> None:
+            await manager.move_chat(group_dest(old), group_dest(new))
+
         services.on_started = on_started
         services.on_hand = on_hand
         services.on_lang = presenter.forget_player
+        transport.on_migrated = on_migrated
         if set_commands:
             await register_commands(app.bot)
-        if start_manager:
+        if callable(start_manager):
+            await start_manager()
+        elif start_manager:
             await manager.start()
 
     async def post_stop(app: TgApp) -> None:
@@ -129,13 +137,25 @@ def build_application(
             await manager.close()
         if state.presenter is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(state.presenter.drain(), 5.0)
+                await asyncio.wait_for(state.presenter.drain(), state.drain_seconds)
             await state.presenter.close()
         await outbox_bot.shutdown()
 
     app = builder.post_init(post_init).post_stop(post_stop).build()
     app.bot_data["majlis"] = state
     Handlers(services).install(app)
+
+    async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Telegram's service message of a group that became a supergroup (in the old or the new chat)."""
+        msg = update.effective_message
+        if msg is None or state.transport is None:
+            return
+        if msg.migrate_to_chat_id:
+            await state.transport.migrated(msg.chat.id, msg.migrate_to_chat_id)
+        elif msg.migrate_from_chat_id:
+            await state.transport.migrated(msg.migrate_from_chat_id, msg.chat.id)
+
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate), group=-1)
     return app
 
 
@@ -175,47 +195,13 @@ async def stop_polling(app: TgApp) -> None:
     await app.shutdown()
 
 
-async def run(config: Config) -> None:
-    """``majlis run --telegram``: poll until SIGINT/SIGTERM, on the configured database.
+serve_polling = start_polling
 
-    Reads the token and the optional Bot API base URL (``MAJLIS_TELEGRAM_TOKEN``,
-    ``MAJLIS_TELEGRAM_BASE_URL``), and from the file's ``[telegram]`` table ``concurrent_updates``
-    and ``outbox_pool_size``.
-    """
-    os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+async def run(config: Config) -> None:
+    """``majlis run --telegram``: poll until SIGINT/SIGTERM (see :mod:`bot.runner`)."""
+    from bot.runner import run as run_bots
+
     if not config.telegram_token:
         raise ValueError("MAJLIS_TELEGRAM_TOKEN is not set")
-    from bot.manager import TableManager
-    from bot.settings import ManagerSettings, tune_gc
-    from storage import open_repository
-
-    repo = await open_repository(config.db, durability=config.durability)
-    manager = TableManager(repo, settings=ManagerSettings(
-        ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds, chat_prefixes=("tg:",)))
-    section = config.section("telegram")
-    from bot.web import service as web
-
-    front = await web.attach(manager, config, telegram_token=config.telegram_token)  # MAJLIS_WEB_URL: Mini App
-
-    def presenter(m: TableManager, transport: TelegramTransport, clock: Clock | None) -> Presenter:
-        return default_presenter(m, transport, clock, hand_link=front.telegram_button if front else None,
-                                 table_link=front.watch_button if front else None)
-
-    app = build_application(config.telegram_token, manager, base_url=config.telegram_base_url,
-                            concurrent_updates=int(section.get("concurrent_updates", RUN_CONCURRENCY)),
-                            outbox_pool_size=int(section.get("outbox_pool_size", 32)),
-                            presenter_factory=presenter)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    try:
-        await start_polling(app)
-        tune_gc()  # after the restore: fewer, later collections keep the p99 of an action low
-        log.info("telegram: polling as @%s", app.bot.username)
-        await stop.wait()
-    finally:
-        await stop_polling(app)
-        await web.detach(front)
-        await repo.close()
+    await run_bots(config, telegram=True, discord=False)

@@ -5,7 +5,9 @@ forum topic: every message carries ``message_thread_id``) and ``"dm:tg:<user>"``
 with a person). Telegram's errors become the outbox's: 403 → :class:`~bot.outbox.Forbidden`,
 429 → :class:`~bot.outbox.RetryAfter`, network trouble and 5xx →
 :class:`~bot.outbox.TransientError`, an edit of a deleted message →
-:class:`~bot.outbox.MessageGone`; "message is not modified" counts as success.
+:class:`~bot.outbox.MessageGone`; "message is not modified" counts as success. A group that became a
+supergroup (``ChatMigrated``) is noted (:meth:`TelegramTransport.migrated`: the chat's tables move)
+and the operation is made again at the new id.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 import datetime as dtm
 import logging
 import warnings
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram import error as tg_error
@@ -23,10 +26,18 @@ from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientErro
 from bot.render.message import Button, OutMessage
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-GROUP_BUDGET = Budget(20, 60.0)
-DM_BUDGET = Budget(1, 1.0)
+#: 20 per minute per group (edits included), spent as a steady stream: a burst of 2, then one every
+#: 3.2 s; the 1 s margin keeps clock differences from squeezing 21 into one of Telegram's minutes.
+GROUP_BUDGET = Budget(20, 60.0, burst=2, margin=1.0)
+#: About one message a second in a private chat.
+DM_BUDGET = Budget(1, 1.0, margin=0.05)
+#: The whole bot: about 30 messages a second (Telegram's broadcast limit).
+GLOBAL_BUDGET = Budget(30, 1.0, burst=5, margin=0.05)
 MAX_TEXT = 4096
+#: Group → supergroup moves remembered for messages still queued under the old id.
+MAX_MOVED = 1024
 #: Callback data of a button shown disabled (Telegram has no disabled buttons): answered silently.
 NOOP = "noop"
 
@@ -102,11 +113,13 @@ class TelegramTransport:
     """Send, edit and delete plain messages with inline keyboards; typed errors for the outbox."""
 
     def __init__(self, bot: Bot, *, bot_username: str | None = None,
-                 group_budget: Budget = GROUP_BUDGET, dm_budget: Budget = DM_BUDGET) -> None:
+                 group_budget: Budget = GROUP_BUDGET, dm_budget: Budget = DM_BUDGET,
+                 global_budget: Budget | None = GLOBAL_BUDGET) -> None:
         self.bot = bot
         self._username = bot_username
         self.group_budget = group_budget
         self.dm_budget = dm_budget
+        self.global_budget = global_budget  # the outbox hub's bot-wide limiter
 
     @property
     def bot_username(self) -> str:
@@ -128,9 +141,9 @@ class TelegramTransport:
         """Post ``msg``; returns the new message id."""
         chat_id, thread_id = parse_dest(dest)
         try:
-            sent = await self.bot.send_message(
-                chat_id, msg.text[:MAX_TEXT], message_thread_id=thread_id,
-                reply_markup=markup(msg.buttons), disable_notification=not msg.notify)
+            sent = await self._at(chat_id, lambda chat: self.bot.send_message(
+                chat, msg.text[:MAX_TEXT], message_thread_id=thread_id,
+                reply_markup=markup(msg.buttons), disable_notification=not msg.notify))
         except tg_error.BadRequest as exc:
             if _has(exc, _NO_CHAT):
                 raise Forbidden(dest) from exc
@@ -143,9 +156,9 @@ class TelegramTransport:
         """Replace text and keyboard of an earlier message (unchanged content is fine)."""
         chat_id, _ = parse_dest(dest)
         try:
-            await self.bot.edit_message_text(
-                msg.text[:MAX_TEXT], chat_id=chat_id, message_id=int(message_id),
-                reply_markup=markup(msg.buttons))
+            await self._at(chat_id, lambda chat: self.bot.edit_message_text(
+                msg.text[:MAX_TEXT], chat_id=chat, message_id=int(message_id),
+                reply_markup=markup(msg.buttons)))
         except tg_error.BadRequest as exc:
             if _has(exc, ("message is not modified",)):
                 return
@@ -159,11 +172,50 @@ class TelegramTransport:
         """Remove an earlier message."""
         chat_id, _ = parse_dest(dest)
         try:
-            await self.bot.delete_message(chat_id, int(message_id))
+            await self._at(chat_id, lambda chat: self.bot.delete_message(chat, int(message_id)))
         except tg_error.BadRequest as exc:
             raise MessageGone(str(exc)) from exc
         except tg_error.TelegramError as exc:
             raise self._map(dest, exc) from exc
+
+    # ------------------------------------------------------------------ groups that became supergroups
+
+    #: Awaited with (old chat id, new chat id) when Telegram says a group became a supergroup (the
+    #: application moves the chat's tables and settings: ``TableManager.move_chat``).
+    on_migrated: Callable[[int, int], Awaitable[None]] | None = None
+
+    @property
+    def moved(self) -> dict[int, int]:
+        """Groups that became supergroups: old id -> new id (what is still queued for the old id goes
+        to the new one); the newest ``MAX_MOVED``."""
+        table: dict[int, int] | None = self.__dict__.get("_moved")
+        if table is None:
+            table = self.__dict__["_moved"] = {}
+        return table
+
+    async def migrated(self, old: int, new: int) -> None:
+        """Note that group ``old`` is now supergroup ``new`` and tell :attr:`on_migrated` (once per group)."""
+        if self.moved.get(old) == new:
+            return
+        self.moved[old] = new
+        while len(self.moved) > MAX_MOVED:
+            del self.moved[next(iter(self.moved))]
+        log.info("telegram: group %s became the supergroup %s; its tables move there", old, new)
+        if self.on_migrated is not None:
+            try:
+                await self.on_migrated(old, new)
+            except Exception:
+                log.exception("moving the tables of group %s to %s failed", old, new)
+
+    async def _at(self, chat_id: int, call: Callable[[int], Awaitable[T]]) -> T:
+        """``call`` at the chat's current id; after ``ChatMigrated``, once more at the new one."""
+        chat_id = self.moved.get(chat_id, chat_id)
+        try:
+            return await call(chat_id)
+        except tg_error.ChatMigrated as exc:
+            new = int(exc.new_chat_id)
+            await self.migrated(chat_id, new)
+            return await call(new)
 
     @staticmethod
     def _map(dest: str, exc: tg_error.TelegramError) -> Exception:

@@ -1,31 +1,38 @@
 """``majlis play``: a whole match in the terminal against three AI players.
 
-The terminal is one more chat platform (``cli``): the same :class:`~bot.manager.TableManager` (with
-SQLite storage, so ``--resume`` picks up a killed match), the same
-:class:`~bot.presenter.Presenter` and outbox, delivering to a :class:`ConsoleTransport`. The
-player's legal choices are numbered; a number or an action code (``QS``, ``play QS``, ``bid 7``)
-answers.
+The terminal is one more table of the :class:`~bot.manager.TableManager` (chat ``cli:local``, with
+SQLite storage, so an unfinished match can be resumed), but it renders for its one reader itself:
+every event is told from the player's seat (second person, "Us / Them", see ``me`` in
+:mod:`bot.render`), in one language and one digit system, and the deal's result waits for Enter.
+
+At the player's turn the screen shows the table and the hand side by side (80×24), the choices and
+a prompt (:mod:`bot.terminal.frame`); what the player types is read by
+:class:`bot.terminal.choices.Menu`. A refused move is answered with the rule that refused it
+(:func:`bot.render.errors.render_error`), a forced move plays itself, and ``h`` ``r`` ``s`` ``l``
+``q`` work at every prompt.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-import threading
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from bot.errors import TableError
 from bot.i18n import T, translator
-from bot.presenter import Presenter, dm_dest, hand_key, table_key
-from bot.render.cards import sort_key
+from bot.render.cards import card_label, game_name
 from bot.render.common import action_label
 from bot.render.errors import render_error
-from bot.render.message import OutMessage
+from bot.render.summary import doubles_breakdown, notice_text
 from bot.replay import Story
 from bot.settings import ManagerSettings
-from bot.terminal.screen import ConsoleTransport, Screen
+from bot.terminal.bidi import wants_autodetect
+from bot.terminal.choices import Menu, is_extreme, normalize
+from bot.terminal.commands import auto_choice, run_command, unknown_text
+from bot.terminal.console import InputEnded, Quit, prepare_db, start_reader, term_ok
+from bot.terminal.frame import ask_text, choices_line, display_order, hand_box, menu_for, table_box
+from bot.terminal.screen import Screen
 from bot.types import Person, TableSnapshot, TableUpdate
 from storage.records import LIVE_STATUSES, LOBBY
 
@@ -51,40 +58,14 @@ class PlayOptions:
     auto: bool = False
     ai_delay: float = 1.0
     interactive: bool | None = None  # None: stdin is a terminal
-
-
-class InputEnded(Exception):
-    """Standard input closed before the match ended."""
-
-
-def parse_choice(text: str, legal: list[str]) -> str | None:
-    """The legal action meant by ``text``: its number (1-based), the code, or a card alone."""
-    s = " ".join(text.strip().split())
-    if not s:
-        return None
-    if s.isdigit():
-        n = int(s)
-        return legal[n - 1] if 1 <= n <= len(legal) else None
-    wanted = s.lower().replace("10", "t")
-    for code in legal:
-        low = code.lower()
-        if wanted == low or (low.startswith(("play ", "double ", "bid ", "contract ", "trump "))
-                             and wanted == low.split(" ", 1)[1]):
-            return code
-    return None
-
-
-def display_order(legal: list[str]) -> list[str]:
-    """Cards in the order the hand shows them (by suit, high to low), other actions as given."""
-    plays = [c for c in legal if c.startswith("play ")]
-    if not plays:
-        return legal
-    rest = [c for c in legal if not c.startswith("play ")]
-    return sorted(plays, key=lambda c: sort_key(c.split()[1])) + rest
+    options: dict[str, Any] = field(default_factory=dict)
+    pause: float | None = None  # seconds a deal's result stays in --auto (None: 3 on a terminal, else 0)
+    bidi: str = "none"  # "terminal" or "none" (bot.terminal.bidi)
+    color: bool | None = None  # None: when stdout is a terminal
 
 
 class TerminalGame:
-    """One terminal session: the manager, the presenter and the prompt loop."""
+    """One terminal session: the manager, the story of the table, and the prompt loop."""
 
     def __init__(self, opts: PlayOptions, screen: Screen) -> None:
         self.opts = opts
@@ -93,29 +74,84 @@ class TerminalGame:
         self.person = Person(PLAYER, self.t.gettext("You"), lang_hint=opts.lang)
         self.table_id: int | None = None
         self.changed = asyncio.Event()
-        self.transport = ConsoleTransport(screen, show={CHAT, dm_dest(PLAYER)})
         self.manager: Any = None
-        self.presenter: Presenter | None = None
+        self.out: list[tuple[str, str]] = []  # ("line" | "result" | "final", text) waiting to be shown
         self._lines: asyncio.Queue[str] | None = None
+        self._story: Story | None = None
+        self._doubles: list[dict[str, Any]] = []  # the deal's revealed doubles, for its result
 
-    def feed(self, update: TableUpdate, t: T) -> list[OutMessage]:
-        """The play-by-play lines of an update (the presenter posts them before its notices)."""
-        if update.snapshot.table_id != self.table_id or not update.events:
-            return []
-        story = Story(update.snapshot.table, t, show_hands=False, live=True,
-                      me=update.snapshot.seat_of(PLAYER))
-        for e in update.events:
-            story.event(e)
-        text = "\n".join(story.lines)
-        return [OutMessage(text)] if text.strip() else []
+    # -- what happens at the table ------------------------------------------------------------
 
     async def on_update(self, update: TableUpdate) -> None:
-        """Wake the prompt loop."""
-        if update.snapshot.table_id == self.table_id:
-            self.changed.set()
+        """Tell the events of our table from the player's seat; wake the prompt loop."""
+        snap = update.snapshot
+        if snap.table_id != self.table_id:
+            return
+        me = snap.seat_of(PLAYER)
+        if self._story is None:
+            self._story = Story(snap.table, self.t, show_hands=False, live=True, me=me)
+        story = self._story
+        story.snap = TableSnapshot(table=snap.table, public=snap.public, to_act=snap.to_act)
+        story.me = me
+        for e in update.events:
+            kind = e.get("type")
+            story.lines = []
+            story.event(e)
+            text = "\n".join(story.lines)
+            if text.strip():
+                self.out.append(("line", text))
+            if kind == "turn_warning":
+                if e.get("seat") == me:
+                    self.out.append(("line", self.t.ngettext(
+                        "{n} second left, then a move is played for you.",
+                        "{n} seconds left, then a move is played for you.", int(e.get("seconds_left", 0)))))
+                continue
+            if kind == "doubles_revealed":
+                self._doubles = list(e.get("doubles") or [])
+            notice = notice_text(snap, e, self.t, me)
+            if kind == "deal_scored" and self._doubles:
+                notice += "\n" + "\n".join(doubles_breakdown(snap, self._doubles, e, self.t, me))
+                self._doubles = []
+            if notice and kind != "doubles_revealed":
+                self.out.append(({"deal_scored": "result", "match_over": "final"}.get(str(kind), "line"), notice))
+        self.changed.set()
+
+    async def _flush(self, *, pause: bool = True) -> None:
+        """Show what happened; a deal's result stays until Enter (a few seconds with ``--auto``)."""
+        while self.out:
+            kind, text = self.out.pop(0)
+            if kind == "line":
+                self.screen.line(text)
+                continue
+            lines = text.split("\n")
+            self.screen.panel("\n".join(lines[1:]), title=lines[0])
+            if not pause or kind == "final" or any(k == "final" for k, _ in self.out):
+                continue  # the match is over: its last result needs no Enter
+            if self.opts.auto:
+                await asyncio.sleep(self._auto_pause())
+            else:
+                # With a turn timer the table does not wait for an absent player: neither does this.
+                line = await self._read(self.t.gettext("Press Enter to go on (q to save and quit): "), None,
+                                        wait_at_most=float(self.opts.timer) if self.opts.timer else None)
+                if line is not None and normalize(line) == "q":
+                    raise Quit
+
+    def _auto_pause(self) -> float:
+        if self.opts.pause is not None:
+            return self.opts.pause
+        return 3.0 if sys.stdout.isatty() else 0.0
+
+    # -- start, resume, loop ------------------------------------------------------------------
 
     async def run(self) -> int:
         """Open storage, start or resume the match, play it; the exit code."""
+        self.screen.begin()
+        try:
+            return await self._run()
+        finally:
+            self.screen.end()
+
+    async def _run(self) -> int:
         from bot.clock import RealClock
         from bot.manager import TableManager
         from storage import open_repository
@@ -129,67 +165,84 @@ class TerminalGame:
             seed_source=(lambda: seed) if seed is not None else None,
             chat_prefixes=("cli:",),
         )
-        clock = RealClock()
-        self.manager = manager = TableManager(repo, clock=clock, settings=settings)
-        self.presenter = Presenter(manager, {"cli": self.transport}, clock=clock, pings=False, feed=self.feed)
+        self.manager = manager = TableManager(repo, clock=RealClock(), settings=settings)
         manager.subscribe(self.on_update)
         try:
             await manager.start()
-            snap = manager.table_in_chat(CHAT)
-            if self.opts.resume and snap is not None:
-                self.table_id = snap.table_id
-                await manager.update_chat(CHAT, lang=self.opts.lang, digits=self.opts.digits)
-                await manager.update_player(PLAYER, lang=self.opts.lang)
-                if snap.table.status == LOBBY:  # interrupted before it began
-                    try:
-                        await manager.begin(CHAT, self.person)
-                    except TableError:
-                        await manager.stop(CHAT, self.person, is_admin=True)
-                        await self._new_match()
-                self.screen.line(self.t.gettext("Resuming table {table}.", table=snap.table_id))
-            else:
-                if self.opts.resume:
-                    self.screen.line(self.t.gettext("There is no unfinished match; a new one begins."))
-                elif snap is not None:
-                    await manager.stop(CHAT, self.person, is_admin=True)
-                    self.screen.line(self.t.gettext(
-                        "The unfinished match at table {table} was abandoned (use {command} to continue "
-                        "a match).", table=snap.table_id, command="majlis play --resume"))
-                try:
-                    await self._new_match()
-                except TableError as e:
-                    self.screen.line(render_error(e.code, e.params, self.t))
+            try:
+                if not await self._open():
                     return 2
-            return await self._loop()
+                return await self._loop()
+            except Quit:
+                self.screen.line(self.t.gettext("The match is saved: continue it with {command}.",
+                                                command="majlis play --resume"))
+                return 0
+            except InputEnded:
+                self.screen.line(self.t.gettext(
+                    "Input ended. The match is saved: continue it with {command}.", command="majlis play --resume"))
+                return 3
         finally:
             await manager.close()
-            await self.presenter.drain()
-            await self.presenter.close()
             await repo.close()
+
+    async def _open(self) -> bool:
+        """Resume the unfinished match (asked first unless ``--resume``) or begin a new one."""
+        m = self.manager
+        snap = m.table_in_chat(CHAT)
+        resume = self.opts.resume and snap is not None
+        if snap is not None and not self.opts.resume:
+            answer = await self._read(self.t.gettext(
+                "An unfinished match of {game} is waiting at table {table}. Resume it? [Y/n] ",
+                game=game_name(snap.table.game, self.t), table=snap.table_id), None, eof_ok=True)
+            resume = normalize(answer or "") not in ("n", "no", "لا")
+        if resume and snap is not None:
+            self.table_id = snap.table_id
+            await m.update_chat(CHAT, lang=self.opts.lang, digits=self.opts.digits)
+            await m.update_player(PLAYER, name=self.person.name, lang=self.opts.lang)
+            if snap.table.status == LOBBY:  # interrupted before it began
+                try:
+                    await m.begin(CHAT, self.person)
+                except TableError:
+                    await m.stop(CHAT, self.person, is_admin=True)
+                    return await self._new_match()
+            self.screen.line(self.t.gettext("Resuming table {table}.", table=snap.table_id))
+            return True
+        if self.opts.resume:
+            self.screen.line(self.t.gettext("There is no unfinished match; a new one begins."))
+        elif snap is not None:
+            await m.stop(CHAT, self.person, is_admin=True)
+            self.screen.line(self.t.gettext("The unfinished match at table {table} was abandoned.",
+                                            table=snap.table_id))
+        return await self._new_match()
 
     def _interactive(self) -> bool:
         if self.opts.interactive is not None:
             return self.opts.interactive
         return sys.stdin.isatty()
 
-    async def _new_match(self) -> None:
+    async def _new_match(self) -> bool:
         m = self.manager
         await m.update_chat(CHAT, lang=self.opts.lang, turn_seconds=self.opts.timer,
                             ai_level=self.opts.ai_level, digits=self.opts.digits)
         await m.update_player(PLAYER, name=self.person.name, lang=self.opts.lang)
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = dict(self.opts.options)
         if self.opts.target is not None and self.opts.game != "trix":
             options["target"] = self.opts.target
-        if self.opts.seat == 0:
-            snap = await m.create(CHAT, self.person, self.opts.game, options)
-        else:
-            host = Person(HOST, "host", lang_hint=self.opts.lang)
-            snap = await m.create(CHAT, host, self.opts.game, options)
-            self.table_id = snap.table_id
-            await m.join(CHAT, self.person, self.opts.seat)
-            await m.leave(CHAT, host)
-        self.table_id = snap.table_id
-        await m.begin(CHAT, self.person)
+        try:
+            if self.opts.seat == 0:
+                snap = await m.create(CHAT, self.person, self.opts.game, options)
+                self.table_id = snap.table_id
+            else:
+                host = Person(HOST, "host", lang_hint=self.opts.lang)
+                snap = await m.create(CHAT, host, self.opts.game, options)
+                self.table_id = snap.table_id
+                await m.join(CHAT, self.person, self.opts.seat)
+                await m.leave(CHAT, host)
+            await m.begin(CHAT, self.person)
+        except TableError as e:
+            self.screen.line(render_error(e.code, e.params, self.t))
+            return False
+        return True
 
     def _snapshot(self) -> TableSnapshot:
         assert self.table_id is not None
@@ -198,9 +251,8 @@ class TerminalGame:
         return snap
 
     async def _loop(self) -> int:
-        assert self.presenter is not None
         while True:
-            await self.presenter.drain()
+            await self._flush()
             snap = self._snapshot()
             if snap.table.status not in LIVE_STATUSES:
                 break
@@ -208,74 +260,92 @@ class TerminalGame:
             view = self.manager.view(snap.table_id, seat) if seat is not None and snap.public else None
             if seat is not None and view is not None and view.get("to_act") == seat and view.get("legal"):
                 self.changed.clear()
-                try:
-                    await self._turn(snap, seat, view)
-                except InputEnded:
-                    self.screen.line(self.t.gettext(
-                        "Input ended. The match is saved: continue it with {command}.",
-                        command="majlis play --resume"))
-                    return 3
+                await self._turn(snap, seat, view)
                 continue
             self.changed.clear()
             snap2 = self._snapshot()
-            if snap2.table.version == snap.table.version and snap2.table.status == snap.table.status:
+            if snap2.table.version == snap.table.version and snap2.table.status == snap.table.status \
+                    and not self.out:
                 await self.changed.wait()
-        await self.presenter.drain()
-        final = self._snapshot()
-        self.screen.line("")
-        self.screen.panel(self._message(CHAT, table_key(final.table_id)) or "", title=self.t.gettext("Majlis"))
+        await asyncio.sleep(0)
+        await self._flush(pause=False)
         return 0
 
-    def _message(self, dest: str, key: str) -> str | None:
-        assert self.presenter is not None
-        box = self.presenter.hubs["cli"].outbox(dest)
-        msg = self.transport.latest(box.message_ids.get(key))
-        return msg.text if msg else None
+    # -- the player's turn --------------------------------------------------------------------
 
     async def _turn(self, snap: TableSnapshot, seat: int, view: dict[str, Any]) -> None:
         """Show the table and the hand, read a choice, act; repeat until the action is accepted."""
+        t = self.t
         legal = display_order(list(view["legal"]))
-        table_text = self._message(CHAT, table_key(snap.table_id))
-        hand_text = self._message(dm_dest(PLAYER), hand_key(snap.table_id, PLAYER))
-        self.screen.line("")
-        if table_text:
-            self.screen.panel(table_text, title=self.t.gettext("Majlis"), style="green")
-        if hand_text:
-            self.screen.panel(hand_text, title=self.t.gettext("Your hand"), style="yellow")
-        labels = [action_label(code, self.t) for code in legal]
+        if len(legal) == 1 and legal[0] != "done":
+            label = action_label(legal[0], t)
+            self.screen.line(t.gettext("Only one move is possible: {choice}, played for you.", choice=label))
+            await self._act(snap, legal[0])
+            return
+        menu = menu_for(snap, legal, t)
+        self._frame(snap, seat, view, menu)
+        if self.opts.auto:
+            choice = await auto_choice(self.opts.ai_level, snap, view)
+            self.screen.line(t.gettext("> {choice}", choice=action_label(choice, t)))
+            await self._act(snap, choice)
+            return
         while True:
-            self.screen.choices(labels)
-            if self.opts.auto:
-                choice: str | None = legal[0]
-                self.screen.line(self.t.gettext("> {choice}", choice=labels[0]))
-            else:
-                line = await self._read(self.t.gettext("Your choice (1-{n}): ", n=len(legal)),
-                                        snap.table.version)
-                if line is None:  # the timer played for you meanwhile: look at the table again
-                    self.screen.line("")
-                    return
-                choice = parse_choice(line, legal)
-                if choice is None:
-                    self.screen.line(self.t.gettext(
-                        "“{entry}” is not one of the choices. Enter a number from 1 to {n}.",
-                        entry=line.strip(), n=len(legal)))
+            line = await self._read(ask_text(menu, t), snap.table.version)
+            if line is None:  # the table moved on meanwhile (the timer played for you)
+                self.screen.line("")
+                return
+            parsed = menu.parse(line)
+            if parsed.kind == "command":
+                run_command(self.screen, parsed.code, self._snapshot(), seat, menu, t)
+                continue
+            if parsed.kind in ("empty", "unknown"):
+                self.screen.line(unknown_text(line, menu, t))
+                continue
+            if parsed.kind == "try":  # a real move the rules refuse: the engine names the rule
+                try:
+                    await self.manager.act_current(snap.table_id, self.person, parsed.code)
+                except TableError as e:
+                    self.screen.line(render_error(e.code, e.params, t))
                     continue
-            try:
-                await self.manager.act_current(snap.table_id, self.person, choice)
-            except TableError as e:
-                # The table moved on (a timer played for you) or refused: look at it afresh.
-                self.screen.line(render_error(e.code, e.params, self.t))
+                return
+            if is_extreme(snap.table.game, parsed.code) and not parsed.typed_in_full:
+                chosen = menu.by_code(parsed.code)
+                sure = await self._read(t.gettext(
+                    "Bid {bid}: all 13 tricks, and it cannot be taken back. Are you sure? [y/N] ",
+                    bid=int(chosen.key) if chosen else 13), snap.table.version)
+                if sure is None:
+                    return
+                if normalize(sure) not in ("y", "yes", "نعم", "ن"):
+                    self.screen.line(t.gettext("Not bid. Choose again."))
+                    continue
+            await self._act(snap, parsed.code)
             return
 
-    async def _read(self, prompt: str, version: int) -> str | None:
-        """A line of input, or None if the table moved on while waiting (a timer, the match's end)."""
-        self.screen.stream.write(prompt)
-        self.screen.stream.flush()
+    async def _act(self, snap: TableSnapshot, code: str) -> None:
+        try:
+            await self.manager.act_current(snap.table_id, self.person, code)
+        except TableError as e:  # the table moved on (a timer played for you) or refused
+            self.screen.line(render_error(e.code, e.params, self.t))
+
+    def _frame(self, snap: TableSnapshot, seat: int, view: dict[str, Any], menu: Menu) -> None:
+        t = self.t
+        self.screen.line("")
+        self.screen.side_by_side((t.gettext("Majlis"), table_box(snap, seat, t)),
+                                 (t.gettext("Your hand"), hand_box(snap, view, menu, t)))
+        line = choices_line(menu, t)
+        if line:
+            self.screen.line(line)
+
+    async def _read(self, prompt: str, version: int | None, *, eof_ok: bool = False,
+                    wait_at_most: float | None = None) -> str | None:
+        """A line of input, or None if the table moved on while waiting (a timer, the match's end) or
+        ``wait_at_most`` seconds passed."""
+        self.screen.write(prompt)
         if self._lines is None:
             self._lines = start_reader(sys.stdin)
         get = asyncio.ensure_future(self._lines.get())
         try:
-            while True:
+            while version is not None:
                 self.changed.clear()
                 cur = self._snapshot()
                 if cur.table.version != version or cur.table.status not in LIVE_STATUSES:
@@ -285,47 +355,38 @@ class TerminalGame:
                 moved.cancel()
                 if get in done:
                     break
+            if wait_at_most is not None:
+                done, _ = await asyncio.wait({get}, timeout=wait_at_most)
+                if not done:
+                    self.screen.line("")
+                    return None
+            line = await get
         finally:
             if not get.done():
                 get.cancel()
-        line = get.result()
         if not line:
+            if eof_ok:
+                self.screen.line("")
+                return None
             raise InputEnded
         if not self._interactive():
             self.screen.stream.write(line if line.endswith("\n") else line + "\n")
         return line
 
 
-def start_reader(stream: TextIO) -> asyncio.Queue[str]:
-    """Lines of ``stream`` as they come ("" at the end), read by a daemon thread.
-
-    A daemon thread, unlike ``asyncio.to_thread``, does not keep the process alive at Ctrl-C.
-    """
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[str] = asyncio.Queue()
-
-    def pump() -> None:
-        while True:
-            try:
-                line = stream.readline()
-            except (OSError, ValueError):
-                line = ""
-            loop.call_soon_threadsafe(queue.put_nowait, line)
-            if not line:
-                return
-
-    threading.Thread(target=pump, name="majlis-stdin", daemon=True).start()
-    return queue
-
-
-def prepare_db(db: str) -> None:
-    """Create the database's folder (the data directory on first use)."""
-    if db not in (":memory:", "memory://", "memory:") and "://" not in db:
-        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+def make_screen(opts: PlayOptions, stream: TextIO | None = None) -> Screen:
+    """The screen for ``opts``: colour on a terminal, the bidi mode, right-to-left for Arabic."""
+    out = stream or sys.stdout
+    color = opts.color if opts.color is not None else (out.isatty() and term_ok())
+    rtl = translator(opts.lang).rtl
+    return Screen(stream=out, color=color, mode=opts.bidi, rtl=rtl,
+                  autodetect=rtl and out.isatty() and wants_autodetect(opts.bidi))
 
 
 async def play(opts: PlayOptions) -> int:
     """Run ``majlis play`` with ``opts``; returns the process exit code."""
-    interactive = opts.interactive if opts.interactive is not None else sys.stdin.isatty()
-    screen = Screen(fancy=interactive and sys.stdout.isatty())
-    return await TerminalGame(opts, screen).run()
+    return await TerminalGame(opts, make_screen(opts)).run()
+
+
+__all__ = ["InputEnded", "PlayOptions", "TerminalGame", "card_label", "display_order", "make_screen", "play",
+           "prepare_db"]

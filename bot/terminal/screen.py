@@ -1,112 +1,142 @@
-"""The terminal's side of the outbox: a :class:`~bot.outbox.Transport` that writes to the console.
+"""Where the terminal writes: lines, framed boxes side by side, colour, and the bidi mode.
 
-New messages (the play-by-play, notices) are printed as they are delivered; edited messages (the
-public table, the private hand) are kept and shown in full when the player is asked to act. On a
-terminal, ``rich`` draws the table and the hand in panels; with scripted input the output is plain.
+Every line goes through :func:`bot.terminal.bidi.for_terminal` (no isolate mark ever reaches the
+terminal; Arabic in visual order when the terminal does no bidi). Boxes are measured *after* that
+transformation, in terminal cells, so their right edges line up. When the terminal lays Arabic out
+itself (``bidi = terminal``) a right-to-left line would carry a box's side bars to places we cannot
+predict, so Arabic boxes are drawn with rules above and below only.
+
+Colour (ANSI) only on a real terminal: hearts and diamonds red, the playable cards bright, the
+others dim.
 """
 
 from __future__ import annotations
 
-import itertools
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from rich.console import Console
-from rich.panel import Panel
-from rich.text import Text
+from bot.terminal.bidi import VTE_AUTODETECT_OFF, VTE_AUTODETECT_ON, cells, for_terminal
 
-from bot.outbox import Budget
-from bot.render.message import OutMessage
+#: The widths of the frame: the table, a gap, the hand (79 columns, for an 80×24 terminal).
+WIDTH = 79
+LEFT = 50
+RIGHT = WIDTH - LEFT - 1
 
-#: The console has no rate limit worth the name.
-CONSOLE_BUDGET = Budget(10_000, 1.0)
+_RED = re.compile(r"[0-9٠-٩AKQJ]{0,2}[♥♦][0-9٠-٩AKQJ]{0,2}")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+RED, DIM, BOLD, RESET = "\x1b[31m", "\x1b[2m", "\x1b[1m", "\x1b[0m"
+RLM = "\u200f"
+#: In-text markers for styles, put in by the renderers and turned into ANSI (or removed) here.
+DIM_ON, DIM_OFF = "\x01", "\x02"
+
+
+def visible(text: str) -> str:
+    """``text`` without ANSI codes and style markers."""
+    return _ANSI.sub("", text).replace(DIM_ON, "").replace(DIM_OFF, "")
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Logical-order word wrap by terminal cells (before any bidi reordering)."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        lead = len(para) - len(para.lstrip(" "))
+        line = ""
+        for word in para.strip(" ").split(" "):
+            cand = f"{line} {word}" if line.strip() else " " * lead + word
+            if cells(visible(cand)) <= width or not line.strip():
+                line = cand
+            else:
+                out.append(line)
+                line = " " * min(lead + 2, 6) + word
+        out.append(line)
+    return out
 
 
 @dataclass
 class Screen:
-    """Where the terminal writes: rich panels on a terminal, plain lines otherwise."""
+    """The terminal's output. ``color``: ANSI colours; ``mode``: ``terminal`` or ``none`` (bidi)."""
 
-    fancy: bool
     stream: TextIO = field(default_factory=lambda: sys.stdout)
-    console: Console | None = None
+    color: bool = False
+    mode: str = "none"
+    rtl: bool = False
+    autodetect: bool = False  # a VTE terminal: ask it to find each line's direction (bidi.VTE_AUTODETECT_ON)
 
-    def __post_init__(self) -> None:
-        if self.fancy:
-            self.console = Console(file=self.stream, highlight=False, emoji=False)
+    def begin(self) -> None:
+        """Before the first line."""
+        if self.autodetect:
+            self.stream.write(VTE_AUTODETECT_ON)
 
-    def line(self, text: str = "", *, style: str | None = None) -> None:
+    def end(self) -> None:
+        """After the last line."""
+        if self.autodetect:
+            self.stream.write(VTE_AUTODETECT_OFF)
+            self.stream.flush()
+
+    def _style(self, text: str) -> str:
+        if not self.color:
+            return text.replace(DIM_ON, "").replace(DIM_OFF, "")
+        text = _RED.sub(lambda m: RED + m.group(0) + RESET, text)
+        return text.replace(DIM_ON, DIM).replace(DIM_OFF, RESET)
+
+    def shape(self, text: str) -> str:
+        """One or more lines as the terminal must receive them (bidi, no isolates), unstyled."""
+        return for_terminal(text, self.mode, self.rtl)
+
+    def write(self, text: str) -> None:
+        """Raw text (a prompt without newline), shaped."""
+        self.stream.write(self._style(self.shape(text)))
+        self.stream.flush()
+
+    def line(self, text: str = "") -> None:
         """One or more lines of text."""
-        if self.console is not None:
-            self.console.print(Text(text, style=style or ""), soft_wrap=True)
-        else:
-            self.stream.write(text + "\n")
-            self.stream.flush()
+        for part in text.split("\n"):
+            self.stream.write(self._style(self.shape(part)) + "\n")
+        self.stream.flush()
 
-    def panel(self, text: str, *, title: str | None = None, style: str = "cyan") -> None:
-        """A block of text, framed on a terminal."""
-        if self.console is not None:
-            self.console.print(Panel(Text(text), title=title, border_style=style, expand=False))
-        else:
-            if title:
-                self.stream.write(f"-- {title} --\n")
-            self.stream.write(text + "\n")
-            self.stream.flush()
+    def box(self, lines: list[str], title: str = "", width: int = WIDTH) -> list[str]:
+        """A framed block, as finished output lines (shaped, ``width`` cells each)."""
+        inner = width - 4
+        body = [self.shape(x) for raw in lines for x in wrap(raw, inner)]
+        head = self.shape(title)
+        if self.rtl and self.mode == "terminal":  # the terminal moves things in Arabic lines: rules only,
+            # every line a right-to-left paragraph (a RIGHT-TO-LEFT MARK first), so they all start at the right
+            top = "── " + head + " " + "─" * max(0, width - cells(visible(head)) - 4)
+            return [RLM + x for x in (top, *("  " + b for b in body), "─" * width)]
+        tlen = cells(visible(head))
+        top = "╭─ " + head + " " + "─" * max(0, width - tlen - 5) + "╮" if head else "╭" + "─" * (width - 2) + "╮"
+        out = [top]
+        for b in body:
+            pad = inner - cells(visible(b))
+            out.append("│ " + (" " * pad + b if self.rtl else b + " " * pad) + " │")
+        out.append("╰" + "─" * (width - 2) + "╯")
+        return out
 
-    def choices(self, labels: list[str]) -> None:
-        """Numbered choices, several to a line."""
-        items = [f"[{i}] {label}" for i, label in enumerate(labels, 1)]
-        if self.console is not None:
-            text = Text()
-            for i, item in enumerate(items):
-                if i:
-                    text.append("   ")
-                num, _, rest = item.partition(" ")
-                text.append(num, style="bold yellow")
-                text.append(" " + rest)
-            self.console.print(text)
-        else:
-            self.stream.write("  ".join(items) + "\n")
-            self.stream.flush()
+    def panel(self, text: str, *, title: str = "", width: int = WIDTH) -> None:
+        """A framed block of text."""
+        self._emit(self.box(text.split("\n"), title, width))
+
+    def side_by_side(self, left: tuple[str, list[str]], right: tuple[str, list[str]]) -> None:
+        """Two boxes next to each other (the table and the hand); in Arabic the first on the right."""
+        a = self.box(left[1], left[0], LEFT)
+        b = self.box(right[1], right[0], RIGHT)
+        if self.rtl and self.mode == "terminal":
+            self._emit(a + b)
+            return
+        height = max(len(a), len(b))
+        a += [" " * LEFT] * (height - len(a))
+        b += [" " * RIGHT] * (height - len(b))
+        rows = [(y + " " + x) if self.rtl else (x + " " + y) for x, y in zip(a, b, strict=True)]
+        self._emit(rows)
+
+    def _emit(self, rows: list[str]) -> None:
+        for r in rows:
+            self.stream.write(self._style(r) + "\n")
+        self.stream.flush()
 
 
-class ConsoleTransport:
-    """Delivers the presenter's messages to one :class:`Screen`.
-
-    A new message that notifies (a notice, a play-by-play line, a warning) is printed at once if
-    its destination is in ``show``; the silent ones (the first version of the table or of a hand)
-    and every edit are only remembered, and shown when the player acts (see :meth:`latest`).
-    """
-
-    def __init__(self, screen: Screen, show: set[str] | None = None) -> None:
-        self.screen = screen
-        self.show = show
-        self.messages: dict[str, tuple[str, OutMessage]] = {}
-        self._ids = itertools.count(1)
-
-    def budget(self, dest: str) -> Budget:
-        """Unlimited, in practice."""
-        return CONSOLE_BUDGET
-
-    async def send(self, dest: str, msg: OutMessage) -> str:
-        """Print a new message and remember it."""
-        mid = str(next(self._ids))
-        self.messages[mid] = (dest, msg)
-        if msg.notify and (self.show is None or dest in self.show):
-            self.screen.line(msg.text)
-        return mid
-
-    async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
-        """Remember the newest content; it is shown when the player acts."""
-        self.messages[message_id] = (dest, msg)
-
-    async def delete(self, dest: str, message_id: str) -> None:
-        """Forget a message."""
-        self.messages.pop(message_id, None)
-
-    def latest(self, message_id: str | None) -> OutMessage | None:
-        """The newest content of a message."""
-        if message_id is None:
-            return None
-        got = self.messages.get(message_id)
-        return got[1] if got else None
+def plain_lines(text: str) -> list[str]:
+    """Lines of ``text`` with style markers removed (for tests and plain output)."""
+    return [visible(x) for x in text.split("\n")]

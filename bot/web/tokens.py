@@ -28,8 +28,8 @@ _KIND_CODE = {"play": "p", "watch": "w", "replay": "r"}
 _CODE_KIND = {v: k for k, v in _KIND_CODE.items()}
 SIG_BYTES = 16
 MAX_TOKEN = 600
-#: The ``Repository.get_meta`` key of the install's web signing secret.
-SECRET_META_KEY = "web_secret"
+#: The ``meta`` key of the install's secret (shared with the signed join links, bot/links.py).
+SECRET_META_KEY = "link_secret"
 
 
 class CredentialError(Exception):
@@ -124,17 +124,16 @@ def verify(secret: bytes, token: str | None, now: float) -> Grant:
 
 
 async def install_secret(repo: Any) -> bytes:
-    """The install's signing secret, made on first use and kept in the database.
+    """The web's signing key, derived from the install's one secret.
 
-    Uses ``Repository.get_meta`` / ``set_meta_if_absent`` (atomic: every process of the install
-    agrees on one secret). A repository without them gets a secret for this process only: links
-    it signs stop working when the process ends.
+    The secret is the one the join invitations use (``meta`` key :data:`SECRET_META_KEY`, made on
+    first use with ``set_meta_if_absent``, so every process of the install agrees on it); the web
+    signs with ``HMAC(secret, "majlis web credentials")``, so a web credential and a join link can
+    never stand for each other. A repository without ``set_meta_if_absent`` gets a secret for this
+    process only: links it signs stop working when the process ends.
     """
-    get_meta = getattr(repo, "get_meta", None)
     set_meta = getattr(repo, "set_meta_if_absent", None)
-    if get_meta is None or set_meta is None:
+    if set_meta is None:
         return secrets.token_bytes(32)
-    stored = await get_meta(SECRET_META_KEY)
-    if stored is None:
-        stored = await set_meta(SECRET_META_KEY, secrets.token_hex(32))
-    return bytes.fromhex(str(stored))
+    stored = str(await set_meta(SECRET_META_KEY, secrets.token_urlsafe(32)))
+    return hmac.new(stored.encode(), b"majlis web credentials", hashlib.sha256).digest()

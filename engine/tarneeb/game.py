@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine import cards as C
+from engine import trick_serial
 from engine.base import Event, Option
 from engine.errors import IllegalAction
 from engine.tarneeb.rules import OPTIONS
@@ -284,7 +285,7 @@ class TarneebGame(TrickGame):
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
-        d = self._base_json()
+        d = trick_serial.dump(self)
         d.update(
             team_scores=list(self.team_scores),
             passed=list(self.passed),
@@ -301,7 +302,7 @@ class TarneebGame(TrickGame):
     def from_json(cls, d: Mapping[str, Any]) -> TarneebGame:
         """Rebuild a game from :meth:`to_json`."""
         g = cls.__new__(cls)
-        g._load_base(d)
+        trick_serial.restore(g, d)
         g.team_scores = [int(x) for x in d["team_scores"]]
         g.passed = [bool(x) for x in d["passed"]]
         g.history = tuple((int(s), None if b is None else int(b)) for s, b in d["history"])
@@ -315,7 +316,7 @@ class TarneebGame(TrickGame):
     def clone(self) -> TarneebGame:
         """A cheap independent copy for search (the generator is copied lazily)."""
         g = TarneebGame.__new__(TarneebGame)
-        self._copy_base(g)
+        trick_serial.copy(self, g)
         g._final = self._final
         g._forced = self._forced
         g._exposed_mode = self._exposed_mode

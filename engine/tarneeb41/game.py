@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine import cards as C
+from engine import trick_serial
 from engine.base import Event, Option
 from engine.errors import IllegalAction
 from engine.tarneeb41.rules import OPTIONS
@@ -180,7 +181,7 @@ class Tarneeb41Game(TrickGame):
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
-        d = self._base_json()
+        d = trick_serial.dump(self)
         d.update(player_scores=list(self.player_scores), bids=list(self.bids))
         return d
 
@@ -188,7 +189,7 @@ class Tarneeb41Game(TrickGame):
     def from_json(cls, d: Mapping[str, Any]) -> Tarneeb41Game:
         """Rebuild a game from :meth:`to_json`."""
         g = cls.__new__(cls)
-        g._load_base(d)
+        trick_serial.restore(g, d)
         g.player_scores = [int(x) for x in d["player_scores"]]
         g.bids = [None if b is None else int(b) for b in d["bids"]]
         return g
@@ -196,7 +197,7 @@ class Tarneeb41Game(TrickGame):
     def clone(self) -> Tarneeb41Game:
         """A cheap independent copy for search (the generator is copied lazily)."""
         g = Tarneeb41Game.__new__(Tarneeb41Game)
-        self._copy_base(g)
+        trick_serial.copy(self, g)
         g._min_bid = self._min_bid
         g._rising = self._rising
         g.player_scores = self.player_scores[:]

@@ -38,6 +38,8 @@ KH_BIT = 1 << KH
 DOUBLABLE: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, KH_BIT | QUEEN_MASK)
 #: Cards whose capture costs points (the early-end test of X-T4).
 PENALTY_CARDS: tuple[int, ...] = (KH_BIT, QUEEN_MASK, DIAMOND_MASK, 0, 0, 0)
+#: Per contract, the cards whose capture may change a score beyond the trick itself.
+SCORING: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, C.FULL_DECK)
 
 OPTIONS: tuple[Option, ...] = (
     Option("mode", "kingdoms", ("kingdoms", "complex")),

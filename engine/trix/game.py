@@ -17,9 +17,8 @@ from typing import Any
 from engine import cards as C
 from engine.base import Dealer, Event, Game, check_seat, resolve_options
 from engine.errors import IllegalAction
-from engine.trick import _SUIT_IDS, card_ids
 from engine.trix import layout as L
-from engine.trix import serial
+from engine.trix import search, serial
 from engine.trix.actions import CONTRACT, DONE, DOUBLE, PASS, action_code, parse_action
 from engine.trix.contracts import (
     AH,
@@ -30,7 +29,7 @@ from engine.trix.contracts import (
     KING,
     OPTIONS,
     PENALTY_CARDS,
-    QUEEN_MASK,
+    SCORING,
     TRICKS,
     TRIX,
     scoring_cards,
@@ -40,8 +39,6 @@ from engine.trix.doubling import doublable_now, doubles_json, doubling_queue
 from engine.trix.rules import TrixRules
 
 SEVEN_H = C.card(7, C.HEARTS)
-#: Per contract, the cards whose capture may change a score beyond the trick itself.
-SCORING: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, C.FULL_DECK)
 HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
 
 
@@ -112,11 +109,11 @@ class TrixGame(Game):
             self._deal_cards()
             self.owner = next(s for s in range(4) if self.hands[s] >> SEVEN_H & 1)
             if self._rules.first_deal_is_played:
-                self._open_deal([])
+                self._open_deal(None)
                 return
         else:
             self.owner = 0 if rule == "fixed_seat" else self._dealer.randint(0, 3)
-        self._start_deal([])
+        self._start_deal(None)
 
     # ----------------------------------------------------------------- deal flow
 
@@ -144,24 +141,25 @@ class TrixGame(Game):
         self.hands, _ = self._dealer.deal(self.dealer_seat)
         self.deal_no += 1
 
-    def _start_deal(self, events: list[Event]) -> None:
+    def _start_deal(self, events: list[Event] | None) -> None:
         self._reset_deal()
         self.dealer_seat = (self.owner + 3) % 4
         self._deal_cards()
         self._open_deal(events)
 
-    def _open_deal(self, events: list[Event]) -> None:
-        events.append(
-            {
-                "type": "deal_started",
-                "deal_no": self.deal_no,
-                "dealer": self.dealer_seat,
-                "first": self.owner,
-                "kingdom": self.kingdom,
-                "owner": self.owner,
-                "deal_index": self.deal_index,
-            }
-        )
+    def _open_deal(self, events: list[Event] | None) -> None:
+        if events is not None:
+            events.append(
+                {
+                    "type": "deal_started",
+                    "deal_no": self.deal_no,
+                    "dealer": self.dealer_seat,
+                    "first": self.owner,
+                    "kingdom": self.kingdom,
+                    "owner": self.owner,
+                    "deal_index": self.deal_index,
+                }
+            )
         left = self.contracts_left()
         if len(left) == 1:
             self._begin_contract(left[0], True, events)
@@ -169,26 +167,28 @@ class TrixGame(Game):
             self.phase = "contract"
             self.to_act = self.owner
 
-    def _begin_contract(self, contract: int, automatic: bool, events: list[Event]) -> None:
+    def _begin_contract(self, contract: int, automatic: bool, events: list[Event] | None) -> None:
         self.contract = contract
-        events.append(
-            {
-                "type": "contract_chosen",
-                "seat": self.owner,
-                "contract": CONTRACT_NAMES[contract],
-                "automatic": automatic,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "contract_chosen",
+                    "seat": self.owner,
+                    "contract": CONTRACT_NAMES[contract],
+                    "automatic": automatic,
+                }
+            )
         if self._rules.doubling:
             self.queue = doubling_queue(contract, self.owner, self.hands)
         if self.queue:
             self.phase = "double"
             self.to_act = self.queue[0]
-            events.append({"type": "doubling_opened", "contract": CONTRACT_NAMES[contract]})
+            if events is not None:
+                events.append({"type": "doubling_opened", "contract": CONTRACT_NAMES[contract]})
             return
         self._begin_play(events)
 
-    def _begin_play(self, events: list[Event]) -> None:
+    def _begin_play(self, events: list[Event] | None) -> None:
         self.phase = "play"
         self.leader = self.owner
         if self.contract == TRIX:
@@ -226,10 +226,10 @@ class TrixGame(Game):
             if events is not None:
                 events.append({"type": "match_over", "winner": list(self.winner), "scores": self.scores()})
             return
-        if all(self.used >> c & 1 for c in self._rules.contracts):
+        if self.used == self._rules.contracts_mask:  # the owner has played every contract
             self.owner = (self.owner + 1) % 4
             self.used = 0
-        self._start_deal([] if events is None else events)
+        self._start_deal(events)
 
     def _winners(self) -> list[int]:
         sc = self.score_list
@@ -301,7 +301,7 @@ class TrixGame(Game):
             return []
         if self.phase == "play":
             m = self.hands[s] & self.open_mask if self.contract == TRIX else self.trick_legal_mask(s)
-            return card_ids(m) if m else [PASS]
+            return C.card_ids(m) if m else [PASS]
         if self.phase == "contract":
             return [CONTRACT + c for c in self.contracts_left()]
         m = doublable_now(self.contract, self.hands[s], self.doubles)
@@ -400,103 +400,16 @@ class TrixGame(Game):
 
     def step(self, aid: int) -> None:
         """Apply a legal action id for ``to_act`` without building events (fast path; no checks)."""
-        self._apply(aid, None)
+        search.step(self, aid)
 
     def playout(self, rnd: Callable[[], float]) -> None:
         """Play uniformly random legal actions until this deal ends (or the match does).
 
         ``rnd`` returns floats in ``[0, 1)``. The same stream gives the same actions as
-        ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated; this is the
-        rollout hot path for search, with the card loop kept in local variables.
+        ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated; the rollout hot
+        path for search (:func:`engine.trix.search.playout`).
         """
-        deal_no = self.deal_no
-        table = _SUIT_IDS
-        while self.to_act is not None and self.deal_no == deal_no:
-            contract = self.contract
-            if self.phase != "play" or (self._rules.king_rules and contract != TRIX):
-                ids = self.legal_ids()
-                self._apply(ids[int(rnd() * len(ids))], None)
-                continue
-            s: int = self.to_act
-            if contract == TRIX:
-                if not self.hands[s] & self.open_mask:
-                    rnd()
-                    self._apply(PASS, None)
-                    continue
-                self._layout_playout(rnd)
-                continue
-            hands = self.hands
-            trick = self.trick
-            while True:
-                hand = hands[s]
-                if trick:
-                    led = trick[0] // 13
-                    follow = hand >> (13 * led) & 8191
-                    opts = list(table[led][follow]) if follow else card_ids(hand)
-                else:
-                    opts = card_ids(hand)
-                c = opts[int(rnd() * len(opts))]
-                hands[s] = hand ^ (1 << c)
-                trick.append(c)
-                if len(trick) == 4:
-                    break
-                s = (s + 1) & 3
-            self.exposed = True
-            self.to_act = s
-            self._close_trick(None)
-
-    def _layout_playout(self, rnd: Callable[[], float]) -> None:
-        """The layout part of :meth:`playout`: :meth:`_layout_play` inlined, the same actions.
-
-        Runs until the deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which
-        goes back to the general loop.
-        """
-        hands = self.hands
-        rows = self.rows
-        suit_mask = C.SUIT_MASK
-        auto = self._rules.auto_pass
-        s = self.to_act
-        assert s is not None
-        while True:
-            hand = hands[s]
-            m = hand & self.open_mask
-            if not m:
-                return  # a pass by hand: the general loop applies it
-            opts = card_ids(m)
-            card = opts[int(rnd() * len(opts))]
-            hand ^= 1 << card
-            hands[s] = hand
-            self.exposed = True
-            self.layout_log += (s * 64 + card,)
-            suit = card // 13
-            rank = card % 13 + 2
-            low, high = rows[suit]
-            if low == 0:
-                low = high = rank
-            elif rank < low:
-                low = rank
-            elif rank > high:
-                high = rank
-            rows[suit] = (low, high)
-            self.open_mask = (self.open_mask & ~suit_mask[suit]) | L.row_open(suit, low, high)
-            if not hand:
-                self._player_out(s, [])
-                if len(self.finished) == 3:
-                    last = next(x for x in range(4) if x not in self.finished)
-                    self._player_out(last, [])
-                    self._end_deal(None)
-                    return
-            # the next seat that holds cards and can play; automatic passes on the way (X-L3, X-L4)
-            for _ in range(8):
-                s = (s + 1) & 3
-                nxt = hands[s]
-                if nxt:
-                    if nxt & self.open_mask or not auto:
-                        break
-                    self.layout_log += (s * 64 + 63,)
-            else:
-                raise AssertionError("the layout cannot lock up (X-L6)")
-            self.to_act = s
+        search.playout(self, rnd)
 
     def _apply(self, aid: int, events: list[Event] | None) -> None:
         seat = self.to_act
@@ -507,26 +420,27 @@ class TrixGame(Game):
             else:
                 self._trick_play(seat, aid, events)
             return
-        ev: list[Event] = [] if events is None else events
         if aid < DOUBLE:
-            self._begin_contract(aid - CONTRACT, False, ev)
+            self._begin_contract(aid - CONTRACT, False, events)
         elif aid < DONE:
             card = aid - DOUBLE
             self.doubles = (*self.doubles, (card, seat))
-            if self._rules.public_doubles:
-                ev.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
+            if self._rules.public_doubles and events is not None:
+                events.append({"type": "card_doubled", "seat": seat, "card": C.code(card)})
         elif aid == DONE:
             self.queue = self.queue[1:]
             if self.queue:
                 self.to_act = self.queue[0]
                 return
-            ev.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
-            self._begin_play(ev)
+            if events is not None:
+                events.append({"type": "doubles_revealed", "doubles": doubles_json(self.doubles)})
+            self._begin_play(events)
         else:
             self.exposed = True
             self.layout_log += (seat * 64 + 63,)
-            ev.append({"type": "layout_passed", "seat": seat, "automatic": False})
-            self._layout_turn((seat + 1) % 4, ev)
+            if events is not None:
+                events.append({"type": "layout_passed", "seat": seat, "automatic": False})
+            self._layout_turn((seat + 1) % 4, events)
 
     def _trick_refusal(self, seat: int, card: int) -> IllegalAction:
         hand = self.hands[seat]
@@ -618,21 +532,21 @@ class TrixGame(Game):
         if events is not None:
             events.append({"type": "card_played", "seat": seat, "card": C.code(card)})
         if not self.hands[seat]:
-            ev: list[Event] = [] if events is None else events
-            self._player_out(seat, ev)
+            self._player_out(seat, events)
             if len(self.finished) == 3:
                 last = next(x for x in range(4) if x not in self.finished)
-                self._player_out(last, ev)
+                self._player_out(last, events)
                 self._end_deal(events)
                 return
         self._layout_turn((seat + 1) % 4, events)
 
-    def _player_out(self, seat: int, events: list[Event]) -> None:
+    def _player_out(self, seat: int, events: list[Event] | None) -> None:
         self.finished.append(seat)
         place = len(self.finished)
         points = self._rules.trix_scores[place - 1]
         self.deal_scores[seat] += points
-        events.append({"type": "player_out", "seat": seat, "place": place, "points": points})
+        if events is not None:
+            events.append({"type": "player_out", "seat": seat, "place": place, "points": points})
 
     def _layout_turn(self, seat: int, events: list[Event] | None) -> None:
         """Give the turn to the first seat from ``seat`` that holds cards, auto-passing (X-L3, X-L4)."""
@@ -652,36 +566,7 @@ class TrixGame(Game):
 
     def clone(self) -> TrixGame:
         """A cheap independent copy for search (the dealer's generator is shared until used)."""
-        g = TrixGame.__new__(TrixGame)
-        g.options = self.options
-        g._rules = self._rules
-        g._dealer = self._dealer.clone()
-        g.phase = self.phase
-        g.to_act = self.to_act
-        g.winner = self.winner
-        g.score_list = self.score_list[:]
-        g.owner = self.owner
-        g.used = self.used
-        g.deal_index = self.deal_index
-        g.deal_no = self.deal_no
-        g.dealer_seat = self.dealer_seat
-        g.contract = self.contract
-        g.hands = self.hands[:]
-        g.queue = self.queue
-        g.doubles = self.doubles
-        g.trick = self.trick[:]
-        g.leader = self.leader
-        g.captured = self.captured[:]
-        g.tricks = self.tricks[:]
-        g.rows = self.rows[:]
-        g.open_mask = self.open_mask
-        g.finished = self.finished[:]
-        g.deal_scores = self.deal_scores[:]
-        g.last_trick = self.last_trick
-        g.past_tricks = self.past_tricks
-        g.layout_log = self.layout_log
-        g.exposed = self.exposed
-        return g
+        return serial.copy(self)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""

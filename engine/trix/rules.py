@@ -15,6 +15,8 @@ class TrixRules:
     """What the engine needs from the options (rules.md §3.4), in fast-to-read form."""
 
     contracts: tuple[int, ...]
+    #: The bits ``1 << c`` of every contract in ``contracts`` (a kingdom's owner is done when ``used`` is this).
+    contracts_mask: int
     deals_total: int
     first_owner_rule: str
     first_deal_is_played: bool
@@ -50,6 +52,7 @@ class TrixRules:
         contracts = KINGDOM_CONTRACTS[o["mode"]]
         return cls(
             contracts=contracts,
+            contracts_mask=sum(1 << c for c in contracts),
             deals_total=4 * len(contracts),
             first_owner_rule=o["first_owner_rule"],
             first_deal_is_played=o["first_deal_is_played"],

@@ -34,12 +34,22 @@ def play(tmp: Path, *args: str, stdin: str, timeout: float = 240) -> subprocess.
     )
 
 
+def plain(text: str) -> str:
+    """Text as the terminal gets it: no isolate marks."""
+    return text.translate(dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069")))
+
+
 def table_row(db: Path, table_id: int = 1) -> tuple[str, int]:
     with sqlite3.connect(db) as conn:
         status, version = conn.execute(
             "SELECT status, version FROM tables WHERE table_id = ?", (table_id,)).fetchone()
     return str(status), int(version)
 
+
+#: Answers that move every prompt on: a bid of 7 (legal in both Tarneeb games whenever a bid is asked
+#: for... or refused, then "p" passes), "a" the first card / contract / trump / double, "p" a pass,
+#: "d" done doubling.
+ANSWERS = "7\na\np\nd\n" * 1500
 
 MATCHES = [
     ("tarneeb41", ["--target", "21"]),
@@ -52,41 +62,45 @@ MATCHES = [
 @pytest.mark.parametrize(("game", "extra"), MATCHES, ids=[m[0] for m in MATCHES])
 def test_a_full_match_finishes_and_prints_the_result(tmp_path: Path, game: str, extra: list[str],
                                                      lang: str) -> None:
-    proc = play(tmp_path, "--game", game, "--lang", lang, "--seed", "11", *extra, stdin="1\n" * 4000)
+    proc = play(tmp_path, "--game", game, "--lang", lang, "--seed", "11", *extra, stdin=ANSWERS)
     assert proc.returncode == 0, proc.stderr[-3000:]
     t = translator(lang)
-    over = t.gettext("Match over · {game} · table {table}", game=game_name(game, t), table=1)
+    over = plain(t.gettext("Match over · {game} · table {table}", game=game_name(game, t), table=1))
     assert over in proc.stdout
-    assert proc.stdout.count(t.gettext("Final scores:")) >= 1
+    assert proc.stdout.count(plain(t.gettext("Final scores:"))) >= 1
     assert table_row(tmp_path / "m.sqlite3")[0] == "finished"
     if lang == "ar":
         assert "Your choice" not in proc.stdout and "wins the match" not in proc.stdout
-        assert t.gettext("Your hand") in proc.stdout
+        assert "Your card" not in proc.stdout and "Press Enter" not in proc.stdout
+        assert not set(proc.stdout) & set("\u2066\u2067\u2068\u2069")  # never an isolate mark on a terminal
+        assert plain(t.gettext("Your hand")) in proc.stdout
 
 
 def test_a_wrong_entry_is_refused_and_the_match_goes_on(tmp_path: Path) -> None:
     proc = play(tmp_path, "--game", "tarneeb", "--lang", "en", "--seed", "4", "--target", "31",
-                stdin="x\n99\n\nplay ZZ\n" + "1\n" * 4000)
+                stdin="x\n99\n\nplay ZZ\n²\n①\n" + ANSWERS)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
-    assert "“x” is not one of the choices" in out
-    assert "“99” is not one of the choices" in out
-    assert "“play ZZ” is not one of the choices" in out
+    assert "“x” is not a bid" in out
+    assert "A bid is from 7 to 13." in out  # 99 is a bid, refused by the rule
+    assert "“play ZZ” is not a bid" in out
+    assert "“²” is not a bid" in out and "“①” is not a bid" in out
+    assert "Traceback" not in proc.stderr
     assert "Match over" in out
 
 
-def test_auto_plays_the_first_choice_without_any_input(tmp_path: Path) -> None:
+def test_auto_plays_with_the_ai_without_any_input(tmp_path: Path) -> None:
     proc = play(tmp_path, "--game", "trix", "--lang", "en", "--seed", "4", "--auto", stdin="")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "Match over" in proc.stdout and "> " in proc.stdout
 
 
 def test_input_ending_early_saves_the_match_and_exits_nonzero(tmp_path: Path) -> None:
-    proc = play(tmp_path, "--game", "trix", "--lang", "en", "--seed", "2", stdin="1\n" * 5)
+    proc = play(tmp_path, "--game", "trix", "--lang", "en", "--seed", "2", stdin="a\n" * 5)
     assert proc.returncode == 3
     assert "majlis play --resume" in proc.stdout
     status, version = table_row(tmp_path / "m.sqlite3")
-    assert status == "playing" and version > 5
+    assert status == "playing" and version >= 5
     story = subprocess.run([*MAJLIS, "replay", "1", "--db", str(tmp_path / "m.sqlite3"), "--lang", "en"],
                            capture_output=True, text=True, timeout=60, env=env_for(tmp_path), cwd=tmp_path,
                            check=False)
@@ -110,10 +124,12 @@ def test_a_killed_match_resumes_and_finishes(tmp_path: Path) -> None:
             ch = child.stdout.read(1)
             assert ch, "the match ended before it could be killed"
             buf += ch
-            if buf.endswith("): "):  # "Your choice (1-N): "
+            if buf.endswith("): "):  # "Your bid (2–13, h for help): ", "Your card (a–d, h for help): "
                 prompts += 1
+                last = buf[buf.rfind("\n") + 1:]
+                buf = ""
                 if prompts < 13:
-                    child.stdin.write("1\n")
+                    child.stdin.write("7\n" if last.startswith("Your bid") else "a\n")
                     child.stdin.flush()
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=30)
@@ -122,7 +138,7 @@ def test_a_killed_match_resumes_and_finishes(tmp_path: Path) -> None:
     assert status == "playing" and version >= 12
 
     proc = subprocess.run([*MAJLIS, "play", "--db", str(db), "--ai", "easy", "--resume", "--lang", "en"],
-                          input="1\n" * 4000, capture_output=True, text=True, timeout=240, check=False,
+                          input=ANSWERS, capture_output=True, text=True, timeout=240, check=False,
                           env=env_for(tmp_path), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "Resuming table 1." in proc.stdout
@@ -144,6 +160,6 @@ def test_with_a_timer_an_absent_player_is_played_for_and_the_match_ends(tmp_path
         os.close(read_end)
         os.close(write_end)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "You (AI)" in proc.stdout or "an AI player plays the seat" in proc.stdout
+    assert "an AI player plays your seat until you return" in proc.stdout
     assert "Match over · Tarneeb · table 1" in proc.stdout
     assert table_row(tmp_path / "m.sqlite3")[0] == "finished"

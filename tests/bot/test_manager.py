@@ -423,9 +423,10 @@ class FlakyRepo(MemoryRepository):
         mode, self.fail = self.fail, None
         if mode == "before":
             raise OSError("disk full")
-        await super().append_action(action, table)
+        stored = await super().append_action(action, table)
         if mode == "after":
             raise OSError("connection lost after the commit")
+        return stored
 
 
 @pytest.mark.parametrize("mode", ["before", "after"])
@@ -474,7 +475,7 @@ class FailingSaves(MemoryRepository):
     async def save_table(self, table):  # type: ignore[no-untyped-def]
         if self.broken:
             raise OSError("disk full")
-        await super().save_table(table)
+        return await super().save_table(table)
 
 
 async def test_a_failed_save_undoes_the_lobby_change_in_memory() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.outbox import (
+    MAIN,
     Budget,
     Forbidden,
     MessageGone,
@@ -125,6 +126,7 @@ def make(budget: Budget = TELEGRAM_GROUP) -> tuple[VirtualClock, FakeTransport, 
         transport, clock,
         on_message_id=lambda d, k, m: reports.append(("id", d, k, m)),
         on_forbidden=lambda d, k: reports.append(("forbidden", d, k)),
+        jitter=0.0,
     )
     return clock, transport, hub, reports
 
@@ -139,7 +141,7 @@ async def test_budget_never_exceeded_in_any_window() -> None:
     budget = Budget(5, 5)
     clock, transport, hub, _ = make(budget)
     for i in range(23):
-        hub.put("g", None, Msg(f"n{i}"), mode="new")
+        hub.put("g", None, Msg(f"n{i}"), mode="new", lane=MAIN)
     await clock.run(hub)
     times = [e[0] for e in transport.ops("g")]
     assert len(times) == 23
@@ -151,7 +153,7 @@ async def test_budget_never_exceeded_in_any_window() -> None:
 async def test_new_messages_are_sent_in_order() -> None:
     clock, transport, hub, _ = make(Budget(2, 1))
     for i in range(7):
-        hub.put("g", None, Msg(f"m{i}"), mode="new")
+        hub.put("g", None, Msg(f"m{i}"), mode="new", lane=MAIN)
     await clock.run(hub)
     assert [e[4] for e in transport.ops("g")] == [f"m{i}" for i in range(7)]
 
@@ -160,10 +162,10 @@ async def test_waiting_edits_coalesce_to_the_newest_and_keep_their_place() -> No
     clock, transport, hub, reports = make(Budget(1, 1))
     hub.put("g", "table:1", Msg("v1"))
     await clock.run(hub)
-    hub.put("g", None, Msg("notice A"), mode="new")  # takes the budget for a second
+    hub.put("g", None, Msg("notice A"), mode="new", lane=MAIN)  # takes the budget for a second
     for i in range(2, 30):
         hub.put("g", "table:1", Msg(f"v{i}"))
-    hub.put("g", None, Msg("notice B"), mode="new")
+    hub.put("g", None, Msg("notice B"), mode="new", lane=MAIN)
     await clock.run(hub)
     texts = [e[1:] for e in transport.ops("g")]
     assert texts == [
@@ -215,8 +217,8 @@ async def test_retry_after_waits_for_that_destination_only() -> None:
     clock, transport, hub, _ = make(Budget(30, 1))
     transport.errors[("g", 2)] = RetryAfter(7)
     for i in range(3):
-        hub.put("g", None, Msg(f"g{i}"), mode="new")
-        hub.put("h", None, Msg(f"h{i}"), mode="new")
+        hub.put("g", None, Msg(f"g{i}"), mode="new", lane=MAIN)
+        hub.put("h", None, Msg(f"h{i}"), mode="new", lane=MAIN)
     start = clock.now()
     await clock.run(hub)
     g = [(e[0] - start, e[1], e[4]) for e in transport.ops("g")]
@@ -242,7 +244,7 @@ async def test_transient_errors_give_up_after_max_attempts() -> None:
     transport = FakeTransport(clock)
     for n in range(1, 10):
         transport.errors[("g", n)] = TransientError("down")
-    box = Outbox("g", transport, Budget(30, 1), clock, max_attempts=3, backoff=(1.0,))
+    box = Outbox("g", transport, Budget(30, 1), clock, max_attempts=3, backoff=(1.0,), jitter=0.0)
     box.put(None, Msg("lost"), mode="new")
     box.put(None, Msg("next"), mode="new")
     await clock.run(box)
@@ -269,14 +271,23 @@ async def test_an_edit_whose_target_is_gone_becomes_a_send() -> None:
 
 
 async def test_forbidden_is_reported_and_not_retried() -> None:
+    """After a 403 in a person's DM nothing more is tried there (not even what was queued already)
+    until they start the bot again."""
     clock, transport, hub, reports = make()
     transport.errors[("dm:tg:5", 1)] = Forbidden("dm:tg:5")
     hub.put("dm:tg:5", "hand:1:tg:5", Msg("hand"))
-    hub.put("dm:tg:5", None, Msg("your turn"), mode="new")
+    hub.put("dm:tg:5", None, Msg("your turn"), mode="new", tag="ping:1")
     await clock.run(hub)
-    assert reports[0] == ("forbidden", "dm:tg:5", "hand:1:tg:5")
-    assert transport.calls["dm:tg:5"] == 2
-    assert [e[1] for e in transport.ops()] == ["error", "send"]
+    assert reports == [("forbidden", "dm:tg:5", "hand:1:tg:5")]
+    assert transport.calls["dm:tg:5"] == 1
+    hub.put("dm:tg:5", "hand:1:tg:5", Msg("hand 2"))
+    hub.put("dm:tg:5", None, Msg("your turn again"), mode="new", tag="ping:1")
+    await clock.run(hub)
+    assert transport.calls["dm:tg:5"] == 1 and hub.is_blocked("dm:tg:5")
+    hub.unblock("dm:tg:5")
+    hub.put("dm:tg:5", "hand:1:tg:5", Msg("hand 3"))
+    await clock.run(hub)
+    assert [e[1:] for e in transport.ops()][-1] == ("send", "dm:tg:5", "1", "hand 3")
 
 
 async def test_remembered_ids_are_edited_after_a_restart_and_delete_forgets() -> None:
@@ -305,7 +316,7 @@ def test_put_refuses_a_bad_mode_or_a_keyless_edit() -> None:
 async def test_an_edit_is_retried_until_it_lands_so_the_final_state_is_not_lost() -> None:
     clock = VirtualClock()
     transport = FakeTransport(clock)
-    box = Outbox("g", transport, Budget(30, 1), clock, max_attempts=3, backoff=(1.0, 5.0))
+    box = Outbox("g", transport, Budget(30, 1), clock, max_attempts=3, backoff=(1.0, 5.0), jitter=0.0)
     box.put("table:1", Msg("v1"))
     await clock.run(box)
     for n in range(2, 12):
@@ -338,7 +349,7 @@ async def test_tagged_new_messages_coalesce_and_can_be_withdrawn() -> None:
 
     clock = VirtualClock()
     box = Outbox("dm:tg:1", Slow(), Budget(1, 1.0), clock)
-    box.put(None, OutMessage("first"), NEW)
+    box.put(None, OutMessage("first"), NEW, lane=MAIN)
     for n in range(5):
         box.put(None, OutMessage(f"your turn {n}"), NEW, tag="ping:1")
     box.put(None, OutMessage("other table"), NEW, tag="ping:2")
@@ -347,3 +358,21 @@ async def test_tagged_new_messages_coalesce_and_can_be_withdrawn() -> None:
     await clock.run(box)
     assert sent == ["first", "your turn 4"]
     await box.close()
+
+
+async def test_retries_are_spread_by_jitter() -> None:
+    """After an outage every outbox retries, but not in lockstep: each waits backoff × [0.5, 1.5]."""
+    import random
+
+    clock = VirtualClock()
+    starts: list[float] = []
+    for seed in range(6):
+        transport = FakeTransport(clock)
+        transport.errors[("g", 1)] = TransientError("502")
+        box = Outbox("g", transport, Budget(30, 1), clock, backoff=(4.0,), jitter=0.5, rng=random.Random(seed))
+        box.put("table:1", Msg("x"))
+        start = clock.now()
+        await clock.run(box)
+        starts.append(transport.ops("g")[-1][0] - start)
+    assert all(2.0 <= s <= 6.0 for s in starts)
+    assert len({round(s, 3) for s in starts}) == len(starts)

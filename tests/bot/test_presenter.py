@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import re
@@ -115,6 +116,15 @@ async def play_draining(h: Harness, presenter: Presenter, table_id: int) -> Any:
     raise AssertionError("the match did not end")
 
 
+async def drain_advancing(presenter: Presenter, clock: Any) -> None:
+    """Drain while the fake clock moves (a restored chat waits as if its budget were just spent)."""
+    task = asyncio.ensure_future(presenter.drain())
+    while not task.done():
+        clock.advance(0.25)
+        await asyncio.sleep(0)
+    await task
+
+
 async def setup(repo: MemoryRepository | None = None) -> tuple[Harness, Recorder, Presenter]:
     h = make_manager(repo or MemoryRepository())
     rec = Recorder(track_public(h))
@@ -214,11 +224,10 @@ async def test_after_a_restart_the_stored_messages_are_edited_not_posted_again()
     rec2 = Recorder(track_public(h2), messages=dict(rec.messages), ids=itertools.count(1000))
     presenter2 = Presenter(h2.manager, {"tg": rec2}, clock=h2.clock)
     await h2.manager.start()
-    await presenter2.drain()
+    await drain_advancing(presenter2, h2.clock)
     assert "restored" in h2.reasons()
-    assert [o[:3] for o in rec2.at(CHAT)][:1] == [("edit", CHAT, table_id_msg)]
-    assert ("edit", dm_dest(ALICE.player_id), hand_msg) in [o[:3] for o in rec2.ops]
-    assert not [o for o in rec2.at(CHAT, "send") if o[2] == table_id_msg]
+    # A clean stop recorded what they show: nothing is edited to the same content.
+    assert not [o for o in rec2.ops if o[2] in (table_id_msg, hand_msg)]
     assert all(o[0] == "edit" for o in rec2.ops if o[2] in (table_id_msg, hand_msg))
     # The restored table keeps going, through the same messages.
     rng = random.Random(3)
@@ -231,7 +240,10 @@ async def test_after_a_restart_the_stored_messages_are_edited_not_posted_again()
         person = person_to_act(h2, snap2, [ALICE, BOB])
         assert person is not None
         snap2 = await play_one(h2, snap2, person, rng)
-        await presenter2.drain()
+        await drain_advancing(presenter2, h2.clock)
+    assert [o[:3] for o in rec2.at(CHAT)][:1] == [("edit", CHAT, table_id_msg)]
+    assert ("edit", dm_dest(ALICE.player_id), hand_msg) in [o[:3] for o in rec2.ops]
+    assert not [o for o in rec2.at(CHAT, "send") if o[2] == table_id_msg]
     assert snap2.table.version > snap.table.version + 30
     assert presenter2.hubs["tg"].outbox(CHAT).message_ids[table_key(snap.table_id)] == table_id_msg
     hand_box = presenter2.hubs["tg"].outbox(dm_dest(ALICE.player_id))
@@ -281,3 +293,74 @@ async def test_a_turn_warning_reaches_the_seat_in_private() -> None:
     warnings = [o[3].text for o in rec.at(dm_dest(ALICE.player_id), "send") if "seconds left" in o[3].text]
     assert warnings == ["Alice, 29 seconds left, then a move is played for you."]
     assert not [o for o in rec.at(CHAT, "send") if "seconds left" in o[3].text]
+
+
+async def test_a_clean_restart_edits_nothing_that_already_shows_the_state() -> None:
+    """A clean stop records what each message shows; after the restart nothing is edited to the
+    same content (Telegram's "message is not modified"), and the next real change is edited."""
+    repo = MemoryRepository()
+    h, rec, presenter = await setup(repo)
+    snap = await started_table(h, ALICE, BOB, game="tarneeb41")
+    await presenter.drain()
+    await h.manager.close()
+    await presenter.close()
+    record = await repo.get_table(snap.table_id)
+    assert record is not None
+    shown = {k for k in record.message_ids if k.startswith("shown:")}
+    assert shown == {"shown:" + table_key(snap.table_id), "shown:" + hand_key(snap.table_id, ALICE.player_id),
+                     "shown:" + hand_key(snap.table_id, BOB.player_id)}
+
+    h2 = make_manager(repo, clock=h.clock)
+    rec2 = Recorder(track_public(h2), messages=dict(rec.messages), ids=itertools.count(1000))
+    presenter2 = Presenter(h2.manager, {"tg": rec2}, clock=h2.clock)
+    await h2.manager.start()
+    await drain_advancing(presenter2, h2.clock)
+    assert [o for o in rec2.ops if o[0] == "edit"] == []  # (a "your turn" is sent again after a restart)
+    snap2 = h2.manager.get(snap.table_id)
+    assert snap2 is not None
+    person = person_to_act(h2, snap2, [ALICE, BOB])
+    assert person is not None
+    await play_one(h2, snap2, person, random.Random(1))
+    await drain_advancing(presenter2, h2.clock)
+    assert ("edit", CHAT, record.message_ids[table_key(snap.table_id)]) in [o[:3] for o in rec2.ops]
+
+
+async def test_after_a_crash_the_restored_messages_are_edited_once() -> None:
+    """Without a clean stop (nothing recorded, or recorded at another version) the restored
+    messages are edited: the state they show is not known."""
+    repo = MemoryRepository()
+    h, rec, presenter = await setup(repo)
+    snap = await started_table(h, ALICE, BOB, game="tarneeb41")
+    await presenter.drain()
+    await presenter.close()  # records what is shown ...
+    person = person_to_act(h, h.manager.get(snap.table_id), [ALICE, BOB])  # type: ignore[arg-type]
+    assert person is not None
+    await play_one(h, h.manager.get(snap.table_id), person, random.Random(2))  # type: ignore[arg-type]
+    await h.manager.close()  # ... then the table moves on and the process dies before showing it
+    h2 = make_manager(repo, clock=h.clock)
+    rec2 = Recorder(track_public(h2), messages=dict(rec.messages), ids=itertools.count(1000))
+    presenter2 = Presenter(h2.manager, {"tg": rec2}, clock=h2.clock)
+    await h2.manager.start()
+    await drain_advancing(presenter2, h2.clock)
+    record = await repo.get_table(snap.table_id)
+    assert record is not None
+    assert ("edit", CHAT, record.message_ids[table_key(snap.table_id)]) in [o[:3] for o in rec2.ops]
+
+
+async def test_a_finished_tables_keys_and_caches_are_forgotten() -> None:
+    h, _rec, presenter = await setup()
+    snap = await started_table(h, ALICE, BOB, game="tarneeb41")
+    await presenter.drain()
+    final = await h.manager.stop(CHAT, ALICE)  # the table is over (stopped by its creator)
+    await presenter.drain()
+    assert final.table.status == "stopped"
+    hub = presenter.hubs["tg"]
+    tid = snap.table_id
+    assert any(table_key(tid) in b.message_ids for b in hub.outboxes.values())  # kept a while
+    h.clock.advance(hub.FORGET_AFTER + 1)
+    hub.sweep()
+    assert not [k for b in hub.outboxes.values() for k in b.message_ids if table_of_key(k) == tid]
+    assert not [k for k in presenter._turn if k[0] == tid]  # (no per-table language cache: bot/prefs.py)
+    h.clock.advance(120)
+    hub.sweep()
+    assert hub.outboxes == {}  # idle, holding nothing: evicted

@@ -215,6 +215,7 @@ def test_card_codes_parse_lower_case_and_10(game: str) -> None:
 @pytest.mark.parametrize(
     "module",
     [
+        "engine.cards",
         "engine.trick",
         "engine.tarneeb.game",
         "engine.tarneeb.scoring",

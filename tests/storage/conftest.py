@@ -1,4 +1,6 @@
-"""Fixtures for the storage contract suite: every test runs on memory and on a real SQLite file."""
+"""Fixtures for the storage contract suite: every test runs on memory, a real SQLite file and a real
+PostgreSQL server (``tests/pg.py``: ``MAJLIS_TEST_PG``, else one started for the run; where there is
+none, the PostgreSQL cases skip and the run says why in one line)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from storage.memory import MemoryRepository
+from storage.postgres import PostgresRepository
 from storage.sqlite import SQLiteRepository
 
-Repo = MemoryRepository | SQLiteRepository
+Repo = MemoryRepository | SQLiteRepository | PostgresRepository
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -24,21 +27,32 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def repo(kind: str, db_path: Path) -> AsyncIterator[Repo]:
-    r: Repo = MemoryRepository() if kind == "memory" else SQLiteRepository(db_path)
+def make(kind: str, db_path: Path, request: pytest.FixtureRequest) -> Callable[[], Repo]:
+    """A new, unopened repository of this test's kind on this test's database."""
+    if kind == "memory":
+        return MemoryRepository
+    if kind == "sqlite":
+        return lambda: SQLiteRepository(db_path)
+    url = request.getfixturevalue("pg_url")
+    return lambda: PostgresRepository(url)
+
+
+@pytest.fixture
+async def repo(make: Callable[[], Repo]) -> AsyncIterator[Repo]:
+    r = make()
     await r.open()
     yield r
     await r.close()
 
 
 @pytest.fixture
-async def reopen(db_path: Path) -> AsyncIterator[Callable[[Repo], Awaitable[Repo]]]:
-    """Close a repository and open what it kept again (a new SQLite connection on the same file)."""
+async def reopen(make: Callable[[], Repo]) -> AsyncIterator[Callable[[Repo], Awaitable[Repo]]]:
+    """Close a repository and open what it kept again (a new connection on the same database)."""
     opened: list[Repo] = []
 
     async def again(r: Repo) -> Repo:
         await r.close()
-        fresh: Repo = r if isinstance(r, MemoryRepository) else SQLiteRepository(db_path)
+        fresh = r if isinstance(r, MemoryRepository) else make()
         await fresh.open()
         opened.append(fresh)
         return fresh
@@ -46,3 +60,4 @@ async def reopen(db_path: Path) -> AsyncIterator[Callable[[Repo], Awaitable[Repo
     yield again
     for r in opened:
         await r.close()
+

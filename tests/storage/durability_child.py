@@ -19,9 +19,9 @@ from storage.sqlite import SQLiteRepository
 async def run_table(repo: SQLiteRepository, table: TableRecord) -> None:
     while True:
         seq = table.version + 1
-        table = replace(table, version=seq, deadline=float(seq))
-        await repo.append_action(ActionRecord(table.table_id, seq, seq % 4, f"play {seq}", "cli:you", 0.0),
-                                 table)
+        table = await repo.append_action(
+            ActionRecord(table.table_id, seq, seq % 4, f"play {seq}", "cli:you", 0.0),
+            replace(table, version=seq, deadline=float(seq)))
         sys.stdout.write(f"{table.table_id} {seq}\n")
         sys.stdout.flush()
 

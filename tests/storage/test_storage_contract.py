@@ -1,4 +1,4 @@
-"""The repository contract, run against the memory repository and a real SQLite file alike."""
+"""The repository contract, run unchanged against memory, a real SQLite file and a real PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from dataclasses import replace
 import pytest
 
 from storage.memory import MemoryRepository
-from storage.ratings import DEFAULT, GLOBAL
+from storage.postgres import PostgresRepository
+from storage.ratings import DEFAULT, GLOBAL, rate_match
 from storage.records import (
     CANCELLED,
     FINISHED,
@@ -24,10 +25,10 @@ from storage.records import (
     Seat,
     TableRecord,
 )
-from storage.repository import VersionConflict
+from storage.repository import TableConflict, VersionConflict
 from storage.sqlite import SQLiteRepository
 
-Repo = MemoryRepository | SQLiteRepository
+Repo = MemoryRepository | SQLiteRepository | PostgresRepository
 Reopen = Callable[[Repo], Awaitable[Repo]]
 HUMANS = ("tg:1", "tg:2", "tg:3", "tg:4")
 
@@ -59,7 +60,7 @@ def act(table: TableRecord, seq: int, action: str = "play QS", seat: int = 0) ->
 async def play(repo: Repo, table: TableRecord, n: int) -> TableRecord:
     for seq in range(table.version + 1, table.version + n + 1):
         action, table = act(table, seq, f"bid {seq}")
-        await repo.append_action(action, table)
+        table = await repo.append_action(action, table)
     return table
 
 
@@ -76,8 +77,7 @@ def result(table: TableRecord, winners: set[int], scores: list[int] | None = Non
 
 async def finish(repo: Repo, table: TableRecord, res: MatchResult) -> TableRecord:
     done = replace(table, status=FINISHED, deadline=None)
-    await repo.record_match(res, done)
-    return done
+    return await repo.record_match(res, done)
 
 
 # --- chats and players ---------------------------------------------------------------------------
@@ -131,8 +131,9 @@ async def test_save_table_overwrites_and_refuses_an_unknown_table(repo: Repo) ->
     table = await new_table(repo, status=LOBBY)
     changed = replace(table, status=PLAYING, seats=(Seat("tg:9", "N"), *table.seats[1:]),
                       message_ids={"table": "5"}, deadline=42.0)
-    await repo.save_table(changed)
-    assert await repo.get_table(table.table_id) == changed
+    saved = await repo.save_table(changed)
+    assert saved == replace(changed, rev=table.rev + 1)
+    assert await repo.get_table(table.table_id) == saved
     with pytest.raises(KeyError):
         await repo.save_table(replace(table, table_id=table.table_id + 1000))
 
@@ -189,8 +190,8 @@ async def test_a_doubled_press_applies_once_when_both_arrive_together(repo: Repo
     action, moved = act(table, 1)
     outcomes = await asyncio.gather(*(repo.append_action(action, moved) for _ in range(5)),
                                     return_exceptions=True)
-    assert outcomes.count(None) == 1
-    assert all(isinstance(o, VersionConflict) for o in outcomes if o is not None)
+    assert sum(isinstance(o, TableRecord) for o in outcomes) == 1
+    assert all(isinstance(o, VersionConflict) for o in outcomes if not isinstance(o, TableRecord))
     assert len(await repo.actions(table.table_id)) == 1
 
 
@@ -216,7 +217,7 @@ async def test_a_failure_inside_append_leaves_nothing_half_written(repo: Repo) -
         await repo.append_action(action, bad)  # type: ignore[arg-type]
     assert [a.seq for a in await repo.actions(table.table_id)] == [1]
     assert await repo.get_table(table.table_id) == table
-    await repo.append_action(action, moved)  # the same seq is still free
+    moved = await repo.append_action(action, moved)  # the same seq is still free
     assert [a.seq for a in await repo.actions(table.table_id)] == [1, 2]
 
 
@@ -226,7 +227,7 @@ async def test_many_tables_appending_at_once_never_mix(repo: Repo) -> None:
     async def run(table: TableRecord) -> None:
         for seq in range(1, 16):
             action, table = act(table, seq, f"play {table.table_id}-{seq}")
-            await repo.append_action(action, table)
+            table = await repo.append_action(action, table)
 
     await asyncio.gather(*(run(t) for t in tables))
     for t in tables:
@@ -242,7 +243,8 @@ async def test_one_refused_write_does_not_spoil_writes_batched_with_it(repo: Rep
     outcomes = await asyncio.gather(
         repo.append_action(*act(a, 1)), repo.append_action(*act(b, 3)), repo.append_action(*act(b, 1)),
         return_exceptions=True)
-    assert outcomes[0] is None and isinstance(outcomes[1], VersionConflict) and outcomes[2] is None
+    assert isinstance(outcomes[0], TableRecord) and isinstance(outcomes[2], TableRecord)
+    assert isinstance(outcomes[1], VersionConflict)
     assert len(await repo.actions(a.table_id)) == 1 and len(await repo.actions(b.table_id)) == 1
 
 
@@ -476,9 +478,10 @@ async def test_the_final_action_the_result_and_the_ratings_land_together(repo: R
     action, moved = act(table, 4, "play AH")
     done = replace(moved, status=FINISHED, deadline=None)
     res = result(done, {0, 2})
-    await repo.append_final_action(action, done, res)
+    stored = await repo.append_final_action(action, done, res)
+    assert stored == replace(done, rev=done.rev + 1)
     assert [a.action for a in await repo.actions(table.table_id)][-1] == "play AH"
-    assert await repo.get_table(table.table_id) == done
+    assert await repo.get_table(table.table_id) == stored
     assert await repo.table_results(table.table_id) == res
     board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "tarneeb")}
     assert board["tg:1"].wins == 1 and board["tg:1"].rating > board["tg:2"].rating
@@ -506,7 +509,7 @@ async def test_a_refused_final_action_writes_nothing_at_all(repo: Repo) -> None:
 
 async def test_a_match_recorded_already_refuses_a_final_action(repo: Repo) -> None:
     table = await play(repo, await new_table(repo), 1)
-    await repo.record_match(result(table, {0, 2}), table)
+    table = await repo.record_match(result(table, {0, 2}), table)
     board = await repo.leaderboard("tg:-100", "tarneeb")
     action, moved = act(table, 2)
     with pytest.raises(VersionConflict):
@@ -544,8 +547,8 @@ async def test_move_chat_carries_settings_live_tables_and_history(repo: Repo) ->
     assert await repo.move_chat("tg:-5", "tg:-1005") == 2
     assert await repo.get_chat("tg:-5") is None
     assert await repo.get_chat("tg:-1005") == ChatRecord("tg:-1005", lang="en", turn_seconds=30)
-    assert await repo.get_table(live.table_id) == replace(live, chat_id="tg:-1005")
-    assert await repo.get_table(lobby.table_id) == replace(lobby, chat_id="tg:-1005")
+    assert await repo.get_table(live.table_id) == replace(live, chat_id="tg:-1005", rev=live.rev + 1)
+    assert await repo.get_table(lobby.table_id) == replace(lobby, chat_id="tg:-1005", rev=lobby.rev + 1)
     assert [t.chat_id for t in await repo.live_tables()] == ["tg:-1005", "tg:-1005", "tg:-6"]
     assert await repo.get_table(other.table_id) == other
     assert await repo.leaderboard("tg:-1005", "tarneeb") == board
@@ -563,3 +566,122 @@ async def test_move_chat_keeps_the_new_ids_own_settings(repo: Repo) -> None:
     assert await repo.get_chat("tg:-7") is None
     with pytest.raises(ValueError):
         await repo.move_chat("tg:-1007", "tg:-1007")
+
+
+# --- compare-and-set on a table row -----------------------------------------------------------------
+
+
+async def test_every_write_of_a_table_bumps_its_rev(repo: Repo) -> None:
+    table = await new_table(repo)
+    assert table.rev == 0
+    table = await repo.save_table(replace(table, message_ids={"table": "9"}))
+    assert table.rev == 1
+    table = await play(repo, table, 2)
+    assert table.rev == 3 and await repo.get_table(table.table_id) == table
+    action, moved = act(table, 3)
+    done = await repo.append_final_action(action, replace(moved, status=FINISHED), result(moved, {0, 2}))
+    assert done.rev == 4 and await repo.get_table(table.table_id) == done
+
+
+async def test_a_stale_write_is_a_table_conflict_and_changes_nothing(repo: Repo) -> None:
+    table = await new_table(repo, status=LOBBY)
+    mine = await repo.save_table(replace(table, seats=(Seat("tg:9", "N"), *table.seats[1:])))
+    theirs = replace(table, message_ids={"table": "5"})  # read before my write
+    with pytest.raises(TableConflict) as refused:
+        await repo.save_table(theirs)
+    assert (refused.value.expected, refused.value.stored) == (0, 1)
+    assert isinstance(refused.value, VersionConflict)  # callers that resync on a conflict do so here too
+    action, moved = act(table, 1)
+    with pytest.raises(TableConflict):
+        await repo.append_action(action, moved)
+    with pytest.raises(TableConflict):
+        await repo.append_final_action(action, replace(moved, status=FINISHED), result(moved, {0, 2}))
+    with pytest.raises(TableConflict):
+        await repo.record_match(result(table, {0, 2}), replace(table, status=FINISHED))
+    assert await repo.get_table(table.table_id) == mine
+    assert await repo.actions(table.table_id) == []
+    assert await repo.table_results(table.table_id) is None
+    again = await repo.save_table(replace(mine, message_ids={"table": "5"}))  # re-read, then write
+    assert again.rev == 2 and again.seats[0].player_id == "tg:9"
+
+
+async def test_two_writers_racing_on_one_row_one_wins(repo: Repo) -> None:
+    table = await new_table(repo, status=LOBBY)
+    writes = [replace(table, message_ids={"table": str(i)}) for i in range(6)]
+    outcomes = await asyncio.gather(*(repo.save_table(w) for w in writes), return_exceptions=True)
+    won = [o for o in outcomes if isinstance(o, TableRecord)]
+    assert len(won) == 1 and all(isinstance(o, TableConflict) for o in outcomes if o not in won)
+    assert await repo.get_table(table.table_id) == won[0]
+
+
+# --- ratings when matches finish at once --------------------------------------------------------------
+
+
+async def test_matches_sharing_a_player_that_finish_at_once_lose_no_rating_update(repo: Repo) -> None:
+    n = 6
+    tables = [await new_table(repo, players=("tg:star", f"tg:a{i}", f"tg:b{i}", f"tg:c{i}")) for i in range(n)]
+    done = [replace(t, status=FINISHED) for t in tables]
+    await asyncio.gather(*(repo.record_match(result(t, {0, 2}), t) for t in done))
+    expected = DEFAULT
+    for t in done:  # every match is against fresh players, so the order does not matter
+        expected = rate_match("tarneeb", result(t, {0, 2}).results, {"tg:star": expected})["tg:star"]
+    (stats,) = await repo.player_stats("tg:star")
+    assert stats.matches == n and stats.wins == n
+    assert stats.rating == expected.display
+    board = {r.player_id: r for r in await repo.leaderboard("tg:-100", "tarneeb")}
+    assert board["tg:star"].rating == expected.display
+
+
+# --- leases: which process runs which table ----------------------------------------------------------
+
+
+async def test_claims_take_free_and_expired_tables_and_each_goes_to_one_owner(repo: Repo) -> None:
+    mine = await repo.create_table(make_table(), owner="p1", lease_until=100.0)
+    free = [(await new_table(repo)).table_id for _ in range(3)]
+    lobby = (await new_table(repo, status=LOBBY)).table_id
+    ended = await new_table(repo)
+    await finish(repo, ended, result(ended, {0, 2}))
+    assert await repo.table_lease(mine) == ("p1", 100.0)
+    assert await repo.table_lease(free[0]) == (None, None)
+    assert await repo.claim_tables("p2", now=50.0, lease_seconds=30.0, limit=2) == free[:2]
+    got = await asyncio.gather(repo.claim_tables("p2", 50.0, 30.0), repo.claim_tables("p3", 50.0, 30.0))
+    assert sorted(got[0] + got[1]) == [free[2], lobby]  # p1's lease runs, the finished table is nobody's
+    assert await repo.table_lease(free[0]) == ("p2", 80.0)
+    assert await repo.claim_tables("p3", now=90.0, lease_seconds=30.0) == [*free, lobby]  # those leases ended
+    assert await repo.claim_tables("p3", now=101.0, lease_seconds=30.0) == [mine]  # p1 stopped renewing
+
+
+async def test_the_heartbeat_renews_and_tells_what_is_still_held(repo: Repo) -> None:
+    a = await repo.create_table(make_table(), owner="p1", lease_until=10.0)
+    b = await repo.create_table(make_table(), owner="p1", lease_until=10.0)
+    await repo.create_table(make_table(), owner="p2", lease_until=10.0)
+    table = await repo.get_table(a)
+    assert await repo.renew_leases("p1", now=5.0, lease_seconds=30.0) == [a, b]
+    assert await repo.table_lease(a) == ("p1", 35.0)
+    assert await repo.claim_tables("p3", now=20.0, lease_seconds=30.0) != [a, b]
+    assert await repo.claim_tables("p3", now=36.0, lease_seconds=30.0) == [a, b]
+    assert await repo.renew_leases("p1", now=37.0, lease_seconds=30.0) == []  # p1 lost them: it must let go
+    assert await repo.get_table(a) == table  # leases never touch the table's record or rev
+
+
+async def test_released_tables_are_free_at_once_and_restore_reads_only_the_named_ones(repo: Repo) -> None:
+    a = await repo.create_table(make_table(), owner="p1", lease_until=1000.0)
+    b = await repo.create_table(make_table(), owner="p1", lease_until=1000.0)
+    c = await repo.create_table(make_table(), owner="p1", lease_until=1000.0)
+    assert await repo.release_tables("p1", [a]) == 1
+    assert await repo.claim_tables("p2", now=1.0, lease_seconds=30.0) == [a]
+    assert await repo.release_tables("p1") == 2
+    assert await repo.claim_tables("p2", now=1.0, lease_seconds=30.0) == [b, c]
+    table = await play(repo, (await repo.get_table(b)) or make_table(), 2)
+    restored = await repo.live_tables_with_logs([b, 999])
+    assert [(t, [x.seq for x in log]) for t, _, log in restored] == [(table, [1, 2])]
+    assert [t.table_id for t, _, _ in await repo.live_tables_with_logs([])] == []
+
+
+async def test_a_bot_of_one_platform_claims_only_that_platforms_tables(repo: Repo) -> None:
+    tg = (await new_table(repo, chat="tg:-1")).table_id
+    dc = (await new_table(repo, chat="dc:9/8")).table_id
+    cli = (await new_table(repo, chat="cli:local")).table_id
+    assert await repo.claim_tables("tg-bot", 1.0, 30.0, chat_prefixes=("tg:",)) == [tg]
+    assert await repo.claim_tables("dc-bot", 1.0, 30.0, chat_prefixes=("dc:", "cli:")) == [dc, cli]
+    assert await repo.claim_tables("other", 1.0, 30.0, chat_prefixes=()) == []

@@ -1,4 +1,4 @@
-"""Memory and SQLite answer alike: the same random calls give the same results and the same refusals."""
+"""Memory, SQLite and PostgreSQL answer alike: the same random calls give the same results and refusals."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from storage.memory import MemoryRepository
+from storage.postgres import PostgresRepository
 from storage.records import (
     FINISHED,
     LOBBY,
@@ -23,7 +24,7 @@ from storage.records import (
 )
 from storage.sqlite import SQLiteRepository
 
-Repo = MemoryRepository | SQLiteRepository
+Repo = MemoryRepository | SQLiteRepository | PostgresRepository
 PEOPLE = [f"tg:{i}" for i in range(1, 9)]
 GAMES = ["tarneeb", "tarneeb41", "trix"]
 CHATS = ["tg:-1", "dc:2"]
@@ -55,7 +56,8 @@ def random_result(rng: random.Random, t: TableRecord) -> MatchResult:
 async def step(repo: Repo, rng: random.Random, tables: dict[int, TableRecord]) -> Any:
     """One random call; returns what it gave back or the name of what it raised."""
     try:
-        op = rng.choice(["create", "append", "append", "append", "stale", "snapshot", "finish", "player"])
+        op = rng.choice(["create", "append", "append", "append", "stale", "snapshot", "finish", "player",
+                         "save", "stale_save"])
         if op == "create" or not tables:
             table_id = await repo.create_table(random_table(rng))
             got = await repo.get_table(table_id)
@@ -67,17 +69,21 @@ async def step(repo: Repo, rng: random.Random, tables: dict[int, TableRecord]) -
         if op in ("append", "stale"):
             seq = t.version + 1 if op == "append" else rng.randint(1, t.version + 3)
             moved = replace(t, version=seq, deadline=float(seq), warned=rng.random() < 0.5)
-            await repo.append_action(ActionRecord(table_id, seq, seq % 4, f"play {seq}", "tg:1", 0.5), moved)
-            tables[table_id] = moved
+            tables[table_id] = await repo.append_action(
+                ActionRecord(table_id, seq, seq % 4, f"play {seq}", "tg:1", 0.5), moved)
             return ("appended", seq)
+        if op in ("save", "stale_save"):
+            rev = t.rev if op == "save" else t.rev - rng.randint(1, 2)
+            saved = await repo.save_table(replace(t, rev=rev, message_ids={"table": str(rng.randrange(99))}))
+            tables[table_id] = saved
+            return ("saved", saved.rev)
         if op == "snapshot":
             seq = rng.randint(0, t.version + 1)
             await repo.save_snapshot(table_id, seq, {"seq": seq, "hands": [[1, 2], [3]]})
             return ("snapshot", seq)
         if op == "finish":
             done = replace(t, status=FINISHED)
-            await repo.record_match(random_result(rng, t), done)
-            tables[table_id] = done
+            tables[table_id] = await repo.record_match(random_result(rng, t), done)
             return ("finished", table_id)
         player = rng.choice(PEOPLE)
         await repo.save_player(PlayerRecord(player, player.upper() + "!", rng.choice(["ar", "en", None])))
@@ -99,23 +105,31 @@ async def observe(repo: Repo, tables: dict[int, TableRecord]) -> list[Any]:
     return seen
 
 
-@pytest.mark.parametrize("seed", range(4))
-async def test_memory_and_sqlite_agree_on_random_calls(tmp_path: Path, seed: int) -> None:
-    memory, sqlite = MemoryRepository(), SQLiteRepository(tmp_path / "p.db")
+async def agree(memory: MemoryRepository, other: Repo, seed: int, steps: int = 150) -> None:
     await memory.open()
-    await sqlite.open()
+    await other.open()
     try:
-        rng_m, rng_s = random.Random(seed), random.Random(seed)
+        rng_m, rng_o = random.Random(seed), random.Random(seed)
         tables_m: dict[int, TableRecord] = {}
-        tables_s: dict[int, TableRecord] = {}
+        tables_o: dict[int, TableRecord] = {}
         outcomes = set()
-        for _ in range(150):
-            got_m, got_s = await step(memory, rng_m, tables_m), await step(sqlite, rng_s, tables_s)
-            assert got_m == got_s
+        for _ in range(steps):
+            got_m, got_o = await step(memory, rng_m, tables_m), await step(other, rng_o, tables_o)
+            assert got_m == got_o
             outcomes.add(got_m[0] if got_m[0] != "raised" else got_m)
-        assert {"created", "appended", "finished"} <= outcomes
-        assert ("raised", "VersionConflict") in outcomes
-        assert await observe(memory, tables_m) == await observe(sqlite, tables_s)
+        assert {"created", "appended", "finished", "saved"} <= outcomes
+        assert {("raised", "VersionConflict"), ("raised", "TableConflict")} <= outcomes
+        assert await observe(memory, tables_m) == await observe(other, tables_o)
     finally:
         await memory.close()
-        await sqlite.close()
+        await other.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_memory_and_sqlite_agree_on_random_calls(tmp_path: Path, seed: int) -> None:
+    await agree(MemoryRepository(), SQLiteRepository(tmp_path / "p.db"), seed)
+
+
+@pytest.mark.parametrize("seed", range(2))
+async def test_memory_and_postgres_agree_on_random_calls(pg_url: str, seed: int) -> None:
+    await agree(MemoryRepository(), PostgresRepository(pg_url), seed)

@@ -196,7 +196,7 @@ async def test_open_repository_sqlite_by_path_or_url(tmp_path: Path) -> None:
     assert await by_url.get_table(table_id) is not None
     await by_url.close()
     with pytest.raises(ValueError):
-        make_repository("postgres://localhost/majlis")
+        make_repository("mysql://localhost/majlis")
 
 
 async def test_an_existing_file_is_upgraded_and_keeps_its_rows(tmp_path: Path) -> None:

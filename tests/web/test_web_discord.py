@@ -40,7 +40,9 @@ async def test_discord_ephemeral_hand_links_to_a_signed_page_of_that_seat(fake: 
             await table.slash(alice, "lang", language="en")
             await table.open("tarneeb41")
             await table.slash(alice, "begin")
-            hand = next(c for c in table.table_message().custom_ids() if c.startswith("mj1:h:"))
+            hand = await fake.wait_until(  # the table message shows "My hand" once its (paced) edit arrives
+                lambda: next((c for c in table.table_message().custom_ids() if c.startswith("mj1:h:")), None),
+                timeout=20)
             ix = await table.click(alice, table.table_message().id, hand)
             assert ix.original_id is not None
             message = fake.messages[ix.original_id]

@@ -74,23 +74,36 @@ class Privacy:
             self.leaks.append(f"{where}: {sorted(leaked)} in {text!r}")
 
     def watch_presenter(self, presenter: Presenter) -> None:
-        """Check every message the presenter queues for Discord, at queue time."""
+        """Check every message the presenter queues for Discord, when it is rendered."""
         hub = presenter.hubs["dc"]
         original = hub.put
 
+        def inspect(dest: str, key: str | None, msg: Any) -> None:
+            text = shown(msg)
+            tid = _table_of(key) or self._table_of_dest(dest)
+            if dest.startswith("dm:dc:"):
+                user = int(dest[6:])
+                if key and key.startswith("hand:") and not key.endswith(f":dc:{user}"):
+                    self.leaks.append(f"hand {key} sent to {dest}")
+                self.check(tid, f"dc:{user}", text, dest)
+                self.private_texts[user].add(msg.text)
+            else:
+                self.check(tid, None, text, dest)
+                self.public_texts.add(msg.text)
+
         def put(dest: str, key: str | None, msg: Any, mode: str = "edit", **kw: Any) -> None:
-            if msg is not None:
-                text = shown(msg)
-                tid = _table_of(key) or self._table_of_dest(dest)
-                if dest.startswith("dm:dc:"):
-                    user = int(dest[6:])
-                    if key and key.startswith("hand:") and not key.endswith(f":dc:{user}"):
-                        self.leaks.append(f"hand {key} sent to {dest}")
-                    self.check(tid, f"dc:{user}", text, dest)
-                    self.private_texts[user].add(msg.text)
-                else:
-                    self.check(tid, None, text, dest)
-                    self.public_texts.add(msg.text)
+            if callable(msg):  # lazy rendering: check what is built, when it is built (right before sending)
+                build = msg
+
+                def checked() -> Any:
+                    built = build()
+                    if built is not None:
+                        inspect(dest, key, built)
+                    return built
+
+                msg = checked
+            elif msg is not None:
+                inspect(dest, key, msg)
             original(dest, key, msg, mode, **kw)
 
         hub.put = put  # type: ignore[method-assign]
@@ -310,6 +323,9 @@ class Table:
         for m in self.members[1:]:
             join = next(c for c in self.table_message().custom_ids() if c.startswith("mj1:j:"))
             await self.click(m, self.table_message().id, join)
+        if self.status() == "playing":  # people act once the table message shows the match (paced)
+            await self.fake.wait_until(
+                lambda: any(c.startswith("mj1:h:") for c in self.table_message().custom_ids()), timeout=20)
 
     def _has_table_message(self) -> bool:
         try:
@@ -339,7 +355,11 @@ class Table:
             got = await self.fake.wait_until(fresh, timeout=20)
             assert got is not None
             return got
-        hand = next(c for c in self.table_message().custom_ids() if c.startswith("mj1:h:"))
+        def hand_button() -> str | None:  # the table message shows it once its edit arrives (paced)
+            return next((c for c in self.table_message().custom_ids() if c.startswith("mj1:h:")), None)
+
+        hand = await self.fake.wait_until(hand_button, timeout=20)
+        assert hand is not None
         ix = await self.click(member, self.table_message().id, hand)
         assert ix.original_id is not None
         message = self.fake.messages[ix.original_id]

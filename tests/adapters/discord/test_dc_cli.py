@@ -42,13 +42,16 @@ async def test_majlis_run_discord_uses_the_configured_urls_and_survives_a_restar
     edits = sum(1 for s in fake.log if s.message_id == table.id)
     proc = await start_bot(fake, tmp_path)
     try:
-        await fake.wait_until(lambda: sum(1 for s in fake.log if s.message_id == table.id) > edits, timeout=60)
-        assert [m.id for m in fake.channel_messages()] == [table.id]  # restored: edited, not posted again
+        await fake.wait_until(lambda: fake._sockets, timeout=60)
         await fake.wait_connected()
         bob = fake.add_member("Bob")
         ix = await fake.click(bob, table.id, table.custom_ids()[0])  # a button from before the restart
         await fake.wait_until(lambda: ix.edits, timeout=20)
         assert "Seat 1: Bob" in fake.messages[ix.original_id or 0].content
+        # The restored lobby is the same message, edited when it changed (not to what it showed).
+        await fake.wait_until(lambda: sum(1 for s in fake.log if s.message_id == table.id) > edits, timeout=60)
+        assert [m.id for m in fake.channel_messages()] == [table.id]
+        assert "Bob" in fake.messages[table.id].content
     finally:
         code, err = await stop_bot(proc)
     assert code in (0, 130), err.decode()[-2000:]

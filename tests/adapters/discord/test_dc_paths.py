@@ -134,11 +134,15 @@ async def test_a_restart_mid_deal_edits_the_same_messages(patched: FakeDiscord, 
 
     second = await Bot(fake, db).start()
     table.bot = second
-    await fake.wait_until(lambda: sum(1 for s in fake.log if s.message_id == message.id) > edits)
+    await fake.wait_until(lambda: table.manager.get(table.table_id or 0) is not None)
     assert table.manager.get(table.table_id or 0).table.version == version  # type: ignore[union-attr]
+    await second.drain([fake.channel_id])
+    # The clean stop recorded what the message shows: restored, it is not edited to the same content.
+    assert sum(1 for s in fake.log if s.message_id == message.id) == edits
+    await table.play_out()  # the old table message's buttons still work
     tables = [m for m in fake.channel_messages() if any(c.startswith("mj1:h:") for c in m.custom_ids())]
     assert [m.id for m in tables] == [message.id]  # edited again, not posted anew
-    await table.play_out()  # the old table message's buttons still work
+    assert sum(1 for s in fake.log if s.message_id == message.id) > edits
     assert table.status() == "finished"
     await second.drain([fake.channel_id])
     assert table.table_message().id == message.id

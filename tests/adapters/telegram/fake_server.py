@@ -203,6 +203,7 @@ class FakeTelegram:
         self._query_ids = itertools.count(1)
         self._pending_answers: dict[str, asyncio.Future[Answer]] = {}
         self._failures: dict[int, list[_Failure]] = defaultdict(list)
+        self.migrated: dict[int, int] = {}  # a basic group's id -> its supergroup's (ChatMigrated)
         self._changed = asyncio.Condition()
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -267,6 +268,24 @@ class FakeTelegram:
         """A supergroup (a forum when ``forum``) whose administrators are ``admins``."""
         chat = FakeChat(chat_id, "supergroup", title, is_forum=forum, admins=set(admins))
         self.group_chats[chat_id] = chat
+        return chat
+
+    async def migrate(self, old: int, new: int, *, announce: bool = True) -> FakeChat:
+        """The group ``old`` is upgraded to the supergroup ``new`` (Telegram's ``ChatMigrated``).
+
+        From now on every request about ``old`` gets a 400 with ``migrate_to_chat_id``; the bot's
+        old messages are not carried over. ``announce``: the service messages Telegram posts in both
+        chats (``migrate_to_chat_id`` in the old one, ``migrate_from_chat_id`` in the new one).
+        """
+        before = self.group_chats[old]
+        chat = self.add_group(new, before.title or "Majlis", admins=before.admins)
+        self.migrated[old] = new
+        if announce:
+            for where, key, value in ((old, "migrate_to_chat_id", new), (new, "migrate_from_chat_id", old)):
+                await self._push({"message": {
+                    "message_id": next(self._message_ids[where]), "date": int(time.time()),
+                    "chat": self._chat_json(where), "from": self.users[next(iter(before.admins))].to_json()
+                    if before.admins else self._bot_json(), key: value}})
         return chat
 
     def block(self, user_id: int) -> None:
@@ -450,6 +469,9 @@ class FakeTelegram:
         if method == "answercallbackquery":
             return self._answer(p)
         chat_id = int(p["chat_id"]) if "chat_id" in p else None
+        if chat_id is not None and chat_id in self.migrated:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           {"migrate_to_chat_id": self.migrated[chat_id]})
         if chat_id is not None:
             self._check_failure(chat_id, method)
         if method == "sendmessage":

@@ -96,11 +96,22 @@ class PrivacyChecker:
         self.event_cards = public_cards(update.events)
 
     def wrap(self, hub: OutboxHub) -> None:
-        """Check everything put into ``hub`` before queuing it."""
+        """Check everything put into ``hub``: a message when it is queued, a builder (lazy
+        rendering) when the outbox builds it, right before it is sent."""
         original = hub.put
 
-        def put(dest: str, key: str | None, msg: OutMessage | None, mode: str = "edit", **kw: Any) -> None:
-            if msg is not None:
+        def put(dest: str, key: str | None, msg: Any, mode: str = "edit", **kw: Any) -> None:
+            if callable(msg):
+                build = msg
+
+                def checked() -> OutMessage | None:
+                    built = build()
+                    if built is not None:
+                        self.check(dest, key, built)
+                    return built
+
+                msg = checked
+            elif msg is not None:
                 self.check(dest, key, msg)
             original(dest, key, msg, mode, **kw)
 

@@ -1,0 +1,46 @@
+"""The presenter's outbox keys and recipients: which message of a table a key names, and who a
+seat's private messages go to."""
+
+from __future__ import annotations
+
+from bot.identity import platform_of
+from bot.types import TableSnapshot
+
+#: A destination prefix -> the platform name the renderers take.
+PLATFORM_NAMES = {"tg": "telegram", "dc": "discord", "cli": "cli"}
+
+
+def platform_name(dest: str) -> str:
+    """``"telegram"``, ``"discord"`` or ``"cli"`` for a destination (the render API's word)."""
+    prefix = platform_of(dest)
+    return PLATFORM_NAMES.get(prefix, prefix)
+
+
+def table_key(table_id: int) -> str:
+    """The outbox key of a table's public message."""
+    return f"table:{table_id}"
+
+
+def hand_key(table_id: int, player_id: str) -> str:
+    """The outbox key of a player's private hand at a table."""
+    return f"hand:{table_id}:{player_id}"
+
+
+def table_of_key(key: str | None) -> int | None:
+    """The table id in a ``table:<id>`` or ``hand:<id>:<player>`` key."""
+    if not key:
+        return None
+    kind, _, rest = key.partition(":")
+    if kind not in ("table", "hand"):
+        return None
+    tid = rest.split(":", 1)[0]
+    return int(tid) if tid.isdigit() else None
+
+
+def human_of(snapshot: TableSnapshot, seat: int) -> str | None:
+    """The person a seat's private messages go to (its owner while an AI stands in), else None."""
+    s = snapshot.table.seats[seat]
+    pid = s.owner if (s.away and s.owner) else s.player_id
+    if not pid or pid.startswith("ai:") or (s.is_ai and not s.away):
+        return None
+    return pid

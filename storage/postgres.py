@@ -1,0 +1,582 @@
+"""The PostgreSQL repository on asyncpg: several processes on one database, nothing lost or doubled.
+
+Chosen by ``MAJLIS_DB=postgresql://user:pass@host:port/db`` (``postgres://`` too). Any query
+parameter asyncpg does not know goes to the server as a setting, e.g. ``?search_path=majlis``.
+Numbered migrations (``storage/migrations/postgres/NNNN_name.sql``) are applied on open, each in
+one transaction under an advisory lock, so processes starting together apply each script once.
+
+Concurrency (READ COMMITTED, the default level):
+
+- An action locks its table's row (``SELECT … FOR UPDATE``) before it reads the log's last seq,
+  so two processes appending to one table are serialized and the second gets a
+  :class:`VersionConflict`; the ``(table_id, seq)`` primary key refuses a doubled seq anyway.
+- Every write of a table row is a compare-and-set on ``rev`` (:class:`TableConflict`).
+- Ratings: a match first inserts the missing rating rows, then locks its players' rows with
+  ``SELECT … FOR UPDATE`` in one fixed order (scope, then player id) before it reads, rates and
+  writes them: two matches that share a player finish one after the other, no update is lost,
+  and no two transactions wait on each other in a circle. A deadlock or serialization failure
+  reported anyway is retried.
+- Reads that must agree (a restore) run in one REPEATABLE READ transaction.
+
+Both durability settings keep PostgreSQL's ``synchronous_commit`` on: a commit that returned is
+on the server's disk, which survives the bot's crash and the server's power cut alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
+from itertools import groupby
+from operator import itemgetter
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+
+from storage.errors import (
+    DatabaseLocked,
+    DatabaseUnavailable,
+    ReadOnlyDatabase,
+    SchemaMismatch,
+    StorageError,
+    TableConflict,
+    VersionConflict,
+)
+from storage.ratings import GLOBAL, Rating, rate_match, rated_players
+from storage.records import (
+    LIVE_STATUSES,
+    ActionRecord,
+    ChatRecord,
+    LeaderRow,
+    MatchResult,
+    PlayerRecord,
+    PlayerResult,
+    PlayerStats,
+    TableRecord,
+)
+from storage.rows import (
+    TABLE_COLUMNS,
+    Row,
+    Snapshot,
+    action_from,
+    action_row,
+    chat_from,
+    chat_row,
+    check_append,
+    check_result,
+    dumps,
+    leader_order,
+    player_from,
+    player_row,
+    result_rows,
+    table_from,
+    table_row,
+)
+
+T = TypeVar("T")
+Conn = Any  # an asyncpg connection (asyncpg ships no type hints)
+
+MIGRATIONS = Path(__file__).parent / "migrations" / "postgres"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
+_MIGRATION_LOCK = 0x6D616A6C6973  # "majlis": the advisory lock that serializes migrators
+_RETRIES = 8
+_LIVE = "('" + "', '".join(LIVE_STATUSES) + "')"
+_COLS = TABLE_COLUMNS.split(", ")
+_T_COLUMNS = ", ".join(f"t.{c}" for c in _COLS)
+_UPDATE_TABLE = (f"UPDATE tables SET {', '.join(f'{c} = ${i + 2}' for i, c in enumerate(_COLS[1:-1]))}, "
+                 f"rev = rev + 1 WHERE table_id = $1 AND rev = ${len(_COLS)} RETURNING rev")
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
+    """The numbered PostgreSQL scripts, in order (numbered 1, 2, 3 ... without gaps)."""
+    found = []
+    for path in folder.iterdir():
+        match = _MIGRATION_NAME.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1, 2, 3 ... without gaps: {numbers}")
+    return found
+
+
+async def migrate(conn: Conn, scripts: Sequence[tuple[int, str]]) -> int:
+    """Apply the scripts newer than the database's ``schema_version``, each in one transaction."""
+    for number, sql in scripts:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version "
+                               "(version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
+            current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            if number > current:
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO schema_version VALUES ($1, extract(epoch FROM now()))", number)
+    return int(await _schema_version(conn))
+
+
+async def _schema_version(conn: Conn) -> int:
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+
+def storage_error(exc: BaseException, where: str) -> BaseException:
+    """The typed :mod:`storage.errors` error for an asyncpg or socket error, else ``exc``."""
+    out: StorageError
+    if isinstance(exc, asyncpg.exceptions.ReadOnlySQLTransactionError):
+        out = ReadOnlyDatabase(f"{where} is read-only here ({exc})")
+    elif isinstance(exc, asyncpg.exceptions.LockNotAvailableError):
+        out = DatabaseLocked(f"{where}: a lock was not available ({exc})")
+    elif isinstance(exc, (asyncpg.exceptions.InvalidAuthorizationSpecificationError,
+                          asyncpg.exceptions.InvalidPasswordError,
+                          asyncpg.exceptions.InvalidCatalogNameError,
+                          asyncpg.exceptions.CannotConnectNowError,
+                          asyncpg.exceptions.TooManyConnectionsError,
+                          OSError, TimeoutError)):
+        out = DatabaseUnavailable(f"{where} cannot be reached ({type(exc).__name__}: {exc})")
+    else:
+        return exc
+    out.__cause__ = exc
+    return out
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+
+
+class PostgresRepository:
+    """The :class:`storage.repository.Repository` on a PostgreSQL server (a pool of connections)."""
+
+    def __init__(self, url: str, *, durability: str = "crash", read_only: bool = False,
+                 pool_size: int = 10, connect_timeout: float = 10.0) -> None:
+        if durability not in ("crash", "power"):
+            raise ValueError(f"durability must be crash or power, not {durability!r}")
+        self.url = url
+        self.where = redact(url)
+        self.durability = durability
+        self.read_only = read_only
+        self.pool_size = pool_size
+        self.connect_timeout = connect_timeout
+        self.schema_version = 0
+        self._pool: Any = None
+
+    # connection
+
+    async def open(self) -> None:
+        if self._pool is not None:
+            return
+        settings = {"synchronous_commit": "on", "application_name": "majlis"}
+        if self.read_only:
+            settings["default_transaction_read_only"] = "on"
+        try:
+            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
+                                             timeout=self.connect_timeout, server_settings=settings)
+        except Exception as e:
+            raise storage_error(e, self.where) from None
+        try:
+            async with pool.acquire() as conn:
+                scripts = migrations()
+                version = await _schema_version(conn)
+                if version > len(scripts):
+                    raise SchemaMismatch(f"{self.where} has schema {version}, newer than this Majlis "
+                                         f"({len(scripts)}): upgrade Majlis")
+                if self.read_only:
+                    if version != len(scripts):
+                        raise SchemaMismatch(f"{self.where} has schema {version}, this Majlis reads "
+                                             f"{len(scripts)}: run `majlis db migrate` first")
+                    self.schema_version = version
+                else:
+                    self.schema_version = await migrate(conn, scripts)
+        except BaseException as e:
+            await pool.close()
+            raise storage_error(e, self.where) from None
+        self._pool = pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def __aenter__(self) -> PostgresRepository:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _pool_or_fail(self) -> Any:
+        if self._pool is None:
+            raise RuntimeError("the repository is not open")
+        return self._pool
+
+    async def _read(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+        pool = self._pool_or_fail()
+        try:
+            async with pool.acquire() as conn:
+                return await fn(conn)
+        except Exception as e:
+            raise storage_error(e, self.where) from None
+
+    async def _write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+        """Run ``fn`` in one transaction (retried on a deadlock or serialization failure)."""
+        pool = self._pool_or_fail()
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.where} was opened read-only")
+        for attempt in range(_RETRIES):
+            try:
+                async with pool.acquire() as conn, conn.transaction():
+                    return await fn(conn)
+            except (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError):
+                if attempt == _RETRIES - 1:
+                    raise
+            except Exception as e:
+                raise storage_error(e, self.where) from None
+        raise AssertionError("unreachable")
+
+    # install-wide settings
+
+    async def get_meta(self, key: str) -> str | None:
+        value = await self._read(lambda c: c.fetchval("SELECT value FROM meta WHERE key = $1", key))
+        return None if value is None else str(value)
+
+    async def set_meta_if_absent(self, key: str, value: str) -> str:
+        async def put(c: Conn) -> str:
+            await c.execute("INSERT INTO meta VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, value)
+            return str(await c.fetchval("SELECT value FROM meta WHERE key = $1", key))
+
+        return await self._write(put)
+
+    # chats and players
+
+    async def get_chat(self, chat_id: str) -> ChatRecord | None:
+        row = await self._read(lambda c: c.fetchrow(
+            "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level FROM chats "
+            "WHERE chat_id = $1", chat_id))
+        return None if row is None else chat_from(tuple(row))
+
+    async def save_chat(self, chat: ChatRecord) -> None:
+        row = chat_row(chat)
+        await self._write(lambda c: c.execute(
+            "INSERT INTO chats VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chat_id) DO UPDATE SET "
+            "lang = excluded.lang, turn_seconds = excluded.turn_seconds, digits = excluded.digits, "
+            "default_options = excluded.default_options, ai_level = excluded.ai_level", *row))
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        row = await self._read(lambda c: c.fetchrow(
+            "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = $1", player_id))
+        return None if row is None else player_from(tuple(row))
+
+    async def save_player(self, player: PlayerRecord) -> None:
+        row = player_row(player)
+        await self._write(lambda c: c.execute(
+            "INSERT INTO players VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET "
+            "name = excluded.name, lang = excluded.lang, dm_ok = excluded.dm_ok", *row))
+
+    # tables and their logs
+
+    async def create_table(self, table: TableRecord, *, owner: str | None = None,
+                           lease_until: float | None = None) -> int:
+        row = (*table_row(table)[1:-1], owner, lease_until)  # no id (the database gives it), rev 0
+        cols = [*_COLS[1:-1], "owner", "lease_until"]
+        sql = (f"INSERT INTO tables ({', '.join(cols)}) VALUES "
+               f"({', '.join(f'${i + 1}' for i in range(len(cols)))}) RETURNING table_id")
+        return int(await self._write(lambda c: c.fetchval(sql, *row)))
+
+    async def save_table(self, table: TableRecord) -> TableRecord:
+        row = table_row(table)
+        rev = await self._write(lambda c: _update_table(c, row))
+        return table_at(table, rev)
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        row = await self._read(lambda c: c.fetchrow(
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = $1", table_id))
+        return None if row is None else table_from(tuple(row))
+
+    async def live_tables(self) -> list[TableRecord]:
+        rows = await self._read(lambda c: c.fetch(
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} ORDER BY table_id"))
+        return [table_from(tuple(r)) for r in rows]
+
+    async def live_tables_with_logs(self, table_ids: Iterable[int] | None = None,
+                                    ) -> list[tuple[TableRecord, Snapshot | None, list[ActionRecord]]]:
+        """Every live table (of ``table_ids``, if given) with its latest snapshot and its log's tail,
+        in one consistent read."""
+        ids = None if table_ids is None else sorted(set(table_ids))
+        only = f"t.status IN {_LIVE} AND ($1::bigint[] IS NULL OR t.table_id = ANY($1::bigint[]))"
+
+        async def read(c: Conn) -> tuple[list[Any], list[Any], list[Any]]:
+            async with c.transaction(isolation="repeatable_read", readonly=True):
+                tables = await c.fetch(f"SELECT {_T_COLUMNS} FROM tables t WHERE {only} ORDER BY t.table_id", ids)
+                snaps = await c.fetch(f"SELECT s.table_id, s.seq, s.state FROM snapshots s JOIN tables t "
+                                      f"USING (table_id) WHERE {only}", ids)
+                actions = await c.fetch(
+                    "SELECT a.table_id, a.seq, a.seat, a.action, a.actor, a.at FROM tables t "
+                    f"JOIN actions a ON a.table_id = t.table_id WHERE {only} AND a.seq > "
+                    "COALESCE((SELECT s.seq FROM snapshots s WHERE s.table_id = t.table_id), 0) "
+                    "ORDER BY a.table_id, a.seq", ids)
+            return tables, snaps, actions
+
+        tables, snaps, actions = await self._read(read)
+        snapshots = {tid: (seq, json.loads(state)) for tid, seq, state in snaps}
+        logs = {table_id: [ActionRecord(*r) for r in rows]
+                for table_id, rows in groupby((tuple(a) for a in actions), key=itemgetter(0))}
+        out = []
+        for row in tables:
+            t = table_from(tuple(row))
+            out.append((t, snapshots.get(t.table_id), logs.get(t.table_id, [])))
+        return out
+
+    # leases: which process runs which table
+
+    async def claim_tables(self, owner: str, now: float, lease_seconds: float, limit: int | None = None,
+                           chat_prefixes: Sequence[str] | None = None) -> list[int]:
+        """Take the live tables that nobody holds (no owner, or a lease ended before ``now``).
+
+        Rows another process is claiming at this moment are skipped (``SKIP LOCKED``), not waited for.
+        """
+        rows = await self._write(lambda c: c.fetch(
+            "UPDATE tables SET owner = $1, lease_until = $2::float8 + $3::float8 WHERE table_id IN ("
+            f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < $2) "
+            "AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($5::text[]) p "
+            "WHERE left(chat_id, length(p)) = p)) "
+            "ORDER BY table_id LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING table_id",
+            owner, now, lease_seconds, limit, None if chat_prefixes is None else list(chat_prefixes)))
+        return sorted(int(r[0]) for r in rows)
+
+    async def renew_leases(self, owner: str, now: float, lease_seconds: float) -> list[int]:
+        """Extend ``owner``'s leases of its live tables; the ids it still holds."""
+        rows = await self._write(lambda c: c.fetch(
+            "UPDATE tables SET lease_until = $2::float8 + $3::float8 "
+            f"WHERE owner = $1 AND status IN {_LIVE} RETURNING table_id",
+            owner, now, lease_seconds))
+        return sorted(int(r[0]) for r in rows)
+
+    async def release_tables(self, owner: str, table_ids: Iterable[int] | None = None) -> int:
+        """Give up ``owner``'s tables (all, or ``table_ids``): another process may take them at once."""
+        ids = None if table_ids is None else sorted(set(table_ids))
+        done = await self._write(lambda c: c.execute(
+            "UPDATE tables SET owner = NULL, lease_until = NULL WHERE owner = $1 "
+            "AND ($2::bigint[] IS NULL OR table_id = ANY($2::bigint[]))", owner, ids))
+        return int(done.split()[-1])
+
+    async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
+        """Who holds the table and until when (None: no such table)."""
+        row = await self._read(lambda c: c.fetchrow(
+            "SELECT owner, lease_until FROM tables WHERE table_id = $1", table_id))
+        return None if row is None else (row[0], row[1])
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
+        """The chat got a new id: its settings (unless the new id has its own), tables, matches, ratings."""
+        if old_chat_id == new_chat_id:
+            raise ValueError(f"moving chat {old_chat_id!r} onto itself")
+
+        async def move(c: Conn) -> int:
+            await c.execute("UPDATE chats SET chat_id = $1 WHERE chat_id = $2 AND NOT EXISTS "
+                            "(SELECT 1 FROM chats WHERE chat_id = $1)", new_chat_id, old_chat_id)
+            await c.execute("DELETE FROM chats WHERE chat_id = $1", old_chat_id)
+            live = await c.fetchval(
+                f"WITH moved AS (UPDATE tables SET chat_id = $1, rev = rev + 1 WHERE chat_id = $2 "
+                f"RETURNING status) SELECT COUNT(*) FROM moved WHERE status IN {_LIVE}",
+                new_chat_id, old_chat_id)
+            await c.execute("UPDATE matches SET chat_id = $1 WHERE chat_id = $2", new_chat_id, old_chat_id)
+            await c.execute("UPDATE ratings r SET scope = $1 WHERE scope = $2 AND NOT EXISTS (SELECT 1 FROM "
+                            "ratings n WHERE n.scope = $1 AND n.game = r.game AND n.player_id = r.player_id)",
+                            new_chat_id, old_chat_id)
+            await c.execute("DELETE FROM ratings WHERE scope = $1", old_chat_id)
+            return int(live)
+
+        return await self._write(move)
+
+    async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
+        check_append(action, table)
+        arow, trow = action_row(action), table_row(table)
+
+        async def append(c: Conn) -> int:
+            await _append(c, action, arow)
+            return await _update_table(c, trow)
+
+        return table_at(table, await self._write(append))
+
+    async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
+        rows = await self._read(lambda c: c.fetch(
+            "SELECT table_id, seq, seat, action, actor, at FROM actions WHERE table_id = $1 AND seq > $2 "
+            "ORDER BY seq", table_id, after_seq))
+        return [action_from(tuple(r)) for r in rows]
+
+    async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
+        text = dumps(state)
+
+        async def save(c: Conn) -> None:
+            if await c.fetchval("SELECT 1 FROM tables WHERE table_id = $1", table_id) is None:
+                raise KeyError(table_id)
+            last = await c.fetchval("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1", table_id)
+            if not 0 <= seq <= last:
+                raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
+            await c.execute("INSERT INTO snapshots VALUES ($1, $2, $3) ON CONFLICT (table_id) DO UPDATE "
+                            "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
+                            table_id, seq, text)
+
+        await self._write(save)
+
+    async def latest_snapshot(self, table_id: int) -> Snapshot | None:
+        row = await self._read(lambda c: c.fetchrow(
+            "SELECT seq, state FROM snapshots WHERE table_id = $1", table_id))
+        return None if row is None else (row[0], json.loads(row[1]))
+
+    # results and ratings
+
+    async def record_match(self, result: MatchResult, table: TableRecord) -> TableRecord:
+        """Idempotent: a table whose match is already recorded is left as it is (and returned as stored)."""
+        check_result(result, table)
+        trow = table_row(table)
+        record = _match_writer(result)
+
+        async def write(c: Conn) -> TableRecord | int:
+            await _lock_table(c, result.table_id)
+            if await c.fetchval("SELECT 1 FROM matches WHERE table_id = $1", result.table_id):
+                row = await c.fetchrow(f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = $1", result.table_id)
+                return table_from(tuple(row))
+            rev = await _update_table(c, trow)
+            await record(c)
+            return rev
+
+        out = await self._write(write)
+        return out if isinstance(out, TableRecord) else table_at(table, out)
+
+    async def append_final_action(self, action: ActionRecord, table: TableRecord,
+                                  result: MatchResult) -> TableRecord:
+        check_append(action, table)
+        check_result(result, table)
+        arow, trow = action_row(action), table_row(table)
+        record = _match_writer(result)
+
+        async def write(c: Conn) -> int:
+            await _append(c, action, arow)
+            if await c.fetchval("SELECT 1 FROM matches WHERE table_id = $1", result.table_id):
+                raise VersionConflict(f"table {action.table_id}: its match is recorded already")
+            rev = await _update_table(c, trow)
+            await record(c)
+            return rev
+
+        return table_at(table, await self._write(write))
+
+    async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
+        """A chat's board for one game; ``chat_id`` ``"*"`` (``ratings.GLOBAL``) spans every chat."""
+        rows = await self._read(lambda c: c.fetch(
+            "SELECT r.player_id, COALESCE(p.name, r.player_id), COUNT(*), "
+            "SUM(CASE WHEN r.won = 1 AND r.left_ = 0 THEN 1 ELSE 0 END), g.mu, g.sigma "
+            "FROM match_results r JOIN matches m ON m.table_id = r.table_id "
+            "LEFT JOIN players p ON p.player_id = r.player_id "
+            "LEFT JOIN ratings g ON g.scope = $1 AND g.game = m.game AND g.player_id = r.player_id "
+            "WHERE ($1 = '*' OR m.chat_id = $1) AND m.game = $2 AND r.counted = 1 "
+            "GROUP BY r.player_id, p.name, g.mu, g.sigma", chat_id, game))
+        out = [LeaderRow(pid, name, int(matches), int(wins), _rating(mu, sigma).display)
+               for pid, name, matches, wins, mu, sigma in rows]
+        out.sort(key=leader_order)
+        return out[:limit]
+
+    async def player_stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]:
+        scope = GLOBAL if chat_id is None else chat_id
+        rows = await self._read(lambda c: c.fetch(
+            "SELECT m.game, COUNT(*), SUM(CASE WHEN r.won = 1 AND r.left_ = 0 THEN 1 ELSE 0 END), "
+            "SUM(r.left_), SUM(r.score), g.mu, g.sigma "
+            "FROM match_results r JOIN matches m ON m.table_id = r.table_id "
+            "LEFT JOIN ratings g ON g.scope = $1 AND g.game = m.game AND g.player_id = r.player_id "
+            "WHERE r.player_id = $2 AND r.counted = 1 AND ($3::text IS NULL OR m.chat_id = $3) "
+            "GROUP BY m.game, g.mu, g.sigma ORDER BY m.game", scope, player_id, chat_id))
+        return [PlayerStats(game, int(matches), int(wins), int(left), _rating(mu, sigma).display, int(score))
+                for game, matches, wins, left, score, mu, sigma in rows]
+
+    async def table_results(self, table_id: int) -> MatchResult | None:
+        async def read(c: Conn) -> tuple[Any, list[Any]]:
+            match = await c.fetchrow("SELECT table_id, chat_id, game, finished_at, scores FROM matches "
+                                     "WHERE table_id = $1", table_id)
+            rows = await c.fetch("SELECT player_id, seat, score, won, left_ FROM match_results "
+                                 "WHERE table_id = $1 ORDER BY idx", table_id)
+            return match, rows
+
+        match, rows = await self._read(read)
+        if match is None:
+            return None
+        results = tuple(PlayerResult(pid, seat, score, bool(won), bool(left))
+                        for pid, seat, score, won, left in rows)
+        return MatchResult(match[0], match[1], match[2], match[3], results, json.loads(match[4]))
+
+
+def table_at(table: TableRecord, rev: int) -> TableRecord:
+    """``table`` as stored at ``rev``."""
+    return replace(table, rev=rev)
+
+
+async def _lock_table(c: Conn, table_id: int) -> int:
+    """Lock the table's row for this transaction; its rev (``KeyError`` when there is no such table)."""
+    rev = await c.fetchval("SELECT rev FROM tables WHERE table_id = $1 FOR UPDATE", table_id)
+    if rev is None:
+        raise KeyError(table_id)
+    return int(rev)
+
+
+async def _update_table(c: Conn, row: Row) -> int:
+    """Write the table row if its stored rev is the row's; the new rev (else :class:`TableConflict`)."""
+    table_id, rev = row[0], row[-1]
+    new = await c.fetchval(_UPDATE_TABLE, table_id, *row[1:-1], rev)
+    if new is None:
+        stored = await c.fetchval("SELECT rev FROM tables WHERE table_id = $1", table_id)
+        if stored is None:
+            raise KeyError(table_id)
+        raise TableConflict(table_id, rev, stored)
+    return int(new)
+
+
+async def _append(c: Conn, action: ActionRecord, arow: Row) -> None:
+    """Insert the action if its seq is the log's next one (else :class:`VersionConflict`)."""
+    await _lock_table(c, action.table_id)  # appends to one table queue here, across processes
+    last = await c.fetchval("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1", action.table_id)
+    if action.seq != last + 1:
+        raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last}")
+    await c.execute("INSERT INTO actions VALUES ($1, $2, $3, $4, $5, $6)", *arow)
+
+
+def _match_writer(result: MatchResult) -> Callable[[Conn], Awaitable[None]]:
+    """A function that writes the match, its result rows and its players' new ratings."""
+    scores = dumps(result.scores)
+    rows = result_rows(result)
+    people = sorted(rated_players(result.results))
+
+    async def write(c: Conn) -> None:
+        await c.execute("INSERT INTO matches VALUES ($1, $2, $3, $4, $5)",
+                        result.table_id, result.chat_id, result.game, result.finished_at, scores)
+        await c.executemany("INSERT INTO match_results VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", rows)
+        for scope in sorted({result.chat_id, GLOBAL}):  # one fixed lock order: scope, then player id
+            current = await _lock_ratings(c, scope, result.game, people)
+            new = rate_match(result.game, result.results, current)
+            await c.executemany("UPDATE ratings SET mu = $4, sigma = $5 WHERE scope = $1 AND game = $2 "
+                                "AND player_id = $3",
+                                [(scope, result.game, pid, r.mu, r.sigma) for pid, r in sorted(new.items())])
+
+    return write
+
+
+async def _lock_ratings(c: Conn, scope: str, game: str, people: Iterable[str]) -> dict[str, Rating]:
+    """The players' ratings, their rows locked (created at the default first), in player id order."""
+    ids = sorted(people)
+    default = Rating()
+    await c.execute("INSERT INTO ratings (scope, game, player_id, mu, sigma) "
+                    "SELECT $1, $2, p, $4, $5 FROM unnest($3::text[]) AS p ORDER BY p "
+                    "ON CONFLICT DO NOTHING", scope, game, ids, default.mu, default.sigma)
+    rows = await c.fetch("SELECT player_id, mu, sigma FROM ratings WHERE scope = $1 AND game = $2 "
+                         "AND player_id = ANY($3::text[]) ORDER BY player_id FOR UPDATE", scope, game, ids)
+    return {pid: Rating(mu, sigma) for pid, mu, sigma in rows}
+
+
+def _rating(mu: float | None, sigma: float | None) -> Rating:
+    return Rating() if mu is None or sigma is None else Rating(mu, sigma)

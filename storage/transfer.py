@@ -1,0 +1,128 @@
+"""Moving a whole database between backends: SQLite → PostgreSQL (or back), through a JSON-lines file.
+
+``export_database(repo, out)`` writes one header line, then one line per row: ``["tables", [...]]``,
+table by table in an order that keeps foreign keys satisfied. ``import_database(repo, lines)``
+loads such a file into an EMPTY database in one transaction (ids kept; PostgreSQL's id sequence is
+moved past them), so a failed import leaves nothing behind. The columns are the same on every
+backend (``storage/migrations``), and values are the stored ones (JSON columns stay JSON text).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+from storage.errors import StorageError
+from storage.postgres import PostgresRepository
+from storage.rows import TABLE_COLUMNS, Row
+from storage.sqlite import SQLiteRepository
+
+FORMAT = "majlis-export"
+VERSION = 1
+#: Every table with its columns, parents before children.
+TABLES: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "chats": ("chat_id", "lang", "turn_seconds", "digits", "default_options", "ai_level"),
+    "players": ("player_id", "name", "lang", "dm_ok"),
+    "tables": (*TABLE_COLUMNS.split(", "), "owner", "lease_until"),
+    "actions": ("table_id", "seq", "seat", "action", "actor", "at"),
+    "snapshots": ("table_id", "seq", "state"),
+    "matches": ("table_id", "chat_id", "game", "finished_at", "scores"),
+    "match_results": ("table_id", "idx", "player_id", "seat", "score", "won", "left_", "counted"),
+    "ratings": ("scope", "game", "player_id", "mu", "sigma"),
+}
+_KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
+         "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
+         "match_results": "table_id, idx", "ratings": "scope, game, player_id"}
+
+Repo = SQLiteRepository | PostgresRepository
+
+
+class NotEmpty(StorageError):
+    """An import was aimed at a database that already holds tables, chats or players."""
+
+
+class BadExport(StorageError):
+    """The file is not a Majlis export (or not one this version reads)."""
+
+
+async def _rows(repo: Repo, name: str) -> list[Row]:
+    sql = f"SELECT {', '.join(TABLES[name])} FROM {name} ORDER BY {_KEYS[name]}"
+    if isinstance(repo, SQLiteRepository):
+        return await repo._call(lambda c: c.execute(sql).fetchall())
+    return [tuple(r) for r in await repo._read(lambda c: c.fetch(sql))]
+
+
+async def export_database(repo: Repo, out: TextIO) -> dict[str, int]:
+    """Write every row of ``repo`` to ``out``; the number of rows per table."""
+    out.write(json.dumps({"format": FORMAT, "version": VERSION, "schema": repo.schema_version}) + "\n")
+    counts = {}
+    for name in TABLES:
+        rows = await _rows(repo, name)
+        for row in rows:
+            out.write(json.dumps([name, list(row)], ensure_ascii=False, allow_nan=False) + "\n")
+        counts[name] = len(rows)
+    return counts
+
+
+def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
+    """The rows of an export file, checked line by line."""
+    it = iter(lines)
+    try:
+        header = json.loads(next(it))
+    except (StopIteration, json.JSONDecodeError):
+        raise BadExport("not a Majlis export: the first line is not its header") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("version") != VERSION:
+        raise BadExport(f"not a Majlis export of version {VERSION}: {str(header)[:80]}")
+    for number, line in enumerate(it, start=2):
+        if not line.strip():
+            continue
+        try:
+            name, row = json.loads(line)
+        except (json.JSONDecodeError, ValueError, TypeError):
+            raise BadExport(f"line {number}: not a row") from None
+        if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
+            raise BadExport(f"line {number}: not a row of a known table")
+        yield name, tuple(row)
+
+
+async def import_database(repo: Repo, rows: Iterable[tuple[str, Row]]) -> dict[str, int]:
+    """Load exported rows into ``repo``, which must hold no table, chat or player; rows per table."""
+    by_table: dict[str, list[Row]] = {name: [] for name in TABLES}
+    for name, row in rows:
+        by_table[name].append(row)
+    if isinstance(repo, SQLiteRepository):
+        await repo._write(lambda c: _load_sqlite(c, by_table))
+    else:
+        async def load(c: Any) -> None:
+            await _refuse_if_not_empty_pg(c)
+            for name, cols in TABLES.items():
+                if by_table[name]:
+                    marks = ", ".join(f"${i + 1}" for i in range(len(cols)))
+                    conflict = " ON CONFLICT (key) DO UPDATE SET value = excluded.value" if name == "meta" else ""
+                    await c.executemany(f"INSERT INTO {name} ({', '.join(cols)}) VALUES ({marks}){conflict}",
+                                        by_table[name])
+            await c.execute("SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
+                            "COALESCE((SELECT MAX(table_id) FROM tables), 0) + 1, false)")
+
+        await repo._write(load)
+    return {name: len(r) for name, r in by_table.items()}
+
+
+_FILLED = ("SELECT (SELECT COUNT(*) FROM tables) + (SELECT COUNT(*) FROM chats) + (SELECT COUNT(*) FROM players)")
+
+
+def _load_sqlite(c: sqlite3.Connection, by_table: dict[str, list[Row]]) -> None:
+    if c.execute(_FILLED).fetchone()[0]:
+        raise NotEmpty("the target database is not empty: import only into a new one")
+    for name, cols in TABLES.items():
+        verb = "INSERT OR REPLACE" if name == "meta" else "INSERT"
+        c.executemany(f"{verb} INTO {name} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                      by_table[name])
+
+
+async def _refuse_if_not_empty_pg(c: Any) -> None:
+    if await c.fetchval(_FILLED):
+        raise NotEmpty("the target database is not empty: import only into a new one")
