@@ -84,7 +84,7 @@ class Registry:
         self.chat_tables[new_chat_id] = merged
         tables = [self.tables[i] for i in ids]
         for table in tables:
-            table.update(chat_id=new_chat_id)
+            table.update(chat_id=new_chat_id, rev=table.record.rev + 1)  # storage bumped every row of the chat
         return tables
 
     def chat_lock(self, chat_id: str) -> asyncio.Lock:
