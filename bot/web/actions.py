@@ -1,9 +1,10 @@
 """The one door from a web page to the tables: every move a page sends goes through here.
 
 A move carries the table version the page showed (a stale page is refused as a stale button is)
-and the person the credential names; the table manager decides, with the same seat, turn and
-version checks as a button press in Telegram or Discord. Nothing else in ``bot/web`` changes a
-table.
+and the person the credential names. It goes through the same :meth:`bot.service.Service.dispatch`
+as a press in a private chat with the bot (the page counts as the person's private chat: they
+must sit at the table), then the manager's seat, turn and version checks. Nothing else in
+``bot/web`` changes a table.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.commands import Act, Actor
 from bot.errors import TableError
+from bot.identity import dm_dest
+from bot.service import Service
 from bot.types import Person, TableSnapshot
 
 MAX_ACTION = 32
@@ -37,5 +41,9 @@ async def act(manager: Any, actor: WebActor, version: Any, action: Any) -> Table
         raise TableError("no_table")
     if snap.seat_of(actor.person.player_id) != actor.seat:
         raise TableError("not_seated")
-    result: TableSnapshot = await manager.act(actor.table_id, actor.person, version, action)
+    cmd = Act(actor.table_id, version, action)
+    # the web server may serve several platforms' managers as one (bot.web.service.ManagerSet)
+    owner = getattr(manager, "owner", None)
+    holder = owner(actor.table_id) if callable(owner) else manager
+    result: TableSnapshot = await Service(holder).dispatch(cmd, Actor(actor.person, dm_dest(actor.person.player_id)))
     return result
