@@ -79,7 +79,7 @@ class Group:
         for p in self.people[1:]:
             await tg.start_bot(p, payload)
         self.commands += 4
-        return int(payload[1:]), lobby
+        return int(payload[1:].split("_", 1)[0]), lobby  # j<table>_<signature>
 
     @staticmethod
     def over(table: FakeMessage) -> bool:

@@ -9,6 +9,9 @@ CODES = frozenset(
         "no_table", "table_exists", "table_full", "already_seated", "not_seated", "seat_taken",
         "not_started", "already_started", "not_allowed", "not_your_turn", "stale", "finished",
         "illegal", "bad_action", "unknown_game", "bad_option",
+        # refused by the dispatch (bot/service.py): who may ask, from where
+        "wrong_table", "bad_link", "link_expired", "not_member", "left_seat", "anonymous",
+        "admins_only", "group_only", "internal",
     }
 )
 

@@ -16,6 +16,7 @@ import engine
 from bot.ai import AIProvider, ai_player
 from bot.clock import Clock, RealClock
 from bot.errors import TableError
+from bot.links import Links
 from bot.prefs import Prefs
 from bot.settings import ManagerSettings
 from bot.table import Table
@@ -56,6 +57,20 @@ class TableManager:
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
         self.leases: Leases | None = None
         self._started = False
+        self._links: Links | None = None
+
+    async def join_links(self) -> Links:
+        """The install's signed join links (the secret is read from storage, created on first start)."""
+        if self._links is None:
+            self._links = await Links.load(self.repo)
+        return self._links
+
+    @property
+    def links(self) -> Links:
+        """The join links (after ``start()`` or the first ``create()``)."""
+        if self._links is None:
+            raise RuntimeError("the join links are loaded by start() or create()")
+        return self._links
 
     @property
     def _tables(self) -> dict[int, Table]:
@@ -86,6 +101,7 @@ class TableManager:
         if self._started:
             return
         self._started = True
+        await self.join_links()
         held = None
         if self.settings.owner is not None:  # several processes on one database: run what this one holds
             self.leases = Leases(self.repo, self.clock, self.settings, self.registry,
@@ -165,6 +181,7 @@ class TableManager:
     async def create(self, chat_id: str, creator: Person, game: str,
                      options: dict[str, Any] | None = None) -> TableSnapshot:
         """Open a lobby in ``chat_id`` with ``creator`` in seat 0."""
+        await self.join_links()
         return await self.lobby.create(chat_id, creator, game, options)
 
     async def join(self, chat_id: str, person: Person, seat: int | None = None) -> TableSnapshot:

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import engine
 from bot.errors import TableError
+from bot.i18n import resolve_lang
 from bot.types import Person
 from engine import InvalidOptions
 from storage.records import ChatRecord, PlayerRecord
@@ -86,24 +87,66 @@ class Prefs:
         self.default_turn_seconds = default_turn_seconds
         self.default_ai_level = default_ai_level  # a chat's until it stores its own (MAJLIS_AI_LEVEL)
         self.default_digits = default_digits  # likewise (MAJLIS_DIGITS)
-        self._chats: TTLCache[ChatRecord] = TTLCache(size, chat_ttl)
+        self._chats: TTLCache[tuple[ChatRecord | None]] = TTLCache(size, chat_ttl)  # the stored record
         self._players: TTLCache[PlayerRecord | None] = TTLCache(size, player_ttl)
+        self._parents: TTLCache[str] = TTLCache(size, float("inf"))
 
     # -- chats ----------------------------------------------------------------------------------
+    #
+    # A chat may have a parent whose settings it uses while it has none of its own: a Discord
+    # channel uses its server's (``dc:guild:<id>``) unless a channel override was stored.
+
+    async def _stored(self, chat_id: str) -> ChatRecord | None:
+        hit = self._chats.get(chat_id)
+        if hit is None:
+            hit = (await self.repo.get_chat(chat_id),)
+            self._chats.put(chat_id, hit)
+        return hit[0]
+
+    async def link_parent(self, chat_id: str, parent_id: str) -> None:
+        """Remember durably that ``chat_id`` belongs to ``parent_id`` (a channel to its server)."""
+        if self._parents.peek(chat_id) == parent_id:
+            return
+        value = await self.repo.set_meta_if_absent(f"parent:{chat_id}", parent_id)
+        self._parents.put(chat_id, value)
+
+    async def parent(self, chat_id: str) -> str | None:
+        """The chat's parent (its Discord server), if known."""
+        hit = self._parents.peek(chat_id)
+        if hit is None and chat_id.startswith("dc:") and not chat_id.startswith("dc:guild:"):
+            hit = await self.repo.get_meta(f"parent:{chat_id}") or ""  # "": none (remembered too)
+            self._parents.put(chat_id, hit)
+        return hit or None
+
+    def settings_scope(self, chat_id: str) -> str:
+        """Where a chat's admins change its settings: its server if it has one, else the chat."""
+        return self._parents.peek(chat_id) or chat_id
+
+    async def has_override(self, chat_id: str) -> bool:
+        """Whether a chat that has a parent stores settings of its own (a Discord channel override)."""
+        return await self.parent(chat_id) is not None and await self._stored(chat_id) is not None
 
     async def chat(self, chat_id: str) -> ChatRecord:
-        """The chat's settings (defaults when it has none stored yet)."""
-        chat = self._chats.get(chat_id)
-        if chat is None:
-            chat = await self.repo.get_chat(chat_id) or ChatRecord(
-                chat_id=chat_id, turn_seconds=self.default_turn_seconds, ai_level=self.default_ai_level,
-                digits=self.default_digits)
-            self._chats.put(chat_id, chat)
-        return chat
+        """The chat's settings: its own, else its parent's, else the defaults."""
+        own = await self._stored(chat_id)
+        if own is not None:
+            return own
+        parent = await self.parent(chat_id)
+        if parent is not None:
+            inherited = await self._stored(parent)
+            if inherited is not None:
+                return dataclasses.replace(inherited, chat_id=chat_id)
+        return ChatRecord(chat_id=chat_id, turn_seconds=self.default_turn_seconds, ai_level=self.default_ai_level,
+                          digits=self.default_digits)
 
     def turn_seconds(self, chat_id: str) -> float:
         """The chat's turn timer as last read (the default if it was never read)."""
-        chat = self._chats.peek(chat_id)
+        hit = self._chats.peek(chat_id)
+        chat = hit[0] if hit is not None else None
+        if chat is None:
+            parent = self._parents.peek(chat_id)
+            hit = self._chats.peek(parent) if parent else None
+            chat = hit[0] if hit is not None else None
         return float(chat.turn_seconds) if chat is not None else float(self.default_turn_seconds)
 
     async def update_chat(self, chat_id: str, **changes: Any) -> ChatRecord:
@@ -127,8 +170,37 @@ class Prefs:
                 check_options(game, 0, dict(opts))
         chat = dataclasses.replace(chat, **changes)
         await self.repo.save_chat(chat)
-        self._chats.put(chat_id, chat)
+        self._chats.put(chat_id, (chat,))
         return chat
+
+    # -- languages: the one order, for the presenter and both adapters ---------------------------
+    #
+    # Public messages (a chat's table, replies in the chat): the chat's language (chosen with /lang,
+    # or taken from the person who opened the chat's first table and stored then), else the
+    # table's, else the platform hint of the person asking, else Arabic.
+    # Private messages: the person's own choice, else the language of the chat concerned, else
+    # their platform hint, else Arabic.
+
+    async def public_lang(self, chat_id: str, fallback: str | None = None) -> tuple[str, str]:
+        """(language, digits) of what is shown in a chat."""
+        chat = await self.chat(chat_id)
+        return resolve_lang(chat.lang, fallback), chat.digits
+
+    async def private_lang(self, player_id: str, chat_id: str | None = None,
+                           hint: str | None = None) -> tuple[str, str]:
+        """(language, digits) of what one person is told, about ``chat_id``'s table or command."""
+        record = await self.player_record(player_id)
+        chat = await self.chat(chat_id) if chat_id and not chat_id.startswith("dm:") else None
+        lang = (record.lang if record is not None else None) or (chat.lang if chat is not None else None)
+        return resolve_lang(lang, hint), chat.digits if chat is not None else "western"
+
+    async def adopt_lang(self, chat_id: str, hint: str | None) -> ChatRecord:
+        """A chat that never chose a language takes the one of the person opening its first table."""
+        chat = await self.chat(chat_id)
+        if chat.lang is not None:
+            return chat
+        await self.update_chat(self.settings_scope(chat_id), lang=resolve_lang(None, hint))
+        return await self.chat(chat_id)
 
     # -- players --------------------------------------------------------------------------------
 

@@ -109,16 +109,20 @@ class Presenter:
         self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
         self._tables: dict[int, TableSnapshot] = {}  # live tables
         self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
-        self._langs: TTLCache[int, tuple[str, str]] = TTLCache(MAX_PLAYERS)  # table id -> (public lang, digits)
         manager.subscribe(self.on_update)
 
     # -- languages ------------------------------------------------------------------------------
 
-    async def _public_t(self, snap: TableSnapshot) -> T:
+    async def _public_lang(self, snap: TableSnapshot) -> tuple[str, str]:
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is not None:  # the one order and cache of bot/prefs.py
+            lang_digits: tuple[str, str] = await prefs.public_lang(snap.table.chat_id, snap.table.lang)
+            return lang_digits
         chat = await self.manager.chat_settings(snap.table.chat_id)
-        lang = resolve_lang(chat.lang, snap.table.lang)
-        self._langs.put(snap.table_id, (lang, chat.digits))
-        return translator(lang, chat.digits)
+        return resolve_lang(chat.lang, snap.table.lang), chat.digits
+
+    async def _public_t(self, snap: TableSnapshot) -> T:
+        return translator(*await self._public_lang(snap))
 
     async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
         now = self.clock.now()
@@ -209,7 +213,6 @@ class Presenter:
         """A table is over: drop what is kept for it (its last messages are still delivered)."""
         for seat in range(4):
             self._turn.pop((tid, seat), None)
-        self._langs.discard(tid)
         for hub in self.hubs.values():
             hub.forget_table(tid)
 
@@ -299,7 +302,7 @@ class Presenter:
         if dm_ok is False:
             self._blocked.put(player, True)
             return
-        public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
+        public_lang, digits = await self._public_lang(snap)
         t = translator(resolve_lang(lang, public_lang), digits)
         hub.put(dest, hand_key(snap.table_id, player), partial(self._build_hand, snap, seat, player, view, t), EDIT)
         mine = view.get("to_act") == seat and bool(view.get("legal"))
@@ -319,7 +322,7 @@ class Presenter:
             return
         hub = self.hubs.get(platform_of(player))
         if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
-            public_lang, digits = self._langs.get(snap.table_id, (None, "western"))
+            public_lang, digits = await self._public_lang(snap)
             lang, _ = await self._player(player, seat_name(snap, seat, public_t))
             hub.put(dm_dest(player), None,
                     render_turn_warning(snap, seat, seconds_left, translator(resolve_lang(lang, public_lang),
@@ -360,8 +363,7 @@ class Presenter:
             seat = snap.seat_of(player)
             chat = snap.table.chat_id
             platform = platform_of(chat)
-            lang, digits = self._langs.get(snap.table_id, ("ar", "western"))
-            t = translator(lang, digits)
+            t = translator(*await self._public_lang(snap))
             name = seat_name(snap, seat, t) if seat is not None else player
             transport = self.transports.get(platform)
             link_of = getattr(transport, "start_link", None)

@@ -22,6 +22,7 @@ from bot.discord.commands import build_group
 from bot.discord.components import DYNAMIC_ITEMS, SELECT_PREFIX
 from bot.discord.handlers import Handlers
 from bot.discord.transport import DiscordTransport
+from bot.i18n import resolve_lang, translator
 from bot.render import render_error
 
 if TYPE_CHECKING:
@@ -153,8 +154,11 @@ class MajlisMixin:
 
     async def _apologise(self, interaction: discord.Interaction[Any]) -> None:
         with contextlib.suppress(Exception):
-            t = await self.handlers.translator_for(interaction)
-            text = render_error("illegal", {}, t)
+            try:
+                t = await self.handlers.translator_for(interaction)
+            except Exception:  # storage is what failed: apologise in the locale's language
+                t = translator(resolve_lang(None, str(interaction.locale) if interaction.locale else None))
+            text = render_error("internal", {}, t)
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:

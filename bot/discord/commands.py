@@ -27,6 +27,8 @@ GAME_CHOICES = [
 ]
 LANG_CHOICES = [Choice(name="العربية (Arabic)", value="ar"), Choice(name="English", value="en")]
 SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", value="server"), Choice(name="me · أنا", value="me")]
+SETTINGS_SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", value="server"),
+                          Choice(name="this channel only · هذه القناة فقط", value="channel")]
 DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢٣٤٥٦٧٨٩", value="arabic")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
@@ -89,11 +91,14 @@ def build_group(handlers: Handlers) -> app_commands.Group:
 
     @group.command(name="settings", description="Turn timer, digits, AI level (Manage Server) · الإعدادات")
     @app_commands.describe(turn="Seconds per turn · ثوانٍ لكل دور", digits="Digits · الأرقام",
-                           ai="AI level · مستوى الذكاء")
-    @app_commands.choices(digits=DIGIT_CHOICES, ai=AI_CHOICES)
+                           ai="AI level · مستوى الذكاء",
+                           scope="The whole server (default) or this channel only · الخادم أو هذه القناة")
+    @app_commands.choices(digits=DIGIT_CHOICES, ai=AI_CHOICES, scope=SETTINGS_SCOPE_CHOICES)
     async def settings(interaction: Interaction, turn: app_commands.Range[int, 10, 600] | None = None,
-                       digits: Choice[str] | None = None, ai: Choice[str] | None = None) -> None:
-        await handlers.settings(interaction, turn, digits.value if digits else None, ai.value if ai else None)
+                       digits: Choice[str] | None = None, ai: Choice[str] | None = None,
+                       scope: Choice[str] | None = None) -> None:
+        await handlers.settings(interaction, turn, digits.value if digits else None, ai.value if ai else None,
+                                scope.value if scope else "server")
 
     @group.command(name="rules", description="The rules in brief · القواعد باختصار")
     @app_commands.describe(game="The game · اللعبة")

@@ -14,13 +14,28 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import codec
+from bot.commands import (
+    Act,
+    Actor,
+    Begin,
+    ChangeSettings,
+    Claim,
+    Command,
+    Join,
+    Leave,
+    NewTable,
+    SetLanguage,
+    ShowHand,
+    Stop,
+)
+from bot.discord.common import _error, can_manage, chat_of, guild_key, lang_set, person_of, summary_text
 from bot.discord.components import build_view
-from bot.discord.transport import channel_dest, dm_dest, player_id
+from bot.discord.transport import dm_dest, player_id
 from bot.errors import TableError
 from bot.i18n import T, resolve_lang, translator
+from bot.identity import ascii_int
 from bot.outbox import Forbidden, TransportError
 from bot.render import (
-    render_error,
     render_hand,
     render_help,
     render_leaderboard,
@@ -29,10 +44,9 @@ from bot.render import (
     render_stats,
 )
 from bot.render.cards import game_name
-from bot.render.lobby import lobby_text
 from bot.render.message import OutMessage
-from bot.render.table import table_text
-from bot.types import Person, TableSnapshot
+from bot.service import Service
+from bot.types import TableSnapshot
 
 if TYPE_CHECKING:
     from bot.discord.transport import DiscordTransport
@@ -42,35 +56,6 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 GAMES = ("tarneeb41", "tarneeb", "trix")
-
-
-def _error(code: str, params: dict[str, Any], t: T) -> str:
-    """A refusal in words; "start one with" names Discord's command."""
-    if code == "no_table" and "command" not in params:
-        params = {**params, "command": "/majlis new"}
-    return render_error(code, params, t)
-
-
-def person_of(interaction: Interaction) -> Person:
-    """The neutral person behind an interaction (Discord's locale as the language hint)."""
-    user = interaction.user
-    return Person(player_id(user.id), user.display_name, str(interaction.locale) if interaction.locale else None)
-
-
-def chat_of(interaction: Interaction) -> str:
-    """The neutral chat id of the interaction's channel or thread."""
-    return channel_dest(interaction.channel_id or 0)
-
-
-def can_manage(interaction: Interaction) -> bool:
-    """Whether the person may change the server's settings (Manage Server or Administrator)."""
-    perms = interaction.permissions
-    return bool(perms.manage_guild or perms.administrator)
-
-
-def summary_text(snap: TableSnapshot, t: T) -> str:
-    """The table as its public message shows it (lobby or match)."""
-    return lobby_text(snap, t) if snap.public is None else table_text(snap, t)
 
 
 class Handlers:
@@ -86,13 +71,37 @@ class Handlers:
         self.manager = manager
         self.transport = transport
         self.presenter = presenter
+        self.service = Service(manager)
         self.web_link: Any = None
+
+    # ---- who and where ----
+
+    async def actor(self, interaction: Interaction) -> Actor:
+        """The person and the place of an interaction: its channel (which belongs to its server), or DM."""
+        person = person_of(interaction)
+        guild = guild_key(interaction)
+        if guild is None:
+            return Actor(person, dm_dest(interaction.user.id))
+        chat = chat_of(interaction)
+        await self.manager.prefs.link_parent(chat, guild)
+
+        async def is_admin() -> bool:
+            return can_manage(interaction)
+
+        return Actor(person, chat, is_admin)
+
+    async def dispatch(self, cmd: Command, interaction: Interaction) -> Any:
+        """Run a command through the one dispatch (bot/service.py)."""
+        return await self.service.dispatch(cmd, await self.actor(interaction))
 
     # ---- languages ----
 
     async def translator_for(self, interaction: Interaction, chat_id: str | None = None) -> T:
         """The language of a private answer: the player's choice, the server's, the locale hint."""
         person = person_of(interaction)
+        guild = guild_key(interaction)
+        if guild is not None:  # every channel the bot hears from is tied to its server's settings
+            await self.manager.prefs.link_parent(chat_of(interaction), guild)
         rec = await self.manager.player(person)  # cached by the manager's prefs
         chat = await self.manager.chat_settings(chat_id or chat_of(interaction))
         return translator(resolve_lang(rec.lang or chat.lang, person.lang_hint), chat.digits)
@@ -133,7 +142,7 @@ class Handlers:
         t = await self.translator_for(interaction)
         options = {"target": target} if target else None
         try:
-            snap = await self.manager.create(chat_of(interaction), person_of(interaction), game, options)
+            snap = await self.dispatch(NewTable(game, options), interaction)
         except TableError as e:
             await self.answer(interaction, _error(e.code, e.params, t))
             return
@@ -144,32 +153,28 @@ class Handlers:
     async def join(self, interaction: Interaction) -> None:
         """``/majlis join``: sit at this channel's table."""
         await self.ack(interaction)
-        await self._join(interaction, chat_of(interaction), None)
+        await self._join(interaction, None, None)
 
     async def leave(self, interaction: Interaction) -> None:
         """``/majlis leave``."""
         await self.ack(interaction)
-        await self._simple(interaction, "leave", chat_of(interaction))
+        await self._simple(interaction, Leave())
 
     async def begin(self, interaction: Interaction) -> None:
         """``/majlis begin``: start the match now (AI players take empty seats)."""
         await self.ack(interaction)
-        await self._simple(interaction, "begin", chat_of(interaction))
+        await self._simple(interaction, Begin())
 
     async def stop(self, interaction: Interaction) -> None:
         """``/majlis stop``: the creator, or anyone with Manage Server."""
         await self.ack(interaction)
-        await self._simple(interaction, "stop", chat_of(interaction))
+        await self._simple(interaction, Stop())
 
     async def hand(self, interaction: Interaction) -> None:
         """``/majlis hand``: your cards here, only for you, with the moves you may make now."""
         await self.ack(interaction)
         t = await self.translator_for(interaction)
-        snap = self.manager.table_in_chat(chat_of(interaction))
-        if snap is None:
-            await self.answer(interaction, _error("no_table", {}, t))
-            return
-        await self._show_hand(interaction, snap.table_id, t)
+        await self._show_hand(interaction, None, t)
 
     async def scores(self, interaction: Interaction) -> None:
         """``/majlis scores``."""
@@ -219,24 +224,22 @@ class Handlers:
         """``/majlis lang``: the server's language (Manage Server) or your own."""
         await self.ack(interaction)
         person = person_of(interaction)
+        try:
+            await self.dispatch(SetLanguage(language, "me" if scope == "me" else "chat"), interaction)
+        except TableError as e:
+            await self.answer(interaction, _error(e.code, e.params, await self.translator_for(interaction)))
+            return
         if scope == "me":
-            await self.manager.update_player(person.player_id, lang=language)
             self.forget(person.player_id)
-        else:
-            if not can_manage(interaction):
-                t = await self.translator_for(interaction)
-                await self.answer(interaction, t.gettext("Only the group's admins may change this."))
-                return
-            await self.manager.update_chat(chat_of(interaction), lang=language)
-        # The catalog words this sentence in each language ("... I speak Arabic ..." in ar).
-        await self.answer(interaction, translator(language).gettext("From now on I speak English here."))
+        # the confirmation names the language chosen, in that language
+        await self.answer(interaction, lang_set(translator(language)))
 
     async def settings(self, interaction: Interaction, turn: int | None, digits: str | None,
-                       ai: str | None) -> None:
-        """``/majlis settings``: turn timer, digits and AI level of this channel (Manage Server)."""
+                       ai: str | None, scope: str = "server") -> None:
+        """``/majlis settings``: turn timer, digits and AI level of the server, or of this channel only
+        (``scope: channel``, an override); Manage Server."""
         await self.ack(interaction)
         t = await self.translator_for(interaction)
-        chat_id = chat_of(interaction)
         changes: dict[str, Any] = {}
         if turn is not None:
             changes["turn_seconds"] = turn
@@ -244,15 +247,27 @@ class Handlers:
             changes["digits"] = digits
         if ai is not None:
             changes["ai_level"] = ai
-        if changes and not can_manage(interaction):
-            await self.answer(interaction, t.gettext("Only the group's admins may change this."))
+        actor = await self.actor(interaction)
+        chat_id = chat_of(interaction)
+        try:
+            if changes:
+                if scope == "channel":  # an override of this channel only
+                    if not await actor.is_admin():
+                        raise TableError("admins_only")
+                    await self.manager.update_chat(chat_id, **changes)
+                else:
+                    await self.service.dispatch(ChangeSettings(changes), actor)
+        except TableError as e:
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
-        chat = await (self.manager.update_chat(chat_id, **changes) if changes
-                      else self.manager.chat_settings(chat_id))
+        chat = await self.manager.chat_settings(chat_id)
         t = await self.translator_for(interaction)
+        override = await self.manager.prefs.has_override(chat_id)
         lines = [t.gettext("Turn timer: {seconds} s", seconds=chat.turn_seconds),
                  t.gettext("Digits: {digits}", digits=chat.digits),
-                 t.gettext("AI level: {level}", level=chat.ai_level)]
+                 t.gettext("AI level: {level}", level=chat.ai_level),
+                 t.gettext("These settings apply to this channel only (an override of the server's).")
+                 if override else t.gettext("These settings apply to the whole server.")]
         await self.answer(interaction, "\n".join(lines))
 
     # ---- buttons ----
@@ -271,38 +286,28 @@ class Handlers:
             return
         await self.ack(interaction)
         snap = self.manager.get(p.table_id)
-        chat_id = snap.table.chat_id if snap else chat_of(interaction)
-        t = await self.translator_for(interaction, chat_id)
-        if snap is None:
-            await self.answer(interaction, _error("no_table", {}, t))
-            return
+        t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
+        tid = p.table_id
         if p.verb == "h":
-            await self._show_hand(interaction, p.table_id, t)
-            return
-        live = self.manager.table_in_chat(chat_id)
-        if live is None or live.table_id != p.table_id:
-            await self.answer(interaction, _error("stale" if live else "no_table", {}, t))
-            return
-        if p.verb == "j":
-            await self._join(interaction, chat_id, int(p.arg) if p.arg.isdigit() else None)
+            await self._show_hand(interaction, tid, t)
+        elif p.verb == "j":
+            await self._join(interaction, tid, ascii_int(p.arg) if p.arg else None)
         elif p.verb == "c":
-            await self._simple(interaction, "claim", chat_id, seat=int(p.arg) if p.arg.isdigit() else -1)
+            seat = ascii_int(p.arg)
+            await self._simple(interaction, Claim(seat if seat is not None else -1, tid))
         else:
-            await self._simple(interaction, {"b": "begin", "l": "leave", "x": "stop"}[p.verb], chat_id)
+            cmd: Command = Begin(tid) if p.verb == "b" else Leave(tid) if p.verb == "l" else Stop(tid)
+            await self._simple(interaction, cmd)
 
     async def _act(self, interaction: Interaction, p: codec.Payload) -> None:
         """A move from a hand: the DM hand is refreshed by the presenter, an ephemeral one here."""
         message = interaction.message
         ephemeral = bool(message is not None and message.flags.ephemeral)
         await self.ack(interaction, update=True)
-        person = person_of(interaction)
         snap = self.manager.get(p.table_id)
         t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
         try:
-            if p.version is None:
-                await self.manager.act_current(p.table_id, person, p.arg)
-            else:
-                await self.manager.act(p.table_id, person, p.version, p.arg)
+            await self.dispatch(Act(p.table_id, p.version, p.arg), interaction)
         except TableError as e:
             await self.tell(interaction, _error(e.code, e.params, t))
             if ephemeral and e.code in ("stale", "not_your_turn", "illegal"):
@@ -313,27 +318,24 @@ class Handlers:
 
     # ---- shared steps ----
 
-    async def _simple(self, interaction: Interaction, what: str, chat_id: str, **kw: Any) -> None:
-        t = await self.translator_for(interaction, chat_id)
+    async def _simple(self, interaction: Interaction, cmd: Command) -> None:
+        t = await self.translator_for(interaction)
         person = person_of(interaction)
         try:
-            if what == "stop":
-                snap = await self.manager.stop(chat_id, person, is_admin=can_manage(interaction))
-            else:
-                snap = await getattr(self.manager, what)(chat_id, person, **kw)
+            snap = await self.dispatch(cmd, interaction)
         except TableError as e:
             await self.answer(interaction, _error(e.code, e.params, t))
             return
-        if what in ("begin", "claim") and snap.seat_of(person.player_id) is not None and snap.public:
+        if isinstance(cmd, (Begin, Claim)) and snap.seat_of(person.player_id) is not None and snap.public:
             await self._show_hand(interaction, snap.table_id, t)
             return
         await self.answer(interaction, summary_text(snap, t))
 
-    async def _join(self, interaction: Interaction, chat_id: str, seat: int | None) -> None:
-        t = await self.translator_for(interaction, chat_id)
+    async def _join(self, interaction: Interaction, table_id: int | None, seat: int | None) -> None:
+        t = await self.translator_for(interaction)
         person = person_of(interaction)
         try:
-            snap = await self.manager.join(chat_id, person, seat)
+            snap = await self.dispatch(Join(table_id, seat), interaction)
         except TableError as e:
             await self.answer(interaction, _error(e.code, e.params, t))
             return
@@ -370,20 +372,15 @@ class Handlers:
                 await self.manager.update_player(person.player_id, dm_ok=True)
         return text
 
-    def _hand_message(self, interaction: Interaction, table_id: int, t: T) -> OutMessage:
-        snap = self.manager.get(table_id)
-        if snap is None:
-            raise TableError("no_table")
-        seat = snap.seat_of(player_id(interaction.user.id))
-        if seat is None:
-            raise TableError("not_seated")
-        msg = render_hand(snap, self.manager.view(table_id, seat), t, platform="dc")
+    async def _hand_message(self, interaction: Interaction, table_id: int | None, t: T) -> OutMessage:
+        snap, seat, view = await self.dispatch(ShowHand(table_id), interaction)
+        msg = render_hand(snap, view, t, platform="dc")
         link = self.web_link(snap, seat, player_id(interaction.user.id), t) if self.web_link else None
         return OutMessage(msg.text, (*msg.buttons, (link,)), msg.notify) if link is not None else msg
 
-    async def _show_hand(self, interaction: Interaction, table_id: int, t: T) -> None:
+    async def _show_hand(self, interaction: Interaction, table_id: int | None, t: T) -> None:
         try:
-            msg = self._hand_message(interaction, table_id, t)
+            msg = await self._hand_message(interaction, table_id, t)
         except TableError as e:
             await self.answer(interaction, _error(e.code, e.params, t))
             return
@@ -391,7 +388,7 @@ class Handlers:
 
     async def _refresh_hand(self, interaction: Interaction, table_id: int, t: T) -> None:
         try:
-            msg = self._hand_message(interaction, table_id, t)
+            msg = await self._hand_message(interaction, table_id, t)
         except TableError:
             return
         await self.answer(interaction, msg.text, msg)

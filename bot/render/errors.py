@@ -28,6 +28,18 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     "unknown_game": lambda t, p: t.gettext("Unknown game. Choose tarneeb41, tarneeb or trix."),
     "bad_option": lambda t, p: t.gettext("That table option is not allowed: {detail}",
                                          detail=str(p.get("detail", ""))[:80]),
+    "wrong_table": lambda t, p: t.gettext("That button belongs to a table of another chat."),
+    "bad_link": lambda t, p: t.gettext("This invitation link is not valid. Press Join on the table's message."),
+    "link_expired": lambda t, p: t.gettext("This invitation is no longer open: that table has started or ended."),
+    "not_member": lambda t, p: t.gettext("Only members of the table's group may join it."),
+    "left_seat": lambda t, p: (
+        t.gettext("You left seat {seat}; you may only take that seat back.", seat=int(p["seat"]))
+        if isinstance(p.get("seat"), int) else t.gettext("You may only take back the seat you left.")),
+    "anonymous": lambda t, p: t.gettext(
+        "You are posting as the group (anonymous admin), so you cannot take a seat. Write as yourself to play."),
+    "admins_only": lambda t, p: t.gettext("Only the group's admins may change this."),
+    "group_only": lambda t, p: t.gettext("This works only in a group, not in a private chat."),
+    "internal": lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
 }
 
 

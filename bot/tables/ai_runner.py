@@ -4,8 +4,9 @@ A heavy player that the AI process pool can rebuild in its workers (``pool_level
 ``bot.ai.strong``) thinks there (:mod:`bot.ai.pool`: worker processes, a bound on decisions in
 flight, every answer within the one-second cap, the rule player when a worker cannot answer in
 time or the pool breaks); another heavy player thinks in a worker thread (``asyncio.to_thread``);
-a light one answers inline. The pipeline calls :func:`decide` without the table's lock and
-applies the answer only if the table did not move meanwhile. ``TableManager.close`` calls
+a light one answers inline (:func:`inline`: the pipeline then calls :func:`decide` under the
+table's lock, as one step with the move). A heavy player's :func:`decide` runs without the lock
+and its answer applies only if the table did not move meanwhile. ``TableManager.close`` calls
 :func:`close`, which stops the pool's workers. ``MAJLIS_AI_PROCESSES=0`` keeps the search in threads.
 """
 
@@ -21,6 +22,12 @@ from bot.ai import Player, is_heavy
 from bot.ai.pool import AIPool
 
 log = logging.getLogger(__name__)
+
+
+def inline(player: Player) -> bool:
+    """Whether :func:`decide` answers at once (the pipeline then calls it under the table's lock,
+    as one step with the move); otherwise it is called without the lock."""
+    return not is_heavy(player)
 
 
 async def decide(player: Player, view: dict[str, Any], game: str, rng: random.Random, *,

@@ -47,7 +47,7 @@ class Lobby:
         async with self.registry.chat_lock(chat_id):
             if self.settings.one_table_per_chat and self.registry.live_in_chat(chat_id) is not None:
                 raise TableError("table_exists")
-            chat = await self.prefs.chat(chat_id)
+            chat = await self.prefs.adopt_lang(chat_id, creator.lang_hint)
             merged = {**chat.default_options.get(game, {}), **(options or {})}
             seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
             resolved = check_options(game, seed, merged)

@@ -183,6 +183,12 @@ class Pipeline:
             return
         async with self.publisher.locked(table):
             thinking = await self._fire_due(table, time.perf_counter())
+            if thinking is not None and ai_runner.inline(thinking[0]):
+                player, seat, _, view = thinking
+                decision = await ai_runner.decide(player, view, table.record.game, _ai_rng(table),
+                                                  table_id=table_id, seat=seat)
+                await self._ai_move(table, decision, time.perf_counter())
+                return
         if thinking is None:
             return
         player, seat, version, view = thinking

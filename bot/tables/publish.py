@@ -12,10 +12,9 @@ lock is free); such a nested change is delivered by the outer loop, after the cu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.table import Table
@@ -34,6 +33,24 @@ class _Item:
     def __init__(self, update: TableUpdate) -> None:
         self.update = update
         self.done: asyncio.Future[None] | None = None
+
+
+class _Locked:
+    """``async with publisher.locked(table)``: a plain class, cheaper than a generator-based one."""
+
+    __slots__ = ("publisher", "table")
+
+    def __init__(self, publisher: Publisher, table: Table) -> None:
+        self.publisher = publisher
+        self.table = table
+
+    async def __aenter__(self) -> None:
+        await self.table.lock.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.table.lock.release()
+        if self.table.table_id in self.publisher._queues:
+            await self.publisher.flush(self.table.table_id)
 
 
 class Publisher:
@@ -58,14 +75,9 @@ class Publisher:
                              action=action)
         self._queues.setdefault(table.table_id, deque()).append(_Item(update))
 
-    @contextlib.asynccontextmanager
-    async def locked(self, table: Table) -> AsyncIterator[None]:
+    def locked(self, table: Table) -> _Locked:
         """Hold the table's lock for the block, then deliver what it posted (also after a refusal)."""
-        try:
-            async with table.lock:
-                yield
-        finally:
-            await self.flush(table.table_id)
+        return _Locked(self, table)
 
     async def flush(self, table_id: int) -> None:
         """Deliver the table's queued updates (or wait while another task delivers them)."""

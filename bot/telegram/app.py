@@ -164,7 +164,7 @@ def default_presenter(manager: TableManager, transport: TelegramTransport, clock
     from bot.presenter import Presenter
 
     def join_link(snap: TableSnapshot) -> str:
-        return transport.start_link(join_payload(snap.table_id))
+        return transport.start_link(join_payload(snap.table_id, manager))
 
     return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link, hand_link=hand_link,
                      table_link=table_link)

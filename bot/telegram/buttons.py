@@ -1,4 +1,4 @@
-"""Button presses: decode the payload, call the table manager, answer the query at once.
+"""Button presses: decode the payload into a command, dispatch it (bot/service.py), answer at once.
 
 Every press is answered with ``answerCallbackQuery``; a refused one with a short localized alert that
 says why (``bot/render/errors.py``). "My hand" answers with the cards in an alert.
@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
+from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Message, Update
 from telegram import error as tg_error
 from telegram.ext import ContextTypes
 
 from bot import codec
+from bot.commands import Act, Actor, Begin, Claim, Join, Leave, ShowHand, Stop
 from bot.errors import TableError
 from bot.i18n import resolve_lang, translator
+from bot.identity import ascii_int
 from bot.render.cards import cards_line
 from bot.render.errors import render_error
 from bot.telegram import texts
-from bot.telegram.common import Base, person_of
-from bot.telegram.transport import NOOP, parse_dest, user_of
-from bot.types import Person, TableSnapshot
+from bot.telegram.common import Base
+from bot.telegram.transport import NOOP
 
 log = logging.getLogger(__name__)
 
@@ -30,18 +32,33 @@ class Buttons(Base):
     """The ``CallbackQueryHandler`` of the Application."""
 
     async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button: decode, call the manager, answer the query (an alert when refused)."""
+        """A button: decode, dispatch, answer the query (an alert when refused); every press is answered."""
         query = update.callback_query
         if query is None:
             return
+        try:
+            await self._press(query, context)
+        except Exception:
+            log.exception("telegram button failed on %r", query.data)
+            try:
+                t = await self.person_t(query.from_user)
+            except Exception:
+                t = translator(resolve_lang(None, query.from_user.language_code))
+            await _answer(query.answer(render_error("internal", {}, t), show_alert=True))
+
+    async def _press(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
         data = query.data or ""
         if data == NOOP or not codec.is_ours(data):
             await _answer(query.answer())
             return
-        person = person_of(query.from_user)
         try:
             payload = codec.decode(data)
-            alert = await self._apply(payload, person, context)
+            message = query.message
+            if not isinstance(message, Message):  # an inline or too old message: no chat to check
+                raise TableError("stale")
+            # the table is the one of the chat the button was pressed in, never the payload's alone
+            actor = self.actor(context, message, query.from_user)
+            alert = await self._apply(payload, actor)
         except codec.CodecError:
             t = await self.person_t(query.from_user)
             await _answer(query.answer(render_error("bad_action", {}, t), show_alert=True))
@@ -54,41 +71,28 @@ class Buttons(Base):
             else:
                 await _answer(query.answer(alert, show_alert=True))
 
-    async def _apply(self, p: codec.Payload, person: Person, context: ContextTypes.DEFAULT_TYPE) -> str | None:
-        m = self.s.manager
+    async def _apply(self, p: codec.Payload, actor: Actor) -> str | None:
+        tid = p.table_id
         if p.verb == "a":
-            if p.version is None:
-                await m.act_current(p.table_id, person, p.arg)
-            else:
-                await m.act(p.table_id, person, p.version, p.arg)
-            return None
-        snap = m.get(p.table_id)
-        if snap is None:
-            raise TableError("no_table")
-        chat = snap.table.chat_id
-        if p.verb == "j":
-            await m.join(chat, person, int(p.arg) if p.arg.isdigit() else None)
+            await self.dispatch(Act(tid, p.version, p.arg), actor)
+        elif p.verb == "j":
+            await self.dispatch(Join(tid, ascii_int(p.arg) if p.arg else None), actor)
         elif p.verb == "b":
-            await m.begin(chat, person)
+            await self.dispatch(Begin(tid), actor)
         elif p.verb == "l":
-            await m.leave(chat, person)
+            await self.dispatch(Leave(tid), actor)
         elif p.verb == "c":
-            await m.claim(chat, person, int(p.arg) if p.arg.isdigit() else -1)
+            seat = ascii_int(p.arg)
+            await self.dispatch(Claim(seat if seat is not None else -1, tid), actor)
         elif p.verb == "x":
-            user = user_of(person.player_id)
-            admin = user is not None and await self.is_admin(context, parse_dest(chat)[0], user)
-            await m.stop(chat, person, is_admin=admin)
+            await self.dispatch(Stop(tid), actor)
         elif p.verb == "h":
-            return await self._hand_alert(snap, person)
+            _, _, view = await self.dispatch(ShowHand(tid), actor)
+            return await self._hand_alert(actor, view)
         return None
 
-    async def _hand_alert(self, snap: TableSnapshot, person: Person) -> str:
-        seat = snap.seat_of(person.player_id)
-        if seat is None:
-            raise TableError("not_seated")
-        if snap.public is None:
-            raise TableError("not_started")
-        view = self.s.manager.view(snap.table.table_id, seat)
+    async def _hand_alert(self, actor: Actor, view: dict[str, Any]) -> str:
+        person = actor.person
         record = await self.s.manager.prefs.player_record(person.player_id)
         t = translator(resolve_lang(record.lang if record is not None else None, person.lang_hint))
         hand = list(view.get("hand") or [])

@@ -8,17 +8,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from telegram import Message, Update, User
 from telegram import error as tg_error
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
+from bot.commands import Actor, Command
 from bot.i18n import T, resolve_lang, translator
 from bot.outbox import NEW
 from bot.render.message import OutMessage
-from bot.telegram.transport import TelegramTransport, dm_dest, group_dest, player_id
+from bot.service import Service
+from bot.telegram.transport import TelegramTransport, dm_dest, group_dest, parse_dest, player_id
 from bot.types import Person, TableSnapshot
 
 if TYPE_CHECKING:
@@ -26,22 +28,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Deep-link payload of the lobby's Join button: ``j<table_id>``.
-JOIN_PREFIX = "j"
 ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
+GONE_STATUSES = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 GROUP_TYPES = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
+#: The user Telegram shows for a group's anonymous admins (they post as the group: ``sender_chat``).
+ANONYMOUS_ADMIN = 1087968824
 
 
-def join_payload(table_id: int) -> str:
-    """The ``/start`` payload that seats a person at ``table_id``."""
-    return f"{JOIN_PREFIX}{table_id}"
-
-
-def parse_join_payload(payload: str) -> int | None:
-    """The table id of a join payload, else None."""
-    if payload.startswith(JOIN_PREFIX) and payload[1:].isdigit():
-        return int(payload[1:])
-    return None
+def join_payload(table_id: int, manager: TableManager) -> str:
+    """The signed ``/start`` payload that invites a person to ``table_id`` (bot/links.py)."""
+    return manager.links.join_payload(table_id)
 
 
 def person_of(user: User) -> Person:
@@ -71,6 +67,14 @@ class Services:
     on_started: Callable[[Person], Awaitable[None]] | None = None
     on_lang: Callable[[str], None] | None = None
     on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
+    _service: Service | None = None
+
+    @property
+    def service(self) -> Service:
+        """The one dispatch (bot/service.py) over the manager."""
+        if self._service is None:
+            self._service = Service(self.manager)
+        return self._service
 
 class Base:
     """Helpers of the command and button handlers (languages, replies, admin checks)."""
@@ -112,6 +116,37 @@ class Base:
             log.info("getChatMember %s %s failed", chat_id, user_id, exc_info=True)
             return False
         return member.status in ADMIN_STATUSES
+
+    def actor(self, context: ContextTypes.DEFAULT_TYPE, message: Message, user: User) -> Actor:
+        """Who sent ``message`` and from where; a group's anonymous admin is its admin, not a player."""
+        in_group = message.chat.type in GROUP_TYPES
+        chat_id = chat_of(message) if in_group else dm_dest(user.id)
+        group = message.chat.id
+        anonymous = in_group and user.id == ANONYMOUS_ADMIN and message.sender_chat is not None \
+            and message.sender_chat.id == group
+
+        async def is_admin() -> bool:
+            if not in_group:
+                return False
+            return anonymous or await self.is_admin(context, group, user.id)
+
+        async def is_member(table_chat: str) -> bool | None:
+            return await self.is_member(context, table_chat, user.id)
+
+        return Actor(person_of(user), chat_id, is_admin, is_member, can_sit=not anonymous)
+
+    async def is_member(self, context: ContextTypes.DEFAULT_TYPE, table_chat: str, user_id: int) -> bool | None:
+        """Whether the user belongs to the table's group (``getChatMember``; None: cannot tell)."""
+        try:
+            member = await context.bot.get_chat_member(parse_dest(table_chat)[0], user_id)
+        except (tg_error.TelegramError, ValueError):
+            log.info("getChatMember %s %s failed", table_chat, user_id, exc_info=True)
+            return None
+        return member.status not in GONE_STATUSES
+
+    async def dispatch(self, cmd: Command, actor: Actor) -> Any:
+        """Run a command through the one dispatch."""
+        return await self.s.service.dispatch(cmd, actor)
 
     def _where(self, update: Update) -> tuple[Message, User, str] | None:
         message, user = update.effective_message, update.effective_user

@@ -13,17 +13,21 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
+from bot.commands import Begin, ChangeSettings, Command, Join, JoinByLink, Leave, NewTable, SetLanguage, Stop
 from bot.errors import TableError
-from bot.i18n import normalize_lang, translator
+from bot.i18n import normalize_lang, resolve_lang, translator
+from bot.identity import ascii_int
 from bot.render import render_help, render_leaderboard, render_rules, render_scores, render_stats
 from bot.render.errors import render_error
 from bot.telegram import texts
 from bot.telegram.buttons import Buttons
-from bot.telegram.common import GROUP_TYPES, Base, Services, join_payload, parse_join_payload, person_of
+from bot.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.telegram.transport import player_id
 from bot.types import Person
 
 log = logging.getLogger(__name__)
+
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 __all__ = ["Handlers", "Services", "join_payload"]  # Services and join_payload live in common
 
@@ -41,9 +45,41 @@ class Handlers(Base):
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
         }
         for name, callback in commands.items():
-            app.add_handler(CommandHandler(name, callback, filters=filters.UpdateType.MESSAGE))
+            app.add_handler(CommandHandler(name, self._guarded(callback), filters=filters.UpdateType.MESSAGE))
         app.add_handler(CallbackQueryHandler(Buttons(self.s).press))
         app.add_error_handler(self.error)
+    def _guarded(self, callback: Handler) -> Handler:
+        """Every command is answered: what a handler did not expect is logged and apologized for."""
+        async def guarded(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            try:
+                await callback(update, context)
+            except Exception:
+                log.exception("telegram command failed on %r", update)
+                where = self._where(update)
+                if where is not None:
+                    try:
+                        t = (await self.chat_t(where[2], where[1]) if where[0].chat.type in GROUP_TYPES
+                             else await self.person_t(where[1]))
+                    except Exception:
+                        t = translator(resolve_lang(None, where[1].language_code))
+                    await self.reply(where[2], render_error("internal", {}, t))
+        return guarded
+
+    async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Any:
+        """Dispatch a group command; a refusal is answered in the group. None if refused."""
+        where = self._where(update)
+        if where is None:
+            return None
+        message, user, chat_id = where
+        if message.chat.type not in GROUP_TYPES:
+            await self.reply(chat_id, texts.private_only(await self.person_t(user)))
+            return None
+        try:
+            return await self.dispatch(cmd, self.actor(context, message, user))
+        except TableError as e:
+            await self.reply(chat_id, render_error(e.code, e.params, await self.chat_t(chat_id, user)))
+            return None
+
     async def _group_call(self, update: Update, call: Callable[[str, Person], Awaitable[Any]]) -> None:
         """Run a manager call for a group command; a refusal is answered in the group."""
         where = self._where(update)
@@ -72,32 +108,25 @@ class Handlers(Base):
                 await self.reply(where[2], texts.new_usage(t))
             return
         options = texts.parse_options(args[1:])
-        await self._group_call(
-            update, lambda chat, person: self.s.manager.create(chat, person, game, options or None))
+        await self._command(update, context, NewTable(game, options or None))
 
     async def join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/join [seat]``."""
         args = context.args or []
-        seat = int(args[0]) if args and args[0].isdigit() else None
-        await self._group_call(update, lambda chat, person: self.s.manager.join(chat, person, seat))
+        seat = ascii_int(args[0]) if args else None
+        await self._command(update, context, Join(seat=seat))
 
     async def leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/leave``."""
-        await self._group_call(update, self.s.manager.leave)
+        await self._command(update, context, Leave())
 
     async def begin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/begin``: start now, AI players in the empty seats."""
-        await self._group_call(update, self.s.manager.begin)
+        await self._command(update, context, Begin())
 
     async def stop(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/stop`` (the creator or an admin)."""
-        where = self._where(update)
-        if where is None:
-            return
-        message, user = where[0], where[1]
-        admin = message.chat.type in GROUP_TYPES and await self.is_admin(context, message.chat.id, user.id)
-        await self._group_call(
-            update, lambda chat, person: self.s.manager.stop(chat, person, is_admin=admin))
+        await self._command(update, context, Stop())
 
     # ------------------------------------------------------------------ information commands
 
@@ -174,23 +203,22 @@ class Handlers(Base):
         message, user, dest = where
         args = context.args or []
         lang = normalize_lang(args[0]) if args else None
-        if message.chat.type not in GROUP_TYPES:
-            if lang is None:
-                await self.reply(dest, texts.lang_usage(await self.person_t(user)))
-                return
-            await self.s.manager.update_player(player_id(user.id), lang=lang)
-            if self.s.on_lang is not None:
-                self.s.on_lang(player_id(user.id))
-            await self.reply(dest, texts.lang_set(translator(lang)))
-            return
-        t = await self.chat_t(dest, user)
+        in_group = message.chat.type in GROUP_TYPES
         if lang is None:
+            t = await self.chat_t(dest, user) if in_group else await self.person_t(user)
             await self.reply(dest, texts.lang_usage(t))
-        elif not await self.is_admin(context, message.chat.id, user.id):
-            await self.reply(dest, texts.admins_only(t))
-        else:
-            chat = await self.s.manager.update_chat(dest, lang=lang)
-            await self.reply(dest, texts.lang_set(translator(lang, chat.digits)))
+            return
+        try:
+            record = await self.dispatch(SetLanguage(lang, "chat" if in_group else "me"),
+                                         self.actor(context, message, user))
+        except TableError as e:
+            t = await self.chat_t(dest, user) if in_group else await self.person_t(user)
+            await self.reply(dest, render_error(e.code, e.params, t))
+            return
+        if not in_group and self.s.on_lang is not None:
+            self.s.on_lang(player_id(user.id))
+        # the confirmation names the language chosen, in that language
+        await self.reply(dest, texts.lang_set(translator(lang, getattr(record, "digits", "western"))))
 
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/settings [turn=N] [digits=…] [ai=…] [GAME.key=value]`` (admins change, anyone reads)."""
@@ -206,15 +234,18 @@ class Handlers(Base):
         if not args:
             await self.reply(dest, texts.settings_text(await self.s.manager.chat_settings(dest), t))
             return
-        if not await self.is_admin(context, message.chat.id, user.id):
-            await self.reply(dest, texts.admins_only(t))
-            return
         changes = _settings_changes(texts.parse_options(args),
                                     (await self.s.manager.chat_settings(dest)).default_options)
-        if changes is None:
-            await self.reply(dest, texts.settings_usage(t))
+        try:
+            if changes is None:
+                if not await self.actor(context, message, user).is_admin():
+                    raise TableError("admins_only")
+                await self.reply(dest, texts.settings_usage(t))
+                return
+            chat = await self.dispatch(ChangeSettings(changes), self.actor(context, message, user))
+        except TableError as e:
+            await self.reply(dest, render_error(e.code, e.params, t))
             return
-        chat = await self.s.manager.update_chat(dest, **changes)
         await self.reply(dest, texts.settings_text(chat, await self.chat_t(dest, user)))
 
     # ------------------------------------------------------------------ private chat
@@ -233,22 +264,19 @@ class Handlers(Base):
         await self.s.manager.update_player(person.player_id, dm_ok=True)
         t = await self.person_t(user)
         args = context.args or []
-        table_id = parse_join_payload(args[0]) if args else None
-        if table_id is None:
+        if not args:
             await self.reply(dest, texts.welcome_text(t))
         else:
-            snap = self.s.manager.get(table_id)
             try:
-                if snap is None:
-                    raise TableError("no_table")
-                if snap.seat_of(person.player_id) is None:
-                    snap = await self.s.manager.join(snap.table.chat_id, person)
+                snap = await self.dispatch(JoinByLink(args[0]), self.actor(context, message, user))
             except TableError as e:
                 await self.reply(dest, render_error(e.code, e.params, t))
             else:
                 seat = snap.seat_of(person.player_id)
-                if seat is not None:
-                    await self.reply(dest, texts.joined_text(snap, seat, t))
+                if seat is not None:  # in the language the table's chat speaks, unless they chose theirs
+                    lang, digits = await self.s.manager.prefs.private_lang(
+                        person.player_id, snap.table.chat_id, user.language_code)
+                    await self.reply(dest, texts.joined_text(snap, seat, translator(lang, digits)))
         if self.s.on_started is not None:
             await self.s.on_started(person)
 

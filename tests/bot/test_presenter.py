@@ -360,7 +360,7 @@ async def test_a_finished_tables_keys_and_caches_are_forgotten() -> None:
     h.clock.advance(hub.FORGET_AFTER + 1)
     hub.sweep()
     assert not [k for b in hub.outboxes.values() for k in b.message_ids if table_of_key(k) == tid]
-    assert tid not in presenter._langs and not [k for k in presenter._turn if k[0] == tid]
+    assert not [k for k in presenter._turn if k[0] == tid]  # (no per-table language cache: bot/prefs.py)
     h.clock.advance(120)
     hub.sweep()
     assert hub.outboxes == {}  # idle, holding nothing: evicted

@@ -86,6 +86,7 @@ class FakeChat:
     is_forum: bool = False
     admins: set[int] = field(default_factory=set)
     first_name: str | None = None
+    members: set[int] | None = None  # None: everyone asked about is a member; else the others have "left"
 
     def to_json(self) -> dict[str, Any]:
         """The Bot API ``Chat`` object."""
@@ -172,6 +173,9 @@ def _param(raw: str) -> Any:
         return json.loads(raw)
     except ValueError:
         return raw
+
+
+ANONYMOUS_ADMIN = 1087968824
 
 
 class FakeTelegram:
@@ -316,7 +320,8 @@ class FakeTelegram:
         self._updates.append(update)
         await self._notify()
 
-    async def say(self, user: FakeUser, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+    async def say(self, user: FakeUser, chat_id: int, text: str, *, thread_id: int | None = None,
+                  as_group: bool = False) -> int:
         """``user`` posts ``text`` in ``chat_id`` (their own id: the private chat). Returns its id.
 
         A text starting with ``/`` carries a ``bot_command`` entity, as Telegram adds it. A message in
@@ -334,6 +339,10 @@ class FakeTelegram:
         if thread_id is not None:
             msg["message_thread_id"] = thread_id
             msg["is_topic_message"] = True
+        if as_group:  # an anonymous admin: Telegram shows GroupAnonymousBot and the group as sender
+            msg["from"] = {"id": ANONYMOUS_ADMIN, "is_bot": True, "first_name": "Group",
+                           "username": "GroupAnonymousBot"}
+            msg["sender_chat"] = self._chat_json(chat_id)
         self.messages[chat_id][message_id] = FakeMessage(chat_id, message_id, text, thread_id=thread_id,
                                                          from_bot=False)
         await self._push({"message": msg})
@@ -495,6 +504,8 @@ class FakeTelegram:
         chat = self.group_chats.get(chat_id)
         if chat is not None and user_id in chat.admins:
             return {"status": "creator", "user": user_json, "is_anonymous": False}
+        if chat is not None and chat.members is not None and user_id not in chat.members:
+            return {"status": "left", "user": user_json}
         return {"status": "member", "user": user_json}
 
     def _answer(self, p: dict[str, Any]) -> bool:
