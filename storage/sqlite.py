@@ -1,15 +1,16 @@
-"""The SQLite repository: one file, WAL, numbered migrations, group commit on its own thread.
+"""The SQLite repository: one file, WAL, numbered migrations, group commit, on aiosqlite.
 
-Every statement runs on one thread that the repository owns (holding a plain ``sqlite3``
-connection; no aiosqlite). Each public method hands that thread one function, so a method's
-statements never interleave with another's. Writes go through a group-commit queue: the writes
-that arrive while a commit is in flight are run in the next transaction (``BEGIN IMMEDIATE`` …
-``COMMIT``), each in its own savepoint so that one refused write (a :class:`VersionConflict`,
-say) leaves the others intact. A caller returns only after the commit that holds its write is
-done. Durability (:data:`DURABILITY`): ``"crash"`` (the default) is WAL with
-``synchronous=NORMAL``, which keeps every acknowledged write through a crash or ``kill -9`` of
-the process; ``"power"`` is ``synchronous=FULL``, which also waits for the disk on each commit
-and so keeps them through a power cut or an operating-system crash.
+The repository holds one ``aiosqlite`` connection and talks to it through aiosqlite's public API
+only (``execute``, ``execute_fetchall``, ``executemany``, ``commit``, ``rollback``, ``close``,
+``in_transaction``). An ``asyncio.Lock`` lets one method at a time use it, so a method's statements
+never interleave with another's and a read never runs inside another coroutine's open write
+transaction. Writes go through a group-commit queue: the writes that arrive while a commit is in
+flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), each in its own savepoint
+so that one refused write (a :class:`VersionConflict`, say) leaves the others intact. A caller
+returns only after the commit that holds its write is done. Durability (:data:`DURABILITY`):
+``"crash"`` (the default) is WAL with ``synchronous=NORMAL``, which keeps every acknowledged write
+through a crash or ``kill -9`` of the process; ``"power"`` is ``synchronous=FULL``, which also waits
+for the disk on each commit and so keeps them through a power cut or an operating-system crash.
 
 SQLite's own errors that a person can act on become the typed ones of :mod:`storage.errors`
 (not a database, read-only, locked, cannot open); the others pass through unchanged.
@@ -19,19 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import queue
 import re
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
-from functools import partial
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
+
+import aiosqlite
 
 from storage.errors import (
     DatabaseLocked,
@@ -176,54 +176,13 @@ def migrate(conn: sqlite3.Connection, scripts: Sequence[tuple[int, str]]) -> int
 # --- the repository --------------------------------------------------------------------------
 
 
-class _Thread:
-    """One thread running the functions it is given, in order; results come back as asyncio futures.
-
-    The repository's connection lives and is used only here. This is what aiosqlite does, with
-    public parts only: a queue in, ``call_soon_threadsafe`` out (no ``concurrent.futures`` layer,
-    which measured slower per round trip than aiosqlite's own queue).
-    """
-
-    def __init__(self, name: str) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.AbstractEventLoop,
-                                            asyncio.Future[Any]] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
-        self._thread.start()
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            fn, loop, future = job
-            try:
-                result = fn()
-            except BaseException as exc:
-                loop.call_soon_threadsafe(_settle, future, False, exc)
-            else:
-                loop.call_soon_threadsafe(_settle, future, True, result)
-
-    def run(self, fn: Callable[[], T]) -> asyncio.Future[T]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((fn, loop, future))
-        return future
-
-    def stop(self) -> None:
-        """The thread ends after the functions queued before this."""
-        self._jobs.put(None)
-
-
-def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
-    if future.cancelled():
-        return
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)
+Conn = aiosqlite.Connection
 
 
 class _Write:
     __slots__ = ("fn", "future")
 
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any], future: asyncio.Future[Any]) -> None:
+    def __init__(self, fn: Callable[[Conn], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
         self.fn = fn
         self.future = future
 
@@ -249,8 +208,8 @@ class SQLiteRepository:
         self.group_commit = group_commit
         self.read_only = read_only
         self.busy_timeout = busy_timeout
-        self._conn: sqlite3.Connection | None = None
-        self._thread: _Thread | None = None
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()  # one method (a read, or a write batch) at a time on the connection
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed by the writer (a benchmark figure)
@@ -259,19 +218,12 @@ class SQLiteRepository:
     # connection
 
     async def open(self) -> None:
-        if self._conn is not None:
+        if self._db is not None:
             return
-        thread = _Thread("majlis-sqlite")
-        scripts = migrations()
-        try:
-            conn = await thread.run(partial(self._connect, scripts))
-        except BaseException:
-            thread.stop()
-            raise
-        self._thread, self._conn = thread, conn
+        self._db = await self._connect(migrations())
 
-    def _connect(self, scripts: Sequence[tuple[int, str]]) -> sqlite3.Connection:
-        """On the repository's thread: connect, set the pragmas, migrate (or check the schema)."""
+    def _check_path(self) -> str:
+        """The file's ``file:`` URI, once its folder exists (or, read-only, the file does)."""
         if self.read_only and self.path != ":memory:" and not Path(self.path).is_file():
             raise DatabaseUnavailable(f"{self.path}: no such database file")
         if not self.read_only and self.path != ":memory:":
@@ -279,67 +231,67 @@ class SQLiteRepository:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise DatabaseUnavailable(f"{self.path}: cannot create its folder ({e.strerror})") from None
+        return "file:" + quote(str(Path(self.path).resolve())) if self.read_only else self.path
+
+    async def _connect(self, scripts: Sequence[tuple[int, str]]) -> aiosqlite.Connection:
+        """Connect, set the pragmas, migrate (or check the schema)."""
+        uri = self._check_path()
+        if self.read_only:
+            return await self._connect_read_only(uri, len(scripts))
         try:
-            if self.read_only:
-                return self._connect_read_only(len(scripts))
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=self.busy_timeout)
+            db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
         except sqlite3.Error as e:
             raise storage_error(e, self.path) from None
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={self.synchronous}")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
-            version = _schema_version(conn, self.path)
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute(f"PRAGMA synchronous={self.synchronous}")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            version = await _schema_version(db, self.path)
             if version > len(scripts):
                 raise SchemaMismatch(f"{self.path} has schema {version}, newer than this Majlis "
                                      f"({len(scripts)}): upgrade Majlis")
-            self.schema_version = migrate(conn, scripts)
+            self.schema_version = await _migrate(db, scripts)
         except BaseException as e:
-            conn.close()
+            await db.close()
             raise storage_error(e, self.path) from None
-        return conn
+        return db
 
-    def _connect_read_only(self, latest: int) -> sqlite3.Connection:
-        uri = "file:" + quote(str(Path(self.path).resolve()))
+    async def _connect_read_only(self, uri: str, latest: int) -> aiosqlite.Connection:
         try:
-            conn = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+            db = await aiosqlite.connect(uri + "?mode=ro", uri=True, isolation_level=None)
+        except sqlite3.Error as e:
+            raise storage_error(e, self.path) from None
+        try:
             try:
-                version = _schema_version(conn, self.path)
+                version = await _schema_version(db, self.path)
             except sqlite3.OperationalError as e:  # a WAL file whose -shm cannot be created here
                 if getattr(e, "sqlite_errorcode", 0) & 0xFF not in (_CANTOPEN, _READONLY):
                     raise
-                conn.close()
-                conn = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None,
-                                       check_same_thread=False)
-                version = _schema_version(conn, self.path)
-        except sqlite3.Error as e:
+                await db.close()
+                db = await aiosqlite.connect(uri + "?immutable=1", uri=True, isolation_level=None)
+                version = await _schema_version(db, self.path)
+            if version == 0:
+                raise NotADatabase(f"{self.path} is empty: not a Majlis database")
+            if version != latest:
+                raise SchemaMismatch(
+                    f"{self.path} has schema {version}, this Majlis reads {latest}: "
+                    + ("run `majlis db migrate` first" if version < latest else "upgrade Majlis"))
+            await db.execute("PRAGMA query_only=ON")
+        except BaseException as e:
+            await db.close()
             raise storage_error(e, self.path) from None
-        if version == 0:
-            conn.close()
-            raise NotADatabase(f"{self.path} is empty: not a Majlis database")
-        if version != latest:
-            conn.close()
-            raise SchemaMismatch(
-                f"{self.path} has schema {version}, this Majlis reads {latest}: "
-                + ("run `majlis db migrate` first" if version < latest else "upgrade Majlis"))
-        conn.execute("PRAGMA query_only=ON")
         self.schema_version = version
-        return conn
+        return db
 
     async def close(self) -> None:
-        if self._conn is None:
+        if self._db is None:
             return
         while self._flusher is not None and not self._flusher.done():
             await asyncio.wait({self._flusher})  # the writes in flight finish (or fail) first
-        conn, thread = self._conn, self._thread
-        self._conn = self._thread = None
-        assert thread is not None
-        try:
-            await thread.run(conn.close)
-        finally:
-            thread.stop()
+        db, self._db = self._db, None
+        async with self._lock:  # the reads in flight finish first
+            await db.close()
 
     async def __aenter__(self) -> SQLiteRepository:
         await self.open()
@@ -348,19 +300,20 @@ class SQLiteRepository:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(connection)`` on the repository's thread, alone."""
-        conn, thread = self._conn, self._thread
-        if conn is None or thread is None:
+    async def _call(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+        """Run ``fn(connection)`` alone on the connection (no other method's statements in between)."""
+        db = self._db
+        if db is None:
             raise RuntimeError("the repository is not open")
         try:
-            return await thread.run(partial(fn, conn))
+            async with self._lock:
+                return await fn(db)
         except sqlite3.Error as e:
             raise storage_error(e, self.path) from None
 
-    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
         """Run ``fn`` inside a transaction; return once that transaction is committed."""
-        if self._conn is None:
+        if self._db is None:
             raise RuntimeError("the repository is not open")
         if self.read_only:
             raise ReadOnlyDatabase(f"{self.path} was opened read-only")
@@ -372,22 +325,26 @@ class SQLiteRepository:
 
     async def _flush(self) -> None:
         while self._queue:
-            if self.group_commit:
-                batch, self._queue = self._queue, []
-            else:
-                batch, self._queue = self._queue[:1], self._queue[1:]
-            try:
-                outcomes = await self._call(partial(_run_batch, batch=batch))
-            except Exception as exc:  # the commit itself failed: nobody's write is done
-                for write in batch:
-                    if not write.future.done():
-                        write.future.set_exception(exc)
-                continue
-            except BaseException:  # cancelled (the loop is closing): nobody is acknowledged
-                for write in [*batch, *self._queue]:
-                    write.future.cancel()
-                self._queue = []
-                raise
+            async with self._lock:  # the writes queued while waiting for the lock join this batch
+                if self.group_commit:
+                    batch, self._queue = self._queue, []
+                else:
+                    batch, self._queue = self._queue[:1], self._queue[1:]
+                db = self._db
+                try:
+                    if db is None:
+                        raise RuntimeError("the repository is not open")
+                    outcomes = await _run_batch(db, batch)
+                except Exception as exc:  # the commit itself failed: nobody's write is done
+                    for write in batch:
+                        if not write.future.done():
+                            write.future.set_exception(storage_error(exc, self.path))
+                    continue
+                except BaseException:  # cancelled (the loop is closing): nobody is acknowledged
+                    for write in [*batch, *self._queue]:
+                        write.future.cancel()
+                    self._queue = []
+                    raise
             self.commits += 1
             for write, (ok, value) in zip(batch, outcomes, strict=True):
                 if write.future.done():
@@ -400,22 +357,22 @@ class SQLiteRepository:
     # install-wide settings
 
     async def get_meta(self, key: str) -> str | None:
-        row = await self._call(lambda c: c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())
+        row = await self._call(lambda c: _one(c, "SELECT value FROM meta WHERE key = ?", (key,)))
         return None if row is None else str(row[0])
 
     async def set_meta_if_absent(self, key: str, value: str) -> str:
-        def put(c: sqlite3.Connection) -> str:
-            c.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, value))
-            return str(c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+        async def put(c: Conn) -> str:
+            await c.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, value))
+            return str((await _one(c, "SELECT value FROM meta WHERE key = ?", (key,)))[0])
 
         return await self._write(put)
 
     # chats and players
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:
-        row = await self._call(lambda c: c.execute(
-            "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level FROM chats "
-            "WHERE chat_id = ?", (chat_id,)).fetchone())
+        row = await self._call(lambda c: _one(
+            c, "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level FROM chats "
+            "WHERE chat_id = ?", (chat_id,)))
         return None if row is None else chat_from(row)
 
     async def save_chat(self, chat: ChatRecord) -> None:
@@ -423,8 +380,8 @@ class SQLiteRepository:
         await self._write(lambda c: _run(c, "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?, ?, ?)", row))
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
-        row = await self._call(lambda c: c.execute(
-            "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = ?", (player_id,)).fetchone())
+        row = await self._call(lambda c: _one(
+            c, "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = ?", (player_id,)))
         return None if row is None else player_from(row)
 
     async def save_player(self, player: PlayerRecord) -> None:
@@ -438,11 +395,13 @@ class SQLiteRepository:
         """Insert a table (its ``table_id`` ignored, ``rev`` 0), held by ``owner``; the new id."""
         row = (*table_row(table)[1:-1], owner, lease_until)
 
-        def insert(c: sqlite3.Connection) -> int:
-            cur = c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
-                            f"VALUES ({', '.join('?' * len(row))})", row)
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+        async def insert(c: Conn) -> int:
+            cur = await c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
+                                  f"VALUES ({', '.join('?' * len(row))})", row)
+            rowid = cur.lastrowid
+            await cur.close()
+            assert rowid is not None
+            return rowid
 
         return await self._write(insert)
 
@@ -451,13 +410,13 @@ class SQLiteRepository:
         return replace(table, rev=await self._write(lambda c: _update_table(c, row)))
 
     async def get_table(self, table_id: int) -> TableRecord | None:
-        row = await self._call(lambda c: c.execute(
-            f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = ?", (table_id,)).fetchone())
+        row = await self._call(lambda c: _one(
+            c, f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = ?", (table_id,)))
         return None if row is None else table_from(row)
 
     async def live_tables(self) -> list[TableRecord]:
-        rows = await self._call(lambda c: c.execute(
-            f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} ORDER BY table_id").fetchall())
+        rows = await self._call(lambda c: _all(
+            c, f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} ORDER BY table_id"))
         return [table_from(r) for r in rows]
 
     async def live_tables_with_logs(self, table_ids: Iterable[int] | None = None,
@@ -466,20 +425,20 @@ class SQLiteRepository:
         ids = None if table_ids is None else dumps(sorted(set(table_ids)))
         only = f"t.status IN {_LIVE} AND (?1 IS NULL OR t.table_id IN (SELECT value FROM json_each(?1)))"
 
-        def read(c: sqlite3.Connection) -> tuple[list[Row], list[Row], list[Row]]:
-            c.execute("BEGIN")  # one consistent read
+        async def read(c: Conn) -> tuple[list[Row], list[Row], list[Row]]:
+            await c.execute("BEGIN")  # one consistent read
             try:
-                tables = c.execute(f"SELECT {_T_COLUMNS} FROM tables t WHERE {only} ORDER BY t.table_id",
-                                   (ids,)).fetchall()
-                snaps = c.execute(f"SELECT s.table_id, s.seq, s.state FROM snapshots s JOIN tables t "
-                                  f"USING (table_id) WHERE {only}", (ids,)).fetchall()
-                actions = c.execute(  # CROSS JOIN keeps this order: live tables, then each one's tail
-                    "SELECT a.table_id, a.seq, a.seat, a.action, a.actor, a.at FROM tables t "
+                tables = await _all(c, f"SELECT {_T_COLUMNS} FROM tables t WHERE {only} ORDER BY t.table_id",
+                                    (ids,))
+                snaps = await _all(c, f"SELECT s.table_id, s.seq, s.state FROM snapshots s JOIN tables t "
+                                   f"USING (table_id) WHERE {only}", (ids,))
+                actions = await _all(  # CROSS JOIN keeps this order: live tables, then each one's tail
+                    c, "SELECT a.table_id, a.seq, a.seat, a.action, a.actor, a.at FROM tables t "
                     f"CROSS JOIN actions a ON a.table_id = t.table_id WHERE {only} AND a.seq > "
                     "COALESCE((SELECT s.seq FROM snapshots s WHERE s.table_id = t.table_id), 0) "
-                    "ORDER BY t.table_id, a.seq", (ids,)).fetchall()
+                    "ORDER BY t.table_id, a.seq", (ids,))
             finally:
-                c.execute("COMMIT")
+                await c.commit()
             return tables, snaps, actions
 
         tables, snaps, actions = await self._call(read)
@@ -499,13 +458,13 @@ class SQLiteRepository:
         """Take the live tables that nobody holds (no owner, or a lease ended before ``now``)."""
         prefixes = None if chat_prefixes is None else dumps(list(chat_prefixes))
 
-        def claim(c: sqlite3.Connection) -> list[int]:
-            ids = [r[0] for r in c.execute(
-                f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < ?1) "
+        async def claim(c: Conn) -> list[int]:
+            ids = [r[0] for r in await _all(
+                c, f"SELECT table_id FROM tables WHERE status IN {_LIVE} AND (owner IS NULL OR lease_until < ?1) "
                 "AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(?3) p "
                 "WHERE substr(chat_id, 1, length(p.value)) = p.value)) "
                 "ORDER BY table_id LIMIT ?2", (now, -1 if limit is None else limit, prefixes))]
-            c.executemany("UPDATE tables SET owner = ?, lease_until = ? WHERE table_id = ?",
+            await c.executemany("UPDATE tables SET owner = ?, lease_until = ? WHERE table_id = ?",
                           [(owner, now + lease_seconds, i) for i in ids])
             return ids
 
@@ -513,58 +472,61 @@ class SQLiteRepository:
 
     async def renew_leases(self, owner: str, now: float, lease_seconds: float) -> list[int]:
         """Extend ``owner``'s leases of its live tables; the ids it still holds."""
-        return await self._write(lambda c: sorted(r[0] for r in c.execute(
-            f"UPDATE tables SET lease_until = ? WHERE owner = ? AND status IN {_LIVE} RETURNING table_id",
-            (now + lease_seconds, owner)).fetchall()))
+        async def renew(c: Conn) -> list[int]:
+            return sorted(r[0] for r in await _all(
+                c, f"UPDATE tables SET lease_until = ? WHERE owner = ? AND status IN {_LIVE} RETURNING table_id",
+                (now + lease_seconds, owner)))
+
+        return await self._write(renew)
 
     async def release_tables(self, owner: str, table_ids: Iterable[int] | None = None) -> int:
         """Give up ``owner``'s tables (all, or ``table_ids``): another process may take them at once."""
         ids = None if table_ids is None else dumps(sorted(set(table_ids)))
-        return await self._write(lambda c: c.execute(
-            "UPDATE tables SET owner = NULL, lease_until = NULL WHERE owner = ?1 AND "
-            "(?2 IS NULL OR table_id IN (SELECT value FROM json_each(?2)))", (owner, ids)).rowcount)
+        return await self._write(lambda c: _rowcount(
+            c, "UPDATE tables SET owner = NULL, lease_until = NULL WHERE owner = ?1 AND "
+            "(?2 IS NULL OR table_id IN (SELECT value FROM json_each(?2)))", (owner, ids)))
 
     async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
         """Who holds the table and until when (None: no such table)."""
-        row = await self._call(lambda c: c.execute(
-            "SELECT owner, lease_until FROM tables WHERE table_id = ?", (table_id,)).fetchone())
+        row = await self._call(lambda c: _one(
+            c, "SELECT owner, lease_until FROM tables WHERE table_id = ?", (table_id,)))
         return None if row is None else (row[0], row[1])
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
         check_append(action, table)
         arow, trow = action_row(action), table_row(table)
 
-        def append(c: sqlite3.Connection) -> int:
-            _append(c, action, arow)
-            return _update_table(c, trow)
+        async def append(c: Conn) -> int:
+            await _append(c, action, arow)
+            return await _update_table(c, trow)
 
         return replace(table, rev=await self._write(append))
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
-        rows = await self._call(lambda c: c.execute(
-            "SELECT table_id, seq, seat, action, actor, at FROM actions WHERE table_id = ? AND seq > ? "
-            "ORDER BY seq", (table_id, after_seq)).fetchall())
+        rows = await self._call(lambda c: _all(
+            c, "SELECT table_id, seq, seat, action, actor, at FROM actions WHERE table_id = ? AND seq > ? "
+            "ORDER BY seq", (table_id, after_seq)))
         return [action_from(r) for r in rows]
 
     async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
         text = dumps(state)
 
-        def save(c: sqlite3.Connection) -> None:
-            if c.execute("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)).fetchone() is None:
+        async def save(c: Conn) -> None:
+            if await _one(c, "SELECT 1 FROM tables WHERE table_id = ?", (table_id,)) is None:
                 raise KeyError(table_id)
-            last = c.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?",
-                             (table_id,)).fetchone()[0]
+            last = (await _one(c, "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?",
+                               (table_id,)))[0]
             if not 0 <= seq <= last:
                 raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
-            c.execute("INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE "
-                      "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
-                      (table_id, seq, text))
+            await c.execute("INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE "
+                            "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
+                            (table_id, seq, text))
 
         await self._write(save)
 
     async def latest_snapshot(self, table_id: int) -> Snapshot | None:
-        row = await self._call(lambda c: c.execute(
-            "SELECT seq, state FROM snapshots WHERE table_id = ?", (table_id,)).fetchone())
+        row = await self._call(lambda c: _one(
+            c, "SELECT seq, state FROM snapshots WHERE table_id = ?", (table_id,)))
         return None if row is None else (row[0], json.loads(row[1]))
 
     # results and ratings
@@ -575,13 +537,13 @@ class SQLiteRepository:
         trow = table_row(table)
         record = _match_writer(result)
 
-        def write(c: sqlite3.Connection) -> Row | int:
-            if c.execute("SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)).fetchone():
-                row: Row = c.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = ?",
-                                     (result.table_id,)).fetchone()
+        async def write(c: Conn) -> Row | int:
+            if await _one(c, "SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)):
+                row: Row = await _one(c, f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = ?",
+                                      (result.table_id,))
                 return row
-            rev = _update_table(c, trow)
-            record(c)
+            rev = await _update_table(c, trow)
+            await record(c)
             return rev
 
         out = await self._write(write)
@@ -599,12 +561,12 @@ class SQLiteRepository:
         arow, trow = action_row(action), table_row(table)
         record = _match_writer(result)
 
-        def write(c: sqlite3.Connection) -> int:
-            _append(c, action, arow)
-            if c.execute("SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)).fetchone():
+        async def write(c: Conn) -> int:
+            await _append(c, action, arow)
+            if await _one(c, "SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)):
                 raise VersionConflict(f"table {action.table_id}: its match is recorded already")
-            rev = _update_table(c, trow)
-            record(c)
+            rev = await _update_table(c, trow)
+            await record(c)
             return rev
 
         return replace(table, rev=await self._write(write))
@@ -619,29 +581,30 @@ class SQLiteRepository:
         if old_chat_id == new_chat_id:
             raise ValueError(f"moving chat {old_chat_id!r} onto itself")
 
-        def move(c: sqlite3.Connection) -> int:
-            c.execute("UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
-            c.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
-            live = c.execute(f"UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ? "
-                             f"AND status IN {_LIVE}", (new_chat_id, old_chat_id)).rowcount
-            c.execute("UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ?", (new_chat_id, old_chat_id))
-            c.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
-            c.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_chat_id, old_chat_id))
-            c.execute("DELETE FROM ratings WHERE scope = ?", (old_chat_id,))
+        async def move(c: Conn) -> int:
+            await c.execute("UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            await c.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
+            live = await _rowcount(c, f"UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ? "
+                                   f"AND status IN {_LIVE}", (new_chat_id, old_chat_id))
+            await c.execute("UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ?",
+                            (new_chat_id, old_chat_id))
+            await c.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            await c.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_chat_id, old_chat_id))
+            await c.execute("DELETE FROM ratings WHERE scope = ?", (old_chat_id,))
             return int(live)
 
         return await self._write(move)
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:
         """A chat's board for one game; ``chat_id`` ``"*"`` (``ratings.GLOBAL``) spans every chat."""
-        rows = await self._call(lambda c: c.execute(
-            "SELECT r.player_id, COALESCE(p.name, r.player_id), COUNT(*), "
+        rows = await self._call(lambda c: _all(
+            c, "SELECT r.player_id, COALESCE(p.name, r.player_id), COUNT(*), "
             "SUM(r.won AND NOT r.left_), g.mu, g.sigma "
             "FROM match_results r JOIN matches m ON m.table_id = r.table_id "
             "LEFT JOIN players p ON p.player_id = r.player_id "
             "LEFT JOIN ratings g ON g.scope = ?1 AND g.game = m.game AND g.player_id = r.player_id "
             "WHERE (?1 = '*' OR m.chat_id = ?1) AND m.game = ?2 AND r.counted "
-            "GROUP BY r.player_id", (chat_id, game)).fetchall())
+            "GROUP BY r.player_id", (chat_id, game)))
         out = [LeaderRow(pid, name, matches, wins, _rating(mu, sigma).display)
                for pid, name, matches, wins, mu, sigma in rows]
         out.sort(key=leader_order)
@@ -649,21 +612,21 @@ class SQLiteRepository:
 
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]:
         scope = GLOBAL if chat_id is None else chat_id
-        rows = await self._call(lambda c: c.execute(
-            "SELECT m.game, COUNT(*), SUM(r.won AND NOT r.left_), SUM(r.left_), SUM(r.score), g.mu, g.sigma "
+        rows = await self._call(lambda c: _all(
+            c, "SELECT m.game, COUNT(*), SUM(r.won AND NOT r.left_), SUM(r.left_), SUM(r.score), g.mu, g.sigma "
             "FROM match_results r JOIN matches m ON m.table_id = r.table_id "
             "LEFT JOIN ratings g ON g.scope = ? AND g.game = m.game AND g.player_id = r.player_id "
             "WHERE r.player_id = ? AND r.counted AND (? IS NULL OR m.chat_id = ?) "
-            "GROUP BY m.game ORDER BY m.game", (scope, player_id, chat_id, chat_id)).fetchall())
+            "GROUP BY m.game ORDER BY m.game", (scope, player_id, chat_id, chat_id)))
         return [PlayerStats(game, matches, wins, left, _rating(mu, sigma).display, score)
                 for game, matches, wins, left, score, mu, sigma in rows]
 
     async def table_results(self, table_id: int) -> MatchResult | None:
-        def read(c: sqlite3.Connection) -> tuple[Row | None, list[Row]]:
-            match = c.execute("SELECT table_id, chat_id, game, finished_at, scores FROM matches "
-                              "WHERE table_id = ?", (table_id,)).fetchone()
-            rows = c.execute("SELECT player_id, seat, score, won, left_ FROM match_results "
-                             "WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall()
+        async def read(c: Conn) -> tuple[Row | None, list[Row]]:
+            match = await _one(c, "SELECT table_id, chat_id, game, finished_at, scores FROM matches "
+                               "WHERE table_id = ?", (table_id,))
+            rows = await _all(c, "SELECT player_id, seat, score, won, left_ FROM match_results "
+                              "WHERE table_id = ? ORDER BY idx", (table_id,))
             return match, rows
 
         match, rows = await self._call(read)
@@ -674,45 +637,86 @@ class SQLiteRepository:
         return MatchResult(match[0], match[1], match[2], match[3], results, json.loads(match[4]))
 
 
-def _run(c: sqlite3.Connection, sql: str, params: Row) -> None:
-    c.execute(sql, params)
+async def _one(c: Conn, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The first row of ``sql`` (None if it has none)."""
+    async with c.execute(sql, params) as cur:
+        return await cur.fetchone()
 
 
-def _schema_version(conn: sqlite3.Connection, where: str) -> int:
+async def _all(c: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    return [tuple(r) for r in await c.execute_fetchall(sql, params)]
+
+
+async def _rowcount(c: Conn, sql: str, params: Sequence[Any] = ()) -> int:
+    async with c.execute(sql, params) as cur:
+        return int(cur.rowcount)
+
+
+async def _run(c: Conn, sql: str, params: Row) -> None:
+    await c.execute(sql, params)
+
+
+async def _schema_version(c: Conn, where: str) -> int:
     """The file's schema version: 0 for an empty file; refuses an SQLite file of something else."""
-    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    names = {r[0] for r in await _all(c, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not names:
         return 0
     if "schema_version" not in names:
         raise NotADatabase(f"{where} is an SQLite database of something else, not Majlis's")
-    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+    return int((await _one(c, "SELECT COALESCE(MAX(version), 0) FROM schema_version"))[0])
 
 
-def _append(c: sqlite3.Connection, action: ActionRecord, arow: Row) -> None:
+async def _migrate(c: Conn, scripts: Sequence[tuple[int, str]]) -> int:
+    """:func:`migrate` on the repository's aiosqlite connection (the same steps, awaited)."""
+    version = "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+    names = {r[0] for r in await _all(c, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_version" not in names:
+        await c.execute("CREATE TABLE IF NOT EXISTS schema_version "
+                        "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+    current = int((await _one(c, version))[0])
+    for number, sql in scripts:
+        if number <= current:  # applied already: no write lock needed to find that out
+            continue
+        await c.execute("BEGIN IMMEDIATE")
+        try:
+            current = int((await _one(c, version))[0])
+            if number > current:
+                for statement in statements(sql):
+                    await c.execute(statement)
+                await c.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
+                current = number
+            await c.commit()
+        except BaseException:
+            if c.in_transaction:
+                await c.rollback()
+            raise
+    return current
+
+
+async def _append(c: Conn, action: ActionRecord, arow: Row) -> None:
     """Insert the action if its seq is the log's next one (else :class:`VersionConflict`)."""
-    last = c.execute("SELECT MAX(seq) FROM actions WHERE table_id = ?", (action.table_id,)).fetchone()[0]
-    if last is None and c.execute("SELECT 1 FROM tables WHERE table_id = ?",
-                                  (action.table_id,)).fetchone() is None:
+    last = (await _one(c, "SELECT MAX(seq) FROM actions WHERE table_id = ?", (action.table_id,)))[0]
+    if last is None and await _one(c, "SELECT 1 FROM tables WHERE table_id = ?", (action.table_id,)) is None:
         raise KeyError(action.table_id)
     if action.seq != (last or 0) + 1:
         raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last or 0}")
-    c.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", arow)
+    await c.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", arow)
 
 
-def _match_writer(result: MatchResult) -> Callable[[sqlite3.Connection], None]:
+def _match_writer(result: MatchResult) -> Callable[[Conn], Awaitable[None]]:
     """A function that writes the match, its result rows and its players' new ratings."""
     scores = dumps(result.scores)
     rows = result_rows(result)
     people = rated_players(result.results)
 
-    def write(c: sqlite3.Connection) -> None:
-        c.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
-                  (result.table_id, result.chat_id, result.game, result.finished_at, scores))
-        c.executemany("INSERT INTO match_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    async def write(c: Conn) -> None:
+        await c.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
+                        (result.table_id, result.chat_id, result.game, result.finished_at, scores))
+        await c.executemany("INSERT INTO match_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         for scope in (result.chat_id, GLOBAL):
-            current = _ratings(c, scope, result.game, people)
+            current = await _ratings(c, scope, result.game, people)
             new = rate_match(result.game, result.results, current)
-            c.executemany(
+            await c.executemany(
                 "INSERT INTO ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, game, player_id) "
                 "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
                 [(scope, result.game, pid, r.mu, r.sigma) for pid, r in new.items()])
@@ -724,22 +728,22 @@ _UPDATE_TABLE = (f"UPDATE tables SET {', '.join(f'{col} = ?' for col in _COLS[1:
                  "WHERE table_id = ? AND rev = ?")
 
 
-def _update_table(c: sqlite3.Connection, row: Row) -> int:
+async def _update_table(c: Conn, row: Row) -> int:
     """Write the table row if the stored rev is the row's; the new rev (else :class:`TableConflict`)."""
     table_id, rev = row[0], row[-1]
-    if c.execute(_UPDATE_TABLE, (*row[1:-1], table_id, rev)).rowcount == 0:
-        stored = c.execute("SELECT rev FROM tables WHERE table_id = ?", (table_id,)).fetchone()
+    if await _rowcount(c, _UPDATE_TABLE, (*row[1:-1], table_id, rev)) == 0:
+        stored = await _one(c, "SELECT rev FROM tables WHERE table_id = ?", (table_id,))
         if stored is None:
             raise KeyError(table_id)
         raise TableConflict(table_id, rev, stored[0])
     return int(rev) + 1
 
 
-def _ratings(c: sqlite3.Connection, scope: str, game: str, people: Iterable[str]) -> dict[str, Rating]:
+async def _ratings(c: Conn, scope: str, game: str, people: Iterable[str]) -> dict[str, Rating]:
     out = {}
     for pid in people:
-        row = c.execute("SELECT mu, sigma FROM ratings WHERE scope = ? AND game = ? AND player_id = ?",
-                        (scope, game, pid)).fetchone()
+        row = await _one(c, "SELECT mu, sigma FROM ratings WHERE scope = ? AND game = ? AND player_id = ?",
+                         (scope, game, pid))
         out[pid] = Rating() if row is None else Rating(row[0], row[1])
     return out
 
@@ -748,25 +752,25 @@ def _rating(mu: float | None, sigma: float | None) -> Rating:
     return Rating() if mu is None or sigma is None else Rating(mu, sigma)
 
 
-def _run_batch(conn: sqlite3.Connection, batch: Sequence[_Write]) -> list[tuple[bool, Any]]:
+async def _run_batch(c: Conn, batch: Sequence[_Write]) -> list[tuple[bool, Any]]:
     """One transaction holding every write of ``batch``, each in its own savepoint."""
     outcomes: list[tuple[bool, Any]] = []
-    conn.execute("BEGIN IMMEDIATE")
+    await c.execute("BEGIN IMMEDIATE")
     try:
         for write in batch:
-            conn.execute("SAVEPOINT w")
+            await c.execute("SAVEPOINT w")
             try:
-                value = write.fn(conn)
+                value = await write.fn(c)
             except Exception as exc:
-                conn.execute("ROLLBACK TO w")
-                conn.execute("RELEASE w")
+                await c.execute("ROLLBACK TO w")
+                await c.execute("RELEASE w")
                 outcomes.append((False, exc))
             else:
-                conn.execute("RELEASE w")
+                await c.execute("RELEASE w")
                 outcomes.append((True, value))
-        conn.execute("COMMIT")
+        await c.commit()
     except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        if c.in_transaction:
+            await c.rollback()
         raise
     return outcomes

@@ -10,9 +10,10 @@ backend (``storage/migrations``), and values are the stored ones (JSON columns s
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
+
+import aiosqlite
 
 from storage.errors import StorageError
 from storage.postgres import PostgresRepository
@@ -51,7 +52,7 @@ class BadExport(StorageError):
 async def _rows(repo: Repo, name: str) -> list[Row]:
     sql = f"SELECT {', '.join(TABLES[name])} FROM {name} ORDER BY {_KEYS[name]}"
     if isinstance(repo, SQLiteRepository):
-        return await repo._call(lambda c: c.execute(sql).fetchall())
+        return [tuple(r) for r in await repo._call(lambda c: c.execute_fetchall(sql))]
     return [tuple(r) for r in await repo._read(lambda c: c.fetch(sql))]
 
 
@@ -114,13 +115,13 @@ async def import_database(repo: Repo, rows: Iterable[tuple[str, Row]]) -> dict[s
 _FILLED = ("SELECT (SELECT COUNT(*) FROM tables) + (SELECT COUNT(*) FROM chats) + (SELECT COUNT(*) FROM players)")
 
 
-def _load_sqlite(c: sqlite3.Connection, by_table: dict[str, list[Row]]) -> None:
-    if c.execute(_FILLED).fetchone()[0]:
+async def _load_sqlite(c: aiosqlite.Connection, by_table: dict[str, list[Row]]) -> None:
+    if next(iter(await c.execute_fetchall(_FILLED)))[0]:
         raise NotEmpty("the target database is not empty: import only into a new one")
     for name, cols in TABLES.items():
         verb = "INSERT OR REPLACE" if name == "meta" else "INSERT"
-        c.executemany(f"{verb} INTO {name} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                      by_table[name])
+        await c.executemany(f"{verb} INTO {name} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                            by_table[name])
 
 
 async def _refuse_if_not_empty_pg(c: Any) -> None:

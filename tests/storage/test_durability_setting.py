@@ -28,6 +28,6 @@ async def test_the_configured_durability_is_the_files_synchronous_level(
     repo = await open_repository(cfg.db, durability=cfg.durability)
     try:
         assert isinstance(repo, SQLiteRepository)
-        assert await repo._call(lambda c: c.execute("PRAGMA synchronous").fetchone()[0]) == level
+        assert await repo._call(lambda c: c.execute_fetchall("PRAGMA synchronous")) == [(level,)]
     finally:
         await repo.close()

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import sys
-import threading
-from collections.abc import Awaitable
 from dataclasses import replace
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from storage import make_repository, open_repository
-from storage.errors import DatabaseLocked, DatabaseUnavailable, NotADatabase, ReadOnlyDatabase, SchemaMismatch
+from storage.errors import (
+    DatabaseLocked,
+    DatabaseUnavailable,
+    NotADatabase,
+    ReadOnlyDatabase,
+    SchemaMismatch,
+    TableConflict,
+)
 from storage.memory import MemoryRepository
 from storage.records import (
     FINISHED,
@@ -42,9 +47,12 @@ def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
         conn.close()
 
 
-def pragmas(repo: SQLiteRepository) -> Awaitable[tuple[object, ...]]:
-    return repo._call(lambda c: tuple(
-        c.execute(f"PRAGMA {name}").fetchone()[0] for name in ("journal_mode", "synchronous", "foreign_keys")))
+async def pragmas(repo: SQLiteRepository) -> tuple[object, ...]:
+    async def read(c: aiosqlite.Connection) -> tuple[object, ...]:
+        return tuple([(await c.execute_fetchall(f"PRAGMA {name}"))[0][0]  # type: ignore[index]
+                      for name in ("journal_mode", "synchronous", "foreign_keys")])
+
+    return await repo._call(read)
 
 
 async def test_the_file_is_wal_with_normal_sync_and_foreign_keys_by_default(tmp_path: Path) -> None:
@@ -339,9 +347,18 @@ async def test_a_lock_held_too_long_is_a_typed_error(tmp_path: Path) -> None:
         holder.close()
 
 
-async def test_the_repository_runs_on_its_own_thread_without_aiosqlite(tmp_path: Path) -> None:
-    loop_thread = threading.get_ident()
+async def test_the_repository_talks_through_aiosqlites_public_connection(tmp_path: Path) -> None:
     async with SQLiteRepository(tmp_path / "t.db") as repo:
-        threads = {await repo._call(lambda c: threading.get_ident()) for _ in range(3)}
-        assert len(threads) == 1 and loop_thread not in threads
-    assert "aiosqlite" not in sys.modules
+        db = await repo._call(lambda c: asyncio.sleep(0, c))
+        assert isinstance(db, aiosqlite.Connection)
+        assert await db.execute_fetchall("PRAGMA journal_mode") == [("wal",)]
+        tid = await repo.create_table(table_record())
+        t = await repo.get_table(tid)
+        assert t is not None
+        before, changes = repo.commits, db.total_changes
+        revs = await asyncio.gather(*(repo.save_table(replace(t, status=PLAYING)) for _ in range(5)),
+                                    return_exceptions=True)
+        assert repo.commits == before + 1  # five concurrent writes, one commit
+        assert [r.rev for r in revs if isinstance(r, TableRecord)] == [t.rev + 1]  # one won the rev
+        assert sum(isinstance(r, TableConflict) for r in revs) == 4  # the others refused, nothing else lost
+        assert db.total_changes == changes + 1 and not db.in_transaction
