@@ -4,7 +4,8 @@ Destinations are platform-neutral strings: ``"tg:<chat>"`` (a group), ``"tg:<cha
 forum topic: every message carries ``message_thread_id``) and ``"dm:tg:<user>"`` (the private chat
 with a person). Telegram's errors become the outbox's: 403 → :class:`~bot.outbox.Forbidden`,
 429 → :class:`~bot.outbox.RetryAfter`, network trouble and 5xx →
-:class:`~bot.outbox.TransientError`, an edit of a deleted message →
+:class:`~bot.outbox.TransientError`, any other 400 on a send → :class:`~bot.outbox.PermanentError`
+(dropped, never retried against the group's budget), an edit of a deleted message →
 :class:`~bot.outbox.MessageGone`; "message is not modified" counts as success. A group that became a
 supergroup (``ChatMigrated``) is noted (:meth:`TelegramTransport.migrated`: the chat's tables move)
 and the operation is made again at the new id.
@@ -22,7 +23,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram import error as tg_error
 
 from bot import identity
-from bot.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
+from bot.outbox import Budget, Forbidden, MessageGone, PermanentError, RetryAfter, TransientError
 from bot.render.message import Button, OutMessage
 
 log = logging.getLogger(__name__)
@@ -147,7 +148,7 @@ class TelegramTransport:
         except tg_error.BadRequest as exc:
             if _has(exc, _NO_CHAT):
                 raise Forbidden(dest) from exc
-            raise TransientError(str(exc)) from exc
+            raise PermanentError(str(exc)) from exc  # the same request would be refused again
         except tg_error.TelegramError as exc:
             raise self._map(dest, exc) from exc
         return str(sent.message_id)

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
-from bot.outbox import Forbidden, MessageGone, RetryAfter, TransientError
+from bot.outbox import Forbidden, MessageGone, PermanentError, RetryAfter, TransientError
 from bot.render.message import Button, OutMessage
 from bot.telegram.transport import (
     NOOP,
@@ -103,6 +103,14 @@ async def test_429_and_5xx_are_typed(tg: FakeTelegram, transport: TelegramTransp
         await transport.edit(group_dest(GROUP), "1", OutMessage("x"))
     mid = await transport.send(group_dest(GROUP), OutMessage("x"))
     assert tg.texts(GROUP) == ["x"] and mid == "1"
+
+
+async def test_a_bad_request_on_send_is_permanent_not_retried(tg: FakeTelegram,
+                                                              transport: TelegramTransport) -> None:
+    tg.fail_next(GROUP, status=400, description="Bad Request: can't parse entities")
+    with pytest.raises(PermanentError):
+        await transport.send(group_dest(GROUP), OutMessage("x"))
+    assert tg.texts(GROUP) == []
 
 
 async def test_unknown_chat_is_forbidden(transport: TelegramTransport) -> None:
