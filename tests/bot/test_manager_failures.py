@@ -27,7 +27,7 @@ class BrokenAppends(MemoryRepository):
         if self.broken:
             self.attempts.append(self.clock_now())
             raise OSError("disk I/O error")
-        await super().append_action(action, table)
+        return await super().append_action(action, table)
 
 
 class BrokenFinal(MemoryRepository):
@@ -42,7 +42,7 @@ class BrokenFinal(MemoryRepository):
         self.final_calls += 1
         if self.broken:
             raise OSError("disk full")
-        await super().append_final_action(action, table, result)
+        return await super().append_final_action(action, table, result)
 
 
 async def _ai_to_move(h: Harness) -> int:

@@ -149,6 +149,7 @@ async def test_restart_mid_deal_continues_the_same_messages(bed: Bed, delete_tab
     assert snap is not None and snap.public is not None and snap.public["phase"] == "play"
     table_mid = int(snap.table.message_ids[f"table:{tid}"])
     hand_mids = {p.user_id: int(snap.table.message_ids[f"hand:{tid}:tg:{p.user_id}"]) for p in people}
+    edits_before = len(tg.messages[GROUP][table_mid].history)
     if delete_table_message:
         tg.delete_message(GROUP, table_mid)
 
@@ -165,7 +166,9 @@ async def test_restart_mid_deal_continues_the_same_messages(bed: Bed, delete_tab
         assert [m.message_id for m in tables] != [table_mid] and len(tables) == 1
     else:
         assert [m.message_id for m in tables] == [table_mid]
-        assert len(tg.messages[GROUP][table_mid].history) > 12
+        # the restored bot goes on editing the same message (how often depends on the even pace,
+        # which coalesces a burst of moves into one edit, so count only that it went on)
+        assert len(tg.messages[GROUP][table_mid].history) > edits_before
     for p in people:
         later = [op for op in tg.ops[p.user_id] if op.message_id == hand_mids[p.user_id] and op.kind == "edit"]
         assert later, "the private hand is edited in place after the restart"
