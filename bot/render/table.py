@@ -50,11 +50,11 @@ def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
                      table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))
 
 
-def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me: int | None = None) -> str:
+def seat_roles(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me: int | None = None) -> list[str]:
+    """What a seat is this deal, in words: its team, dealer, kingdom owner, its bid or contract
+    (the chat's table line and the web page's seat badges both show these)."""
     game = snapshot.table.game
-    name = seat_name(snapshot, seat, t)
-    tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
-    parts = [t.gettext("{seat}. {name}", seat=seat, name=name)]
+    parts: list[str] = []
     if game in TEAM_GAMES or (pub.get("options") or {}).get("partnership"):
         parts.append(team_name(seat % 2, t, me))
     if pub.get("dealer") == seat:
@@ -70,6 +70,14 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me
             parts.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snapshot, pub["contract"])))
         elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == "bid":
             parts.append(t.pgettext("auction", "passed"))
+    return parts
+
+
+def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me: int | None = None) -> str:
+    game = snapshot.table.game
+    name = seat_name(snapshot, seat, t)
+    tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
+    parts = [t.gettext("{seat}. {name}", seat=seat, name=name), *seat_roles(snapshot, pub, seat, t, me)]
     if game == "trix" and pub.get("phase") == "play" and pub.get("contract") == "trix":
         finished = pub.get("finished") or []
         if seat in finished:

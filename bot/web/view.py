@@ -15,7 +15,7 @@ from bot.i18n import T
 from bot.render.cards import SUIT_ORDER, by_suit, card_label, card_name, game_name, rank_glyph, suit_name, trump_label
 from bot.render.common import TEAM_GAMES, action_label, score_lines, seat_name, shown_bid, team_name, winners_text
 from bot.render.hand import prompt
-from bot.render.table import ENDED, _header, game_lines
+from bot.render.table import ENDED, _header, game_lines, seat_roles
 from bot.types import TableSnapshot
 
 Card = dict[str, str]
@@ -89,22 +89,7 @@ def ui_strings(t: T) -> dict[str, str]:
 
 def _badges(snap: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> list[str]:
     game = snap.table.game
-    out: list[str] = []
-    if game in TEAM_GAMES or (pub.get("options") or {}).get("partnership"):
-        out.append(team_name(seat % 2, t))
-    if pub.get("dealer") == seat:
-        out.append(t.gettext("dealer"))
-    if game == "trix" and pub.get("owner") == seat:
-        out.append(t.gettext("kingdom owner"))
-    if game == "tarneeb41":
-        bid = (pub.get("bids") or [None] * 4)[seat]
-        if bid is not None:
-            out.append(t.gettext("bid {bid}", bid=bid))
-    elif game == "tarneeb":
-        if pub.get("declarer") == seat and pub.get("contract"):
-            out.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snap, pub["contract"])))
-        elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == "bid":
-            out.append(t.pgettext("auction", "passed"))
+    out = seat_roles(snap, pub, seat, t)
     layout = game == "trix" and pub.get("contract") == "trix"
     if layout and seat in (pub.get("finished") or []):
         out.append(t.gettext("out, place {place}", place=list(pub["finished"]).index(seat) + 1))
