@@ -180,11 +180,16 @@ Conn = aiosqlite.Connection
 
 
 class _Write:
-    __slots__ = ("fn", "future")
+    """One queued write: ``fn`` runs it on the connection; an append also carries its two rows, so
+    that a run of appends can go to SQLite as two ``executemany`` calls (see :func:`_run_batch`)."""
 
-    def __init__(self, fn: Callable[[Conn], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
+    __slots__ = ("append", "fn", "future")
+
+    def __init__(self, fn: Callable[[Conn], Awaitable[Any]], future: asyncio.Future[Any],
+                 append: tuple[Row, Row] | None = None) -> None:
         self.fn = fn
         self.future = future
+        self.append = append
 
 
 class SQLiteRepository:
@@ -311,14 +316,18 @@ class SQLiteRepository:
         except sqlite3.Error as e:
             raise storage_error(e, self.path) from None
 
-    async def _write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
-        """Run ``fn`` inside a transaction; return once that transaction is committed."""
+    async def _write(self, fn: Callable[[Conn], Awaitable[T]], append: tuple[Row, Row] | None = None) -> T:
+        """Run ``fn`` inside a transaction; return once that transaction is committed.
+
+        ``append`` (an action's row and its table's row) marks the write as an append, which may run
+        together with the other appends of its batch instead of through ``fn``: same outcome.
+        """
         if self._db is None:
             raise RuntimeError("the repository is not open")
         if self.read_only:
             raise ReadOnlyDatabase(f"{self.path} was opened read-only")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Write(fn, future))
+        self._queue.append(_Write(fn, future, append))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -497,10 +506,10 @@ class SQLiteRepository:
         arow, trow = action_row(action), table_row(table)
 
         async def append(c: Conn) -> int:
-            await _append(c, action, arow)
+            await _append(c, action, arow, trow[-1])
             return await _update_table(c, trow)
 
-        return replace(table, rev=await self._write(append))
+        return replace(table, rev=await self._write(append, (arow, trow)))
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._call(lambda c: _all(
@@ -562,7 +571,7 @@ class SQLiteRepository:
         record = _match_writer(result)
 
         async def write(c: Conn) -> int:
-            await _append(c, action, arow)
+            await _append(c, action, arow, None)
             if await _one(c, "SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)):
                 raise VersionConflict(f"table {action.table_id}: its match is recorded already")
             rev = await _update_table(c, trow)
@@ -638,9 +647,9 @@ class SQLiteRepository:
 
 
 async def _one(c: Conn, sql: str, params: Sequence[Any] = ()) -> Any:
-    """The first row of ``sql`` (None if it has none)."""
-    async with c.execute(sql, params) as cur:
-        return await cur.fetchone()
+    """The first row of ``sql`` (None if it has none), in one trip to the connection's thread."""
+    rows = await c.execute_fetchall(sql, params)
+    return next(iter(rows), None)
 
 
 async def _all(c: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -648,8 +657,9 @@ async def _all(c: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
 
 
 async def _rowcount(c: Conn, sql: str, params: Sequence[Any] = ()) -> int:
-    async with c.execute(sql, params) as cur:
-        return int(cur.rowcount)
+    """How many rows ``sql`` changed (the cursor is not closed: that would be one more trip, and a
+    finished write statement holds nothing)."""
+    return int((await c.execute(sql, params)).rowcount)
 
 
 async def _run(c: Conn, sql: str, params: Row) -> None:
@@ -693,13 +703,21 @@ async def _migrate(c: Conn, scripts: Sequence[tuple[int, str]]) -> int:
     return current
 
 
-async def _append(c: Conn, action: ActionRecord, arow: Row) -> None:
-    """Insert the action if its seq is the log's next one (else :class:`VersionConflict`)."""
-    last = (await _one(c, "SELECT MAX(seq) FROM actions WHERE table_id = ?", (action.table_id,)))[0]
-    if last is None and await _one(c, "SELECT 1 FROM tables WHERE table_id = ?", (action.table_id,)) is None:
+_LOG_AND_REV = ("SELECT (SELECT rev FROM tables WHERE table_id = ?1), "
+                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?1)")
+
+
+async def _append(c: Conn, action: ActionRecord, arow: Row, rev: int | None) -> None:
+    """Insert the action if its seq is the log's next one (else :class:`VersionConflict`) and, when
+    ``rev`` is given, the stored table's rev is ``rev`` (else :class:`TableConflict`): both checked
+    in one select before anything is written."""
+    stored, last = (await _one(c, _LOG_AND_REV, (action.table_id,)))
+    if stored is None:
         raise KeyError(action.table_id)
-    if action.seq != (last or 0) + 1:
-        raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last or 0}")
+    if action.seq != last + 1:
+        raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last}")
+    if rev is not None and stored != rev:
+        raise TableConflict(action.table_id, rev, stored)
     await c.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", arow)
 
 
@@ -752,25 +770,71 @@ def _rating(mu: float | None, sigma: float | None) -> Rating:
     return Rating() if mu is None or sigma is None else Rating(mu, sigma)
 
 
+# An append of a run, checked in the statement itself: the action goes in only if its seq is the
+# log's next one and the stored table's rev is the one the caller read (?7).
+_APPEND_CHECKED = ("INSERT INTO actions SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE "
+                   "?2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?1) AND "
+                   "EXISTS (SELECT 1 FROM tables WHERE table_id = ?1 AND rev = ?7)")
+
+
 async def _run_batch(c: Conn, batch: Sequence[_Write]) -> list[tuple[bool, Any]]:
-    """One transaction holding every write of ``batch``, each in its own savepoint."""
-    outcomes: list[tuple[bool, Any]] = []
+    """One transaction holding every write of ``batch``; the outcome of each, in order.
+
+    Every trip to aiosqlite's thread waits for the event loop to come round, so the batch takes few:
+    each run of consecutive appends is two ``executemany`` calls (the checked inserts, then the
+    compare-and-set table updates), whatever its length; any other write runs in its own savepoint.
+    When a run's counts show that one of its appends was refused (a stale seq or rev, a missing
+    table, two appends to one table), or one of its statements failed, the transaction is rolled
+    back and the batch run again with a savepoint per write, which refuses exactly the writes it
+    must, with their own errors, and keeps the others.
+    """
     await c.execute("BEGIN IMMEDIATE")
     try:
-        for write in batch:
-            await c.execute("SAVEPOINT w")
-            try:
-                value = await write.fn(c)
-            except Exception as exc:
-                await c.execute("ROLLBACK TO w")
-                await c.execute("RELEASE w")
-                outcomes.append((False, exc))
-            else:
-                await c.execute("RELEASE w")
-                outcomes.append((True, value))
+        outcomes = await _run_writes(c, batch, fast=True)
+        if outcomes is None:
+            await c.rollback()
+            await c.execute("BEGIN IMMEDIATE")
+            outcomes = await _run_writes(c, batch, fast=False)
+            assert outcomes is not None
         await c.commit()
     except BaseException:
         if c.in_transaction:
             await c.rollback()
         raise
+    return outcomes
+
+
+async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[tuple[bool, Any]] | None:
+    """The writes of ``batch`` in the open transaction (None: a run of appends was refused)."""
+    outcomes: list[tuple[bool, Any]] = []
+    i = 0
+    while i < len(batch):
+        if fast and batch[i].append is not None:
+            j = i
+            while j < len(batch) and batch[j].append is not None:
+                j += 1
+            rows = [w.append for w in batch[i:j] if w.append is not None]
+            try:
+                inserted = (await c.executemany(_APPEND_CHECKED, [(*a, t[-1]) for a, t in rows])).rowcount
+                updated = (await c.executemany(_UPDATE_TABLE, [(*t[1:-1], t[0], t[-1]) for _, t in rows])
+                           ).rowcount if inserted == len(rows) else -1
+            except Exception:  # a statement failed: the careful run finds whose write it was
+                return None
+            if updated != len(rows):
+                return None
+            outcomes.extend((True, int(t[-1]) + 1) for _, t in rows)
+            i = j
+            continue
+        write = batch[i]
+        i += 1
+        await c.execute("SAVEPOINT w")
+        try:
+            value = await write.fn(c)
+        except Exception as exc:
+            await c.execute("ROLLBACK TO w")
+            await c.execute("RELEASE w")
+            outcomes.append((False, exc))
+        else:
+            await c.execute("RELEASE w")
+            outcomes.append((True, value))
     return outcomes
