@@ -2,12 +2,16 @@
 
 The repository holds one ``aiosqlite`` connection and talks to it through aiosqlite's public API
 only (``execute``, ``execute_fetchall``, ``executemany``, ``commit``, ``rollback``, ``close``,
-``in_transaction``). An ``asyncio.Lock`` lets one method at a time use it, so a method's statements
-never interleave with another's and a read never runs inside another coroutine's open write
-transaction. Writes go through a group-commit queue: the writes that arrive while a commit is in
-flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), each in its own savepoint
-so that one refused write (a :class:`VersionConflict`, say) leaves the others intact. A caller
-returns only after the commit that holds its write is done. Durability (:data:`DURABILITY`):
+``in_transaction``, ``isolation_level``). An ``asyncio.Lock`` lets one method at a time use it, so a
+method's statements never interleave with another's and a read never runs inside another
+coroutine's open write transaction. Writes go through a group-commit queue: the writes that arrive
+while a commit is in flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so
+that one refused write (a :class:`VersionConflict`, say) leaves the others intact. Each statement
+is one trip through aiosqlite's thread, so the hot path takes few (:func:`_run_batch`): a batch of
+appends is one ``executemany`` into a temporary view whose trigger checks and writes each append
+(seq, compare-and-set on ``rev``), then ``COMMIT``; other writes run in a savepoint each, and a
+refused append sends its batch round again that way. A caller returns only after the commit that
+holds its write is done. Durability (:data:`DURABILITY`):
 ``"crash"`` (the default) is WAL with ``synchronous=NORMAL``, which keeps every acknowledged write
 through a crash or ``kill -9`` of the process; ``"power"`` is ``synchronous=FULL``, which also waits
 for the disk on each commit and so keeps them through a power cut or an operating-system crash.
@@ -181,7 +185,7 @@ Conn = aiosqlite.Connection
 
 class _Write:
     """One queued write: ``fn`` runs it on the connection; an append also carries its two rows, so
-    that a run of appends can go to SQLite as two ``executemany`` calls (see :func:`_run_batch`)."""
+    that a run of appends can go to SQLite as one ``executemany`` call (see :func:`_run_batch`)."""
 
     __slots__ = ("append", "fn", "future")
 
@@ -218,6 +222,7 @@ class SQLiteRepository:
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed by the writer (a benchmark figure)
+        self.reruns = 0  # batches run again with a savepoint per write (a refused or failed append)
         self.schema_version = 0
 
     # connection
@@ -257,6 +262,9 @@ class SQLiteRepository:
                 raise SchemaMismatch(f"{self.path} has schema {version}, newer than this Majlis "
                                      f"({len(scripts)}): upgrade Majlis")
             self.schema_version = await _migrate(db, scripts)
+            for statement in _APPEND_OBJECTS:
+                await db.execute(statement)
+            db.isolation_level = "IMMEDIATE"  # a write's first statement begins its transaction itself
         except BaseException as e:
             await db.close()
             raise storage_error(e, self.path) from None
@@ -312,7 +320,11 @@ class SQLiteRepository:
             raise RuntimeError("the repository is not open")
         try:
             async with self._lock:
-                return await fn(db)
+                out = await fn(db)
+                if db.in_transaction:  # writes go through _write: a read must not leave one open
+                    await db.rollback()
+                    raise RuntimeError("a read left a transaction open")
+                return out
         except sqlite3.Error as e:
             raise storage_error(e, self.path) from None
 
@@ -343,7 +355,8 @@ class SQLiteRepository:
                 try:
                     if db is None:
                         raise RuntimeError("the repository is not open")
-                    outcomes = await _run_batch(db, batch)
+                    outcomes, rerun = await _run_batch(db, batch)
+                    self.reruns += rerun
                 except Exception as exc:  # the commit itself failed: nobody's write is done
                     for write in batch:
                         if not write.future.done():
@@ -770,29 +783,47 @@ def _rating(mu: float | None, sigma: float | None) -> Rating:
     return Rating() if mu is None or sigma is None else Rating(mu, sigma)
 
 
-# An append of a run, checked in the statement itself: the action goes in only if its seq is the
-# log's next one and the stored table's rev is the one the caller read (?7).
-_APPEND_CHECKED = ("INSERT INTO actions SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE "
-                   "?2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?1) AND "
-                   "EXISTS (SELECT 1 FROM tables WHERE table_id = ?1 AND rev = ?7)")
+# Appends in one statement each: a row inserted into this view (temporary: it lives in the
+# connection, not in the file, so the schema is unchanged) runs the trigger below, which refuses
+# the append (RAISE ABORT, which undoes that one statement) unless the stored table's rev is the one
+# the caller read and the seq is the log's next, then inserts the action and writes the table row.
+_APPEND_COLUMNS = ["table_id", "seq", "seat", "action", "actor", "at", *_COLS[1:]]
+_APPEND_OBJECTS = (
+    "CREATE TEMP VIEW IF NOT EXISTS majlis_append AS SELECT a.table_id, a.seq, a.seat, a.action, a.actor, "
+    f"a.at, {', '.join('t.' + col for col in _COLS[1:])} FROM actions a JOIN tables t USING (table_id) WHERE 0",
+    "CREATE TEMP TRIGGER IF NOT EXISTS majlis_append_insert INSTEAD OF INSERT ON majlis_append BEGIN "
+    "SELECT RAISE(ABORT, 'majlis: append refused') WHERE NOT EXISTS "
+    "(SELECT 1 FROM tables WHERE table_id = NEW.table_id AND rev = NEW.rev) OR NEW.seq IS NOT "
+    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = NEW.table_id); "
+    "INSERT INTO actions VALUES (NEW.table_id, NEW.seq, NEW.seat, NEW.action, NEW.actor, NEW.at); "
+    f"UPDATE tables SET {', '.join(f'{col} = NEW.{col}' for col in _COLS[1:-1])}, rev = rev + 1 "
+    "WHERE table_id = NEW.table_id; END",
+)
+_APPEND = f"INSERT INTO majlis_append VALUES ({', '.join('?' * len(_APPEND_COLUMNS))})"
 
 
-async def _run_batch(c: Conn, batch: Sequence[_Write]) -> list[tuple[bool, Any]]:
-    """One transaction holding every write of ``batch``; the outcome of each, in order.
+async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool, Any]], bool]:
+    """One transaction holding every write of ``batch``: the outcome of each, in order, and whether
+    the batch had to be run again.
 
-    Every trip to aiosqlite's thread waits for the event loop to come round, so the batch takes few:
-    each run of consecutive appends is two ``executemany`` calls (the checked inserts, then the
-    compare-and-set table updates), whatever its length; any other write runs in its own savepoint.
-    When a run's counts show that one of its appends was refused (a stale seq or rev, a missing
-    table, two appends to one table), or one of its statements failed, the transaction is rolled
-    back and the batch run again with a savepoint per write, which refuses exactly the writes it
-    must, with their own errors, and keeps the others.
+    Every trip to aiosqlite's thread waits for the event loop to come round (and, on a busy machine,
+    for the operating system to run the thread), so the batch takes few: each run of consecutive
+    appends is one ``executemany`` into ``majlis_append``, whatever its length, and a batch that
+    starts with one needs no ``BEGIN`` of its own (the connection begins ``IMMEDIATE`` before a
+    write's first statement): a batch of appends is two trips, that statement and ``COMMIT``. Any
+    other write runs in its own savepoint. When a run is refused (a stale seq or rev, a missing
+    table) or one of its statements fails, the transaction is rolled back and the batch run again
+    with a savepoint per write, which refuses exactly the writes it must, with their own errors,
+    and keeps the others.
     """
-    await c.execute("BEGIN IMMEDIATE")
     try:
+        if batch[0].append is None:
+            await c.execute("BEGIN IMMEDIATE")
         outcomes = await _run_writes(c, batch, fast=True)
+        rerun = outcomes is None
         if outcomes is None:
-            await c.rollback()
+            if c.in_transaction:
+                await c.rollback()
             await c.execute("BEGIN IMMEDIATE")
             outcomes = await _run_writes(c, batch, fast=False)
             assert outcomes is not None
@@ -801,7 +832,7 @@ async def _run_batch(c: Conn, batch: Sequence[_Write]) -> list[tuple[bool, Any]]
         if c.in_transaction:
             await c.rollback()
         raise
-    return outcomes
+    return outcomes, rerun
 
 
 async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[tuple[bool, Any]] | None:
@@ -815,12 +846,8 @@ async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[t
                 j += 1
             rows = [w.append for w in batch[i:j] if w.append is not None]
             try:
-                inserted = (await c.executemany(_APPEND_CHECKED, [(*a, t[-1]) for a, t in rows])).rowcount
-                updated = (await c.executemany(_UPDATE_TABLE, [(*t[1:-1], t[0], t[-1]) for _, t in rows])
-                           ).rowcount if inserted == len(rows) else -1
-            except Exception:  # a statement failed: the careful run finds whose write it was
-                return None
-            if updated != len(rows):
+                await c.executemany(_APPEND, [(*a, *t[1:]) for a, t in rows])
+            except Exception:  # refused, or a statement failed: the careful run finds whose write it was
                 return None
             outcomes.extend((True, int(t[-1]) + 1) for _, t in rows)
             i = j
