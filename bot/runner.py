@@ -95,10 +95,13 @@ class _Bot:
 def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any) -> _Bot:
     from bot.telegram.app import (
         RUN_CONCURRENCY,
+        Webhook,
         build_application,
         default_presenter,
         serve_polling,
+        start_webhook,
         stop_polling,
+        webhook_secret,
     )
 
     os.environ.setdefault("PTB_TIMEDELTA", "1")
@@ -115,8 +118,20 @@ def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any
         start_manager=gate.arrive, close_manager=False, presenter_factory=presenter)
 
     async def start() -> None:
-        await serve_polling(app)
-        log.info("telegram: polling as @%s", app.bot.username)
+        if not config.telegram_webhook:
+            await serve_polling(app)
+            log.info("telegram: polling as @%s", app.bot.username)
+            return
+        from bot.logs import add_secrets
+
+        assert config.telegram_webhook_url  # checked by the command line
+        # hidden from the log before anything can write it (PTB logs setWebhook's parameters at DEBUG)
+        secret = await webhook_secret(manager.repo, config.telegram_webhook_secret, hide=add_secrets)
+        hook = Webhook(config.telegram_webhook_url, config.telegram_webhook_listen, config.telegram_webhook_port,
+                       secret)
+        await start_webhook(app, hook)
+        log.info("telegram: webhook %s, listening on %s:%d%s as @%s", hook.url, hook.listen, hook.port, hook.path,
+                 app.bot.username)
 
     async def stop(grace: float) -> None:
         app.bot_data["majlis"].drain_seconds = grace
