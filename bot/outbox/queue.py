@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot import metrics
 from bot.outbox.pacing import Limiter, Window
 from bot.outbox.types import (
     DELETE,
@@ -319,6 +320,7 @@ class Outbox:
             await self._op(item)
         except RetryAfter as e:
             log.info("outbox %s: retry after %.1fs", self.dest, e.retry_after)
+            metrics.rate_limited(self.dest)
             self._requeue(item)
             await self.clock.sleep(max(e.retry_after, 0.0))
         except TransientError as e:
