@@ -44,6 +44,7 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
                                             "Please try again."),
     "route_unknown": lambda t, p: t.gettext("The table did not answer in time. Look at the table to see "
                                             "whether that went through before you try again."),
+    "web_flood": lambda t, p: t.gettext("Too many messages from this page; wait a moment before the next move."),
 }
 
 
