@@ -38,6 +38,8 @@ _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 #: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
 _POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
 _DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
+#: ``_NEXT3[s]``: the three seats after ``s`` in play order.
+_NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 #: ``_GROW[card]``: the cards a legal layout play of ``card`` opens (X-L2): the next rank outward
 #: on its row (both neighbours for a jack, none past a two or an ace).
 _GROW: tuple[int, ...] = tuple(
@@ -112,8 +114,11 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     """A trick contract without the K♥ options, played to the deal's end and scored.
 
     ``TrixGame._trick_play`` and ``_close_trick`` inlined: a trick in progress is finished card by
-    card, then each trick is four plays unrolled in local variables; the winner is the highest
-    card of the suit led (no trumps in Trix), read from the bits of the four cards.
+    card, then each trick is four plays unrolled in local variables, the seats from
+    :data:`_NEXT3`. After a whole trick every hand holds ``13 - n`` cards, so a lead or a discard
+    (a void follower) is the ``k``-th card of the hand, found suit by suit from the 13-bit rank
+    masks (no list built); a follow is the ``k``-th card of the suit led. No trumps in Trix: the
+    winner is the highest card of the suit led, kept while the follows are drawn.
     """
     hands = g.hands
     captured = g.captured
@@ -123,14 +128,13 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     r = g._rules
     pen = PENALTY_CARDS[contract] if r.early_end else 0
     scoring = SCORING[contract]
-    p_diamond = r.penalties[2]
-    p_trick = r.penalties[3]
+    per_trick = r.penalties[3] if contract == TRICKS else 0
+    per_diamond = r.penalties[2] if contract == DIAMONDS else 0
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
     pop = _POP13
-    card_ids = _card_ids
     bit = _BIT
-    suit_mask = _SUIT_MASK
+    nxt3 = _NEXT3
     fl = floor
     s: int = g.to_act  # type: ignore[assignment]
     leader = g.leader
@@ -145,15 +149,19 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
             while len(trick) < 4:
                 hand = hands[s]
                 follow = hand >> (13 * led) & 8191
-                opts = table[led][follow] if follow else card_ids(hand)
+                opts = table[led][follow] if follow else _card_ids(hand)
                 c = opts[fl(rnd() * len(opts))]
                 hands[s] = hand ^ bit[c]
                 trick.append(c)
                 s = (s + 1) & 3
             c0, c1, c2, c3 = trick
             trick = []
-        else:  # a whole trick: every hand holds 13 - n cards; a lead or a discard is the k-th of them
+            m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
+            top = (m & _SUIT_MASK[led]).bit_length() - 1
+            w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        else:  # a whole trick
             left = 13 - n
+            s1, s2, s3 = nxt3[s]
             hand = hands[s]
             k = fl(rnd() * left)
             m = hand & 8191
@@ -179,13 +187,17 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                         c0 = t3[hand >> 39][k - p]
                         led = 3
             hands[s] = hand ^ bit[c0]
+            top = c0
+            w = s
             sh = 13 * led
             suit_ids = table[led]
-            s = (s + 1) & 3
-            hand = hands[s]
+            hand = hands[s1]
             follow = hand >> sh & 8191
             if follow:
                 c1 = suit_ids[follow][fl(rnd() * pop[follow])]
+                if c1 > top:
+                    top = c1
+                    w = s1
             else:
                 k = fl(rnd() * left)
                 m = hand & 8191
@@ -203,12 +215,14 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                         m = hand >> 26 & 8191
                         p = pop[m]
                         c1 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-            hands[s] = hand ^ bit[c1]
-            s = (s + 1) & 3
-            hand = hands[s]
+            hands[s1] = hand ^ bit[c1]
+            hand = hands[s2]
             follow = hand >> sh & 8191
             if follow:
                 c2 = suit_ids[follow][fl(rnd() * pop[follow])]
+                if c2 > top:
+                    top = c2
+                    w = s2
             else:
                 k = fl(rnd() * left)
                 m = hand & 8191
@@ -226,12 +240,13 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                         m = hand >> 26 & 8191
                         p = pop[m]
                         c2 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-            hands[s] = hand ^ bit[c2]
-            s = (s + 1) & 3
-            hand = hands[s]
+            hands[s2] = hand ^ bit[c2]
+            hand = hands[s3]
             follow = hand >> sh & 8191
             if follow:
                 c3 = suit_ids[follow][fl(rnd() * pop[follow])]
+                if c3 > top:
+                    w = s3
             else:
                 k = fl(rnd() * left)
                 m = hand & 8191
@@ -249,29 +264,32 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                         m = hand >> 26 & 8191
                         p = pop[m]
                         c3 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-            hands[s] = hand ^ bit[c3]
-        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & suit_mask[led]).bit_length() - 1
-        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+            hands[s3] = hand ^ bit[c3]
+            m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
         captured[w] |= m
         tricks[w] += 1
         n += 1
-        taken |= m
-        if contract == TRICKS:
-            ds[w] -= p_trick
-        elif contract == DIAMONDS:
-            ds[w] -= p_diamond * (m & _DIAMOND_MASK).bit_count()
+        if per_trick:
+            ds[w] -= per_trick
+        elif per_diamond:
+            ds[w] -= per_diamond * (m & _DIAMOND_MASK).bit_count()
         elif m & scoring:
             pts = trick_points(
                 contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
                 self_capture=r.self_capture,
             )
-            for x in range(4):
-                ds[x] += pts[x]
+            ds[0] += pts[0]
+            ds[1] += pts[1]
+            ds[2] += pts[2]
+            ds[3] += pts[3]
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
-        if n == 13 or (pen and taken & pen == pen):
+        if n == 13:
             break
+        if pen:
+            taken |= m
+            if taken & pen == pen:
+                break
     g.trick = []
     g.leader = leader
     g.to_act = leader
@@ -330,6 +348,10 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                 g._end_deal(None)
                 return
         # the next seat that holds cards and can play; automatic passes on the way (X-L3, X-L4)
+        s = (s + 1) & 3
+        if hands[s] & open_mask:  # the common case: the next seat can play
+            continue
+        s = (s - 1) & 3
         for _ in range(8):
             s = (s + 1) & 3
             nxt = hands[s]
