@@ -25,6 +25,8 @@ _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 #: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
 _POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
+#: ``_NEXT3[s]``: the three seats after ``s`` in play order.
+_NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 
 
 def step(g: TrickGame, aid: int) -> None:
@@ -84,11 +86,12 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     """The card play of :func:`playout` from the current state to the deal's 13th trick, scored.
 
     A trick in progress is finished card by card; then each trick is four plays unrolled in
-    local variables. After a whole trick every hand holds ``13 - trick_no`` cards, so a lead or a
-    discard (a void follower) is the ``k``-th card of the hand, found suit by suit from the
-    13-bit rank masks (the ``k``-th entry of ``legal_ids()``, no list built); a follow is the
-    ``k``-th card of the suit led. The winner is read from the bits of the four cards (the
-    highest trump, else the highest card of the suit led), the same as ``cards.trick_winner``.
+    local variables, the seats from :data:`_NEXT3`. After a whole trick every hand holds
+    ``13 - trick_no`` cards, so a lead or a discard (a void follower) is the ``k``-th card of the
+    hand, found suit by suit from the 13-bit rank masks (the ``k``-th entry of ``legal_ids()``,
+    no list built); a follow is the ``k``-th card of the suit led. The winner is read from the
+    bits of the four cards (the highest trump, else the highest card of the suit led), the same
+    as ``cards.trick_winner``.
     """
     hands = g.hands
     tricks = g.tricks
@@ -100,6 +103,7 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     pop = _POP13
     bit = _BIT
     fl = floor
+    nxt3 = _NEXT3
     s: int = g.to_act  # type: ignore[assignment]
     leader = g.leader
     trick_no = g.trick_no
@@ -125,6 +129,7 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         leader = s = w
     while trick_no < 13:
         n = 13 - trick_no
+        s1, s2, s3 = nxt3[s]
         hand = hands[s]
         if trick_no == 0 and (lead := g._lead_mask(hand)) != hand:
             opts = _card_ids(lead)
@@ -157,8 +162,7 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         hands[s] = hand ^ bit[c0]
         sh = 13 * led
         suit_ids = table[led]
-        s = (s + 1) & 3
-        hand = hands[s]
+        hand = hands[s1]
         follow = hand >> sh & 8191
         if follow:
             c1 = suit_ids[follow][fl(rnd() * pop[follow])]
@@ -179,9 +183,8 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     m = hand >> 26 & 8191
                     p = pop[m]
                     c1 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-        hands[s] = hand ^ bit[c1]
-        s = (s + 1) & 3
-        hand = hands[s]
+        hands[s1] = hand ^ bit[c1]
+        hand = hands[s2]
         follow = hand >> sh & 8191
         if follow:
             c2 = suit_ids[follow][fl(rnd() * pop[follow])]
@@ -202,9 +205,8 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     m = hand >> 26 & 8191
                     p = pop[m]
                     c2 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-        hands[s] = hand ^ bit[c2]
-        s = (s + 1) & 3
-        hand = hands[s]
+        hands[s2] = hand ^ bit[c2]
+        hand = hands[s3]
         follow = hand >> sh & 8191
         if follow:
             c3 = suit_ids[follow][fl(rnd() * pop[follow])]
@@ -225,10 +227,10 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     m = hand >> 26 & 8191
                     p = pop[m]
                     c3 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-        hands[s] = hand ^ bit[c3]
+        hands[s3] = hand ^ bit[c3]
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
         top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
-        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        w = s if top == c0 else s1 if top == c1 else s2 if top == c2 else s3
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
