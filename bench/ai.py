@@ -278,56 +278,82 @@ def _in_workers(fn: Any, work: list[Any], jobs: int) -> list[Any]:
 
 
 def play_kingdom(deals: list[list[list[str]]], players: list[Any], seed: int,
-                 timed: set[int] | frozenset[int] = frozenset()) -> tuple[list[int], list[str]]:
-    """Play one Trix kingdom (one deal per contract, the owner choosing); each seat's points and the
-    contracts in the order played."""
+                 timed: set[int] | frozenset[int] = frozenset()) -> tuple[list[int], list[str], int, list[list[int]]]:
+    """Play one Trix kingdom (one deal per contract, the owner choosing): each seat's points, the
+    contracts in the order played, the owner, and each deal's points per seat (in that order)."""
     g = engine.new_game("trix", seed=seed + OFFSET, deals=deals)
     rng = random.Random(seed + OFFSET)
     total = [0, 0, 0, 0]
     order: list[str] = []
+    per_deal: list[list[int]] = []
+    owner = -1
     while len(order) < len(deals):
         seat = g.to_act
         assert seat is not None
+        if g.phase == "contract":
+            owner = seat
         action = _decide(players[seat], g.view(seat), "trix", g.phase, rng, seat in timed)
         for ev in g.act(seat, action):
             if ev["type"] == "deal_scored":
-                for s, d in enumerate(ev["deltas"]["players"]):
-                    total[s] += d
+                d = [int(x) for x in ev["deltas"]["players"]]
+                for s, x in enumerate(d):
+                    total[s] += x
+                per_deal.append(d)
                 order.append(ev["summary"]["contract"])
-    return total, order
+    return total, order, owner, per_deal
 
 
-def _trix_kingdom(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
+KingdomResult = tuple[list[float], int, list[tuple[bool, dict[str, float]]]]
+
+
+def _trix_kingdom(args: tuple[int, str, str, int]) -> tuple[KingdomResult, dict[str, list[float]]]:
     """One kingdom of five deals played by four ``against`` players, then by the level's player in
     each seat: that seat's points per deal minus the other's, the number of seats whose owner
-    ordered the contracts differently, and the move times."""
+    ordered the contracts differently, per seat whether it owned the kingdom and its points per
+    contract minus the other's (the owner's order may differ, so a contract's deal may too), and
+    the move times."""
     i, level, against, offset = args
     _set_offset(offset)
     a, b = player(level), player(against)
     before = _times_mark()
     deals = [_deal_cards(5000 + 5 * i + j) for j in range(len(CONTRACTS))]
-    base, base_order = play_kingdom(deals, [b] * 4, 5000 + i)
+    base, base_order, owner, base_deals = play_kingdom(deals, [b] * 4, 5000 + i)
     diffs: list[float] = []
     reordered = 0
+    split: list[tuple[bool, dict[str, float]]] = []
     for s in range(4):
         players = [a if x == s else b for x in range(4)]
-        got, order = play_kingdom(deals, players, 5000 + i, timed={s})
+        got, order, _, got_deals = play_kingdom(deals, players, 5000 + i, timed={s})
         diffs.append((got[s] - base[s]) / len(deals))
         reordered += order != base_order
-    return (diffs, reordered), _times_since(before)
+        mine = {c: float(d[s]) for c, d in zip(order, got_deals, strict=True)}
+        theirs = {c: float(d[s]) for c, d in zip(base_order, base_deals, strict=True)}
+        split.append((s == owner, {c: mine[c] - theirs[c] for c in mine}))
+    return (diffs, reordered, split), _times_since(before)
 
 
 def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) -> None:
     """Whole kingdoms: the owner's contract choice, doubling and play all count."""
     allx: list[float] = []
+    owner_x: list[float] = []
+    other_x: list[float] = []
+    per_contract: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     reordered = 0
     work = [(i, level, against, OFFSET) for i in range(kingdoms)]
-    for diffs, r in _in_workers(_trix_kingdom, work, jobs):
+    for diffs, r, split in _in_workers(_trix_kingdom, work, jobs):
         allx.extend(diffs)
         reordered += r
+        for (is_owner, by_c), x in zip(split, diffs, strict=True):
+            (owner_x if is_owner else other_x).append(x)
+            for c, v in by_c.items():
+                per_contract[c].append(v)
     print(f"trix kingdoms, {level} vs {against}: {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses)")
     print(f"  points per deal per seat: {_fig(allx, 'points', 1)}"
           f" (contract order changed in {reordered} of {4 * kingdoms} runs)")
+    print(f"    as the kingdom's owner:  {_fig(owner_x, 'points', 1)}")
+    print(f"    as another seat:         {_fig(other_x, 'points', 1)}")
+    for c, xs in per_contract.items():
+        print(f"    {c:9s} {_fig(xs, 'points', 1)}")
 
 
 def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
