@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -53,7 +54,7 @@ from bench._stats import percentile
 from bot.ai.rules import RulePlayer
 from bot.ai.strong import StrongPlayer
 
-TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": []}
+TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
 #: Seed offsets of the deal sets: "tune" is what the budgets and models were tuned on.
 SEEDS = {"tune": 0, "report": 1_000_000}
 OFFSET = SEEDS["report"]
@@ -95,12 +96,17 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
 def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.Random, timed: bool) -> str:
     """``who``'s action; a searching player's thinking time is recorded when it had a choice."""
     t0 = time.perf_counter()
-    action = str(who.decide(view, game, rng))
+    c0 = time.thread_time()
+    if isinstance(who, StrongPlayer) and os.environ.get("MAJLIS_BENCH_CPU_ONLY"):
+        action = str(who.decide(view, game, rng, deadline=time.monotonic() + 30.0))
+    else:
+        action = str(who.decide(view, game, rng))
     if timed and isinstance(who, StrongPlayer) and len(view["legal"]) > 1:
         kind = "bid"
         if phase == "play":  # the opening lead apart: it is the most expensive card
             kind = "card" if view.get("history") or view.get("trick") or view.get("layout_history") else "lead"
         TIMES[kind].append(time.perf_counter() - t0)
+        TIMES["cpu"].append(time.thread_time() - c0)
     return action
 
 
@@ -399,11 +405,18 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
     lags: list[float] = []
     walls: list[float] = []
 
-    async def ticker(until: float, out: list[float]) -> None:
+    #: per late tick of the measure: how late, and the CPU this process (all its threads) spent meanwhile
+    late: list[tuple[float, float]] = []
+
+    async def ticker(until: float, out: list[float], record: bool = False) -> None:
         while time.monotonic() < until:
             t = time.monotonic()
+            cpu = time.process_time()
             await asyncio.sleep(0.005)
-            out.append(time.monotonic() - t - 0.005)
+            lag = time.monotonic() - t - 0.005
+            out.append(lag)
+            if record and lag > 0.002:
+                late.append((lag, time.process_time() - cpu))
 
     idle: list[float] = []
     await ticker(time.monotonic() + min(5.0, seconds / 2), idle)  # the machine's own noise, nothing thinking
@@ -421,12 +434,20 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
                 await asyncio.to_thread(strong.decide, view, game, random.Random(j))
             walls.append(time.monotonic() - t)
 
-    await asyncio.gather(ticker(stop, lags), *(table(k) for k in range(flight)))
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    await asyncio.gather(ticker(stop, lags, True), *(table(k) for k in range(flight)))
+    cpu_share = (time.process_time() - cpu0) / (time.monotonic() - wall0)
     print(f"event loop, {flight} strong decisions in flight for {seconds:.0f} s ({mode}):")
     print(f"  idle loop lag first (nothing thinking): p50 {percentile(idle, 0.5) * 1000:.1f} ms,"
           f" p99 {percentile(idle, 0.99) * 1000:.1f} ms, max {max(idle) * 1000:.1f} ms (n={len(idle)})")
     print(f"  loop lag p50 {percentile(lags, 0.5) * 1000:.1f} ms, p99 {percentile(lags, 0.99) * 1000:.1f} ms,"
           f" max {max(lags) * 1000:.1f} ms (n={len(lags)})")
+    late.sort()
+    worst = late[-max(1, len(late) // 10):]  # the slowest tenth of the late ticks
+    busy = sum(c for _, c in worst) / sum(x + 0.005 for x, _ in worst) if worst else 0.0
+    print(f"  where the loop's time went: this process (loop, executor and feeder threads) used"
+          f" {cpu_share * 100:.1f}% of a core; during the slowest tenth of the late ticks it ran"
+          f" {busy * 100:.0f}% of the time (the rest: waiting for a CPU the machine gave to other processes)")
     print(f"  decision wall time (queue included): median {percentile(walls, 0.5) * 1000:.0f} ms,"
           f" p95 {percentile(walls, 0.95) * 1000:.0f} ms, max {max(walls) * 1000:.0f} ms (n={len(walls)})")
     if pool is not None:
@@ -450,14 +471,20 @@ def main() -> None:
                     help="report: the held-out deal set (default); tune: the set tuned on")
     ap.add_argument("--jobs", type=int, default=1,
                     help="deals in this many processes at once (move times then include contention)")
+    ap.add_argument("--cpu-only", action="store_true",
+                    help="the levels' CPU budgets alone bound the search (no one-second wall cap in this"
+                         " process): the strength a machine with a core free per worker gives, whatever the load")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
     ap.add_argument("--workers", type=int, default=0, help="lag: worker processes (default: one per core)")
     a = ap.parse_args()
     OFFSET = SEEDS[a.seeds]
+    if a.cpu_only:
+        os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
     t0 = time.perf_counter()
-    print(f"deal set: {a.seeds} (seed offset {OFFSET})")
+    print(f"deal set: {a.seeds} (seed offset {OFFSET})"
+          + ("; CPU budgets only (no wall cap in the bench)" if a.cpu_only else ""))
     if a.game in ("tarneeb", "all"):
         bench_tarneeb(a.deals, a.level, a.against, a.jobs)
     if a.game in ("tarneeb41", "all"):
@@ -470,7 +497,8 @@ def main() -> None:
         bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.against, a.jobs)
     for kind, ts in TIMES.items():
         if ts:
-            print(f"  {a.level} decision time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
+            what = "CPU of every timed decision" if kind == "cpu" else kind
+            print(f"  {a.level} decision time ({what}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
                   f" p95 {percentile(ts, 0.95) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms")
     if a.game in ("lag", "all"):
         asyncio.run(_lag(a.flight, a.seconds, a.lag_mode, a.workers))
