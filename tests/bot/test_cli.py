@@ -84,6 +84,44 @@ def test_a_bad_value_names_its_variable(tmp_path: Path, env: dict[str, str], nee
         load_config({"HOME": str(tmp_path), **env})
 
 
+def test_webhook_and_metrics_settings_come_from_the_file_and_the_environment(tmp_path: Path) -> None:
+    f = tmp_path / "m.toml"
+    f.write_text('[telegram]\nwebhook = true\nwebhook_url = "https://bot.example.org/tg"\nwebhook_port = 8000\n'
+                 'webhook_secret = "file-secret_1"\n[metrics]\nport = 9464\n', encoding="utf-8")
+    cfg = load_config({"MAJLIS_CONFIG": str(f), "MAJLIS_TELEGRAM_WEBHOOK_LISTEN": "0.0.0.0",
+                       "MAJLIS_METRICS_HOST": "0.0.0.0"})
+    assert (cfg.telegram_webhook, cfg.telegram_webhook_url, cfg.telegram_webhook_listen, cfg.telegram_webhook_port,
+            cfg.metrics_port, cfg.metrics_host) == (True, "https://bot.example.org/tg", "0.0.0.0", 8000, 9464,
+                                                    "0.0.0.0")
+    assert cfg.telegram_webhook_secret == "file-secret_1" and "file-secret_1" not in repr(cfg)
+    plain = load_config({"HOME": str(tmp_path)})
+    assert (plain.telegram_webhook, plain.metrics_port, plain.telegram_webhook_secret) == (False, None, None)
+
+
+@pytest.mark.parametrize(("env", "needle"), [
+    ({"MAJLIS_TELEGRAM_WEBHOOK_PORT": "80000"}, "MAJLIS_TELEGRAM_WEBHOOK_PORT"),
+    ({"MAJLIS_METRICS_PORT": "http"}, "MAJLIS_METRICS_PORT"),
+    ({"MAJLIS_TELEGRAM_WEBHOOK_URL": "bot.example.org"}, "MAJLIS_TELEGRAM_WEBHOOK_URL"),
+    ({"MAJLIS_TELEGRAM_WEBHOOK": "maybe"}, "MAJLIS_TELEGRAM_WEBHOOK"),
+])
+def test_a_bad_webhook_or_metrics_value_names_its_variable(tmp_path: Path, env: dict[str, str], needle: str) -> None:
+    with pytest.raises(ConfigError, match=needle):
+        load_config({"HOME": str(tmp_path), **env})
+
+
+def test_a_bad_webhook_secret_is_refused_without_repeating_it(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="MAJLIS_TELEGRAM_WEBHOOK_SECRET") as info:
+        load_config({"HOME": str(tmp_path), "MAJLIS_TELEGRAM_WEBHOOK_SECRET": "has spaces & $ecret"})
+    assert "$ecret" not in str(info.value)
+
+
+def test_run_webhook_without_its_public_address_says_what_to_set(tmp_path: Path) -> None:
+    proc = majlis(tmp_path, "run", "--telegram", "--webhook",
+                  env=clean_env(tmp_path, MAJLIS_TELEGRAM_TOKEN="7012345678:AAHfakeFAKEfake_fake-FAKEfakeFAKEfak"))
+    assert proc.returncode == 2, proc.stderr
+    assert "MAJLIS_TELEGRAM_WEBHOOK_URL" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_a_broken_file_is_reported(tmp_path: Path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text("lang = \n", encoding="utf-8")
