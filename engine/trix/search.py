@@ -64,7 +64,7 @@ def playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     while g.to_act is not None and g.deal_no == deal_no:
         phase = g.phase
         if phase == "contract":  # TrixGame._apply of a contract id, the ids of legal_ids()
-            left = g.contracts_left()
+            left = g._rules.left[g.used]
             g._begin_contract(left[floor(rnd() * len(left))], False, None)
         elif phase == "double":
             _doubling_playout(g, rnd)
@@ -97,7 +97,7 @@ def _doubling_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         for c, _ in doubles:
             m &= ~(1 << c)
         while True:
-            opts = C.cards_of(m)
+            opts = _card_ids(m)
             k = floor(rnd() * (len(opts) + 1))
             if k == len(opts):  # done
                 break
