@@ -45,9 +45,13 @@ from storage.errors import (
 )
 from storage.ratings import GLOBAL, Rating, rate_match, rated_players
 from storage.records import (
+    INBOX_EXPIRED,
+    INBOX_PENDING,
+    INBOX_TAKEN,
     LIVE_STATUSES,
     ActionRecord,
     ChatRecord,
+    InboxEntry,
     LeaderRow,
     MatchResult,
     PlayerRecord,
@@ -491,6 +495,60 @@ class SQLiteRepository:
         row = await self._call(lambda c: _one(
             c, "SELECT owner, lease_until FROM tables WHERE table_id = ?", (table_id,)))
         return None if row is None else (row[0], row[1])
+
+    async def chat_lease(self, chat_id: str) -> tuple[int, str | None, float | None] | None:
+        """(table id, owner, lease end) of the chat's newest live table."""
+        row = await self._call(lambda c: _one(
+            c, f"SELECT table_id, owner, lease_until FROM tables WHERE chat_id = ? AND status IN {_LIVE} "
+            "ORDER BY table_id DESC LIMIT 1", (chat_id,)))
+        return None if row is None else (int(row[0]), row[1], row[2])
+
+    async def table_route(self, table_id: int) -> tuple[str, str, str | None, float | None] | None:
+        """(chat id, status, owner, lease end) of a table."""
+        row = await self._call(lambda c: _one(
+            c, "SELECT chat_id, status, owner, lease_until FROM tables WHERE table_id = ?", (table_id,)))
+        return None if row is None else (row[0], row[1], row[2], row[3])
+
+    # the inbox of forwarded commands (its own rows: the tables' write path is not involved)
+
+    async def inbox_post(self, key: str, table_id: int, sender: str, request: str, now: float) -> int:
+        async def post(c: Conn) -> int:
+            await c.execute(
+                "INSERT INTO inbox (key, table_id, sender, request, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET sender = excluded.sender, request = excluded.request, "
+                f"state = '{INBOX_PENDING}', taker = NULL, answer = NULL, created_at = excluded.created_at "
+                f"WHERE inbox.state = '{INBOX_EXPIRED}'", (key, table_id, sender, request, now))
+            return int((await _one(c, "SELECT entry_id FROM inbox WHERE key = ?", (key,)))[0])
+
+        return await self._write(post)
+
+    async def inbox_take(self, owner: str, now: float) -> list[InboxEntry]:
+        async def take(c: Conn) -> list[InboxEntry]:
+            rows = await _all(
+                c, f"UPDATE inbox SET state = '{INBOX_TAKEN}', taker = ?1 WHERE state = '{INBOX_PENDING}' "
+                f"AND table_id IN (SELECT table_id FROM tables WHERE owner = ?1 AND status IN {_LIVE}) "
+                "RETURNING entry_id, table_id, sender, request", (owner,))
+            return sorted((InboxEntry(int(r[0]), int(r[1]), r[2], r[3]) for r in rows), key=lambda e: e.entry_id)
+
+        return await self._write(take)
+
+    async def inbox_answer(self, entry_id: int, answer: str, now: float) -> None:
+        await self._write(lambda c: _rowcount(
+            c, f"UPDATE inbox SET state = 'done', answer = ?, done_at = ? WHERE entry_id = ? "
+            f"AND state = '{INBOX_TAKEN}'", (answer, now, entry_id)))
+
+    async def inbox_result(self, entry_id: int) -> tuple[str, str | None] | None:
+        row = await self._call(lambda c: _one(
+            c, "SELECT state, answer FROM inbox WHERE entry_id = ?", (entry_id,)))
+        return None if row is None else (row[0], row[1])
+
+    async def inbox_expire(self, entry_id: int) -> bool:
+        return bool(await self._write(lambda c: _rowcount(
+            c, f"UPDATE inbox SET state = '{INBOX_EXPIRED}' WHERE entry_id = ? AND state = '{INBOX_PENDING}'",
+            (entry_id,))))
+
+    async def inbox_purge(self, before: float) -> int:
+        return await self._write(lambda c: _rowcount(c, "DELETE FROM inbox WHERE created_at < ?", (before,)))
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
         check_append(action, table)
