@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the chat bots (tokens from the environment or the config file)")
     run.add_argument("--telegram", action="store_true", help="run the Telegram bot")
     run.add_argument("--discord", action="store_true", help="run the Discord bot")
+    run.add_argument("--webhook", action="store_true",
+                     help="Telegram: receive updates on a webhook (MAJLIS_TELEGRAM_WEBHOOK_URL, _LISTEN, _PORT) "
+                          "instead of polling")
     run.add_argument("--db", help="the database (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
 
     replay = sub.add_parser("replay", help="tell a table's match deal by deal from its action log")
@@ -99,8 +102,11 @@ def _fail(message: str, code: int = 2) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Start the Telegram and/or Discord bot; say exactly what to set when no token is configured."""
-    cfg = load_config(db=args.db)  # a ConfigError is one line (main)
+    cfg = load_config(db=args.db, telegram_webhook=True if args.webhook else None)  # a ConfigError: one line
     t = translator(_cli_lang(None, cfg.lang))
+    if cfg.telegram_webhook and not cfg.telegram_webhook_url and cfg.telegram_token:
+        raise ConfigError("a Telegram webhook needs the public address Telegram posts to",
+                          "set MAJLIS_TELEGRAM_WEBHOOK_URL or [telegram] webhook_url")
     want_tg = args.telegram or not (args.telegram or args.discord)
     want_dc = args.discord or not (args.telegram or args.discord)
     where = t.gettext("or put them in {path}", path=str(cfg.config_file or cfg.data_dir / "majlis.toml"))
@@ -135,7 +141,7 @@ def _run_bots(cfg: Config, t: T, *, telegram: bool, discord: bool) -> int:
     from bot.runner import run
 
     check_database(cfg.db, t)
-    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token])
+    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token, cfg.telegram_webhook_secret])
     return asyncio.run(run(cfg, telegram=telegram, discord=discord))
 
 

@@ -16,6 +16,15 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     base_url = "http://127.0.0.1:8081/bot"
     concurrent_updates = 16
     outbox_pool_size = 32
+    webhook = false           # true: as `majlis run --telegram --webhook`
+    webhook_url = "https://bot.example.org/telegram"   # the public address Telegram posts to
+    webhook_listen = "127.0.0.1"
+    webhook_port = 8443
+    webhook_secret = "..."    # optional: by default one is made per install and kept in the database
+
+    [metrics]                 # /metrics and /healthz (off unless a port is given)
+    port = 9464
+    host = "127.0.0.1"
 
     [discord]
     token = "..."
@@ -33,12 +42,14 @@ directory defaults to ``$XDG_DATA_HOME/majlis`` or ``~/.local/share/majlis``; th
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.identity import ascii_int
 from bot.settings import CommandLimits
 
 #: Config field -> environment variable.
@@ -62,6 +73,13 @@ ENV: dict[str, str] = {
     "discord_token": "MAJLIS_DISCORD_TOKEN",
     "discord_api_base": "MAJLIS_DISCORD_API_BASE",
     "discord_gateway": "MAJLIS_DISCORD_GATEWAY",
+    "telegram_webhook": "MAJLIS_TELEGRAM_WEBHOOK",
+    "telegram_webhook_url": "MAJLIS_TELEGRAM_WEBHOOK_URL",
+    "telegram_webhook_listen": "MAJLIS_TELEGRAM_WEBHOOK_LISTEN",
+    "telegram_webhook_port": "MAJLIS_TELEGRAM_WEBHOOK_PORT",
+    "telegram_webhook_secret": "MAJLIS_TELEGRAM_WEBHOOK_SECRET",
+    "metrics_port": "MAJLIS_METRICS_PORT",
+    "metrics_host": "MAJLIS_METRICS_HOST",
 }
 CONFIG_ENV = "MAJLIS_CONFIG"
 #: ``[section] key`` in the file -> config field (top-level keys are the field names).
@@ -74,11 +92,22 @@ _SECTIONS = {
     ("discord", "sharded"): "discord_sharded",
     ("telegram", "concurrent_updates"): "telegram_concurrent_updates",
     ("telegram", "outbox_pool_size"): "telegram_outbox_pool_size",
+    ("telegram", "webhook"): "telegram_webhook",
+    ("telegram", "webhook_url"): "telegram_webhook_url",
+    ("telegram", "webhook_listen"): "telegram_webhook_listen",
+    ("telegram", "webhook_port"): "telegram_webhook_port",
+    ("telegram", "webhook_secret"): "telegram_webhook_secret",
+    ("metrics", "port"): "metrics_port",
+    ("metrics", "host"): "metrics_host",
 }
 AI_LEVELS = ("easy", "normal", "strong")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _COUNTS = ("telegram_concurrent_updates", "telegram_outbox_pool_size")
 _WHOLE = ("turn_seconds", "command_burst", "press_burst")
+_PORTS = ("telegram_webhook_port", "metrics_port")
+_BOOLS = ("discord_sharded", "telegram_webhook")
+#: What Telegram accepts as a webhook's secret token.
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class ConfigError(ValueError):
@@ -122,13 +151,24 @@ class Config:
     discord_api_base: str | None = None
     discord_gateway: str | None = None
     discord_sharded: bool = False
+    #: ``majlis run --telegram --webhook``: Telegram posts updates to ``telegram_webhook_url``, which
+    #: the operator's proxy forwards to ``telegram_webhook_listen:telegram_webhook_port`` (same path).
+    telegram_webhook: bool = False
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "127.0.0.1"
+    telegram_webhook_port: int = 8443
+    #: None: the install's own, made once and kept in the database (``meta`` key ``telegram_webhook_secret``).
+    telegram_webhook_secret: str | None = None
+    #: ``/metrics`` and ``/healthz`` on ``metrics_host:metrics_port``; None: not served.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
     config_file: Path | None = None
     #: The whole parsed TOML file, for settings that only one adapter reads.
     file: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print a token
         shown = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "file"}
-        for k in ("telegram_token", "discord_token"):
+        for k in ("telegram_token", "discord_token", "telegram_webhook_secret"):
             if shown[k]:
                 shown[k] = "***"
         return "Config(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
@@ -165,7 +205,8 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         return ConfigError(f"{where}: expected {expected}, got {value!r}", _fix(where))
 
     if name in ("ai_delay", "shutdown_grace", "command_every", "press_every", *_WHOLE, *_COUNTS):
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
+        if isinstance(value, bool) or not isinstance(value, int | float | str) \
+                or (isinstance(value, str) and not value.isascii()):  # float() also reads "٣٠"
             raise bad("a number")
         try:
             x = float(value)
@@ -181,7 +222,19 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         if not x >= 0 or x == float("inf"):
             raise bad("a non-negative number")
         return x
-    if name == "discord_sharded":
+    if name in _PORTS:
+        text = str(value).strip()
+        port = None if isinstance(value, bool) else ascii_int(text)  # "²".isdigit() is True, int("²") fails
+        if port is None or not 0 < port < 65536:
+            raise bad("a port number (1 to 65535)")
+        return port
+    if name == "telegram_webhook_secret":
+        text = str(value).strip() if isinstance(value, str) else ""
+        if not _SECRET.fullmatch(text):
+            # never repeat the value: it is a secret
+            raise ConfigError(f"{where}: expected 1 to 256 of the characters A-Z, a-z, 0-9, _ and -", _fix(where))
+        return text
+    if name in _BOOLS:
         if isinstance(value, bool):
             return value
         text = str(value).strip().lower()
@@ -197,6 +250,8 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         raise bad(f"one of {', '.join(AI_LEVELS)}")
     if name == "durability" and text not in ("crash", "power"):
         raise bad("crash or power")
+    if name == "telegram_webhook_url" and text and not text.startswith(("https://", "http://")):
+        raise bad("an https:// address")
     if name == "digits" and text not in ("western", "arabic"):
         raise bad("western or arabic")
     if name == "log_level":

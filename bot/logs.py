@@ -4,10 +4,12 @@
 root logger gets a :class:`RedactingFilter`, which rewrites each record before it is formatted: the
 configured tokens, anything shaped like a Telegram bot token (``123456:ABC…``, also inside a Bot
 API URL ``…/bot<token>/getUpdates``), a Discord token (``MTIz….Gx….abc…``) or a Discord interaction
-token (in a webhook URL or a payload's ``token`` key) become ``***``, in the
+token (in a webhook URL or a payload's ``token`` key), a Telegram webhook's secret token (the
+install's, added with :func:`add_secrets` once it is read from the database; any ``secret_token``
+key or ``X-Telegram-Bot-Api-Secret-Token`` header) become ``***``, in the
 message, its arguments, the formatted traceback and the stack. httpx and httpcore log every
 request URL at INFO (and the Bot API URL holds the token), so they are held at WARNING whatever
-the configured level.
+the configured level, and so is aiosqlite (it logs every statement's parameters).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from collections.abc import Iterable
 from types import TracebackType
 
 MASK = "***"
-#: The loggers held at WARNING whatever the configured level (they log request URLs).
-QUIET = ("httpx", "httpcore", "hpack", "websockets.client", "aiohttp.access")
+#: The loggers held at WARNING whatever the configured level (they log request URLs; aiosqlite logs
+#: every statement with its parameters at DEBUG, the install's secrets among them).
+QUIET = ("httpx", "httpcore", "hpack", "websockets.client", "aiohttp.access", "aiosqlite")
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 #: A bot token in a Bot API URL path: ``/bot<anything up to the next slash>``.
@@ -34,7 +37,11 @@ _DC_TOKEN = re.compile(r"\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_
 _WEBHOOK_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)([A-Za-z0-9_.:-]{16,})")
 #: A ``token`` key of a logged payload (discord.py logs gateway events at DEBUG, with the token
 #: of every interaction).
-_KEYED_TOKEN = re.compile(r"""(['"](?:token|access_token|refresh_token)['"]\s*:\s*['"])([^'"]+)(['"])""")
+_KEYED_TOKEN = re.compile(
+    r"""(['"](?:token|access_token|refresh_token|secret_token)['"]\s*:\s*['"])([^'"]+)(['"])""")
+#: The header Telegram sends a webhook's secret token in (as a header line or a dict entry).
+_SECRET_HEADER = re.compile(r"""(X-Telegram-Bot-Api-Secret-Token['"]?\s*[:=]\s*['"]?)([A-Za-z0-9_-]+)""",
+                            re.IGNORECASE)
 
 
 class Redactor:
@@ -58,6 +65,7 @@ class Redactor:
         text = _URL_TOKEN.sub(lambda m: m.group(1) + MASK if m.group(2) != MASK else m.group(0), text)
         text = _WEBHOOK_TOKEN.sub(lambda m: m.group(1) + MASK, text)
         text = _KEYED_TOKEN.sub(lambda m: m.group(1) + MASK + m.group(3), text)
+        text = _SECRET_HEADER.sub(lambda m: m.group(1) + MASK, text)
         text = _TG_TOKEN.sub(MASK, text)
         return _DC_TOKEN.sub(MASK, text)
 
@@ -94,6 +102,16 @@ class RedactingFilter(logging.Filter):
             record.stack_info = redact(record.stack_info)
         record._majlis_redacted = True
         return True
+
+
+def add_secrets(*secrets: str | None, logger: logging.Logger | None = None) -> None:
+    """Also hide these in every record from now on (a secret read after logging was set up: the
+    Telegram webhook's, from the database). Every :class:`RedactingFilter` on ``logger`` (the root
+    logger by default) and its handlers learns them."""
+    logger = logger or logging.getLogger()
+    for f in [*logger.filters, *(f for h in logger.handlers for f in h.filters)]:
+        if isinstance(f, RedactingFilter):
+            f.redactor.add(*secrets)
 
 
 def install_redaction(redactor: Redactor, logger: logging.Logger | None = None) -> RedactingFilter:

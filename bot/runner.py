@@ -7,8 +7,9 @@ The runner owns the process's life:
    ``chat_prefixes`` are those platforms', so a terminal match in the same database is left alone);
 3. start each bot up to the point where its presenter is subscribed, then start the manager once
    (:class:`StartGate`): the live tables are restored and shown on every platform; then Telegram
-   polls and Discord connects to its gateway;
-4. wait for SIGTERM or SIGINT (or a bot that fails);
+   polls (or, with ``--webhook``, listens for Telegram's posts) and Discord connects to its gateway;
+4. with ``MAJLIS_METRICS_PORT``, serve ``/metrics`` and ``/healthz`` (:mod:`bot.metrics`);
+   wait for SIGTERM or SIGINT (or a bot that fails);
 5. stop: Telegram stops polling, the manager stops its timers and waits for the moves in flight,
    the outboxes of both bots are drained in parallel within ``shutdown_grace`` seconds (default 10),
    the bots disconnect, the repository is closed; the exit code is 0 (1 if a bot failed).
@@ -89,16 +90,20 @@ class _Bot:
     start: Callable[[], Awaitable[None]]   # returns once the bot is serving (or raises)
     stop: Callable[[float], Awaitable[None]]  # drain within the seconds given, disconnect
     done: asyncio.Future[Any] | None = None  # finishes if the bot stops by itself
+    connected: Callable[[], Awaitable[tuple[bool, str]]] | None = None  # /healthz: (ok, what is wrong)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any) -> _Bot:
     from bot.telegram.app import (
         RUN_CONCURRENCY,
+        Webhook,
         build_application,
         default_presenter,
         serve_polling,
+        start_webhook,
         stop_polling,
+        webhook_secret,
     )
 
     os.environ.setdefault("PTB_TIMEDELTA", "1")
@@ -115,14 +120,32 @@ def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any
         start_manager=gate.arrive, close_manager=False, presenter_factory=presenter, limits=config.limits())
 
     async def start() -> None:
-        await serve_polling(app)
-        log.info("telegram: polling as @%s", app.bot.username)
+        if not config.telegram_webhook:
+            await serve_polling(app)
+            log.info("telegram: polling as @%s", app.bot.username)
+            return
+        from bot.logs import add_secrets
+
+        assert config.telegram_webhook_url  # checked by the command line
+        # hidden from the log before anything can write it (PTB logs setWebhook's parameters at DEBUG)
+        secret = await webhook_secret(manager.repo, config.telegram_webhook_secret, hide=add_secrets)
+        hook = Webhook(config.telegram_webhook_url, config.telegram_webhook_listen, config.telegram_webhook_port,
+                       secret)
+        await start_webhook(app, hook)
+        log.info("telegram: webhook %s, listening on %s:%d%s as @%s", hook.url, hook.listen, hook.port, hook.path,
+                 app.bot.username)
 
     async def stop(grace: float) -> None:
         app.bot_data["majlis"].drain_seconds = grace
         await stop_polling(app)
 
-    bot = _Bot("telegram", start, stop)
+    async def connected() -> tuple[bool, str]:
+        if not (app.running and app.updater is not None and app.updater.running):
+            return False, "not running"
+        await app.bot.get_me(read_timeout=2.0, connect_timeout=2.0, pool_timeout=1.0)  # the Bot API answers
+        return True, ""
+
+    bot = _Bot("telegram", start, stop, connected=connected)
     bot.extra["app"] = app
     return bot
 
@@ -175,7 +198,16 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(task, STEP_TIMEOUT)
 
-    bot = _Bot("discord", start, stop)
+    async def connected() -> tuple[bool, str]:
+        if not ready.is_set() or client.is_closed() or not client.is_ready():
+            return False, "not connected"
+        shards = getattr(client, "shards", None)
+        sockets = [shard.ws for shard in shards.values()] if shards else [client.ws]
+        if not all(ws is not None and ws.open for ws in sockets):
+            return False, "gateway closed"
+        return True, ""
+
+    bot = _Bot("discord", start, stop, connected=connected)
     bot.extra["client"] = client
     return bot
 
@@ -245,7 +277,12 @@ class Runner:
                     self.bots.append(_telegram(self.config, manager, gate, front))
                 if self.want["discord"]:
                     self.bots.append(_discord(self.config, manager, gate, front))
-                return await self._serve()
+                served = await self._metrics(repo, manager)
+                try:
+                    return await self._serve()
+                finally:
+                    if served is not None:
+                        await served.close()
             finally:
                 await web.detach(front)
         finally:
@@ -254,6 +291,34 @@ class Runner:
             if own_repo:
                 await repo.close()
             log.info("stopped")
+
+    async def _metrics(self, repo: Repository, manager: TableManager) -> Any:
+        """``/metrics`` and ``/healthz`` (bot/metrics.py) when a port is configured; the server or None."""
+        if self.config.metrics_port is None:
+            return None
+        from bot import metrics
+
+        metrics.track_manager(manager)
+
+        async def storage() -> tuple[bool, str]:
+            await repo.get_meta("first_run_at")
+            return True, ""
+
+        checks: dict[str, metrics.Check] = {"storage": storage}
+        for b in self.bots:
+            if b.connected is not None:
+                checks[b.name] = b.connected
+        server = metrics.MetricsServer(self.config.metrics_host, self.config.metrics_port, checks)
+        try:
+            await server.start()
+        except OSError as e:
+            await server.close()
+            from bot.config import ConfigError
+
+            raise ConfigError(f"MAJLIS_METRICS_PORT: cannot listen on {self.config.metrics_host}:"
+                              f"{self.config.metrics_port} ({e.strerror or e})",
+                              "choose a free port, or unset it") from None
+        return server
 
     async def _serve(self) -> int:
         failed: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
+from bot import metrics
 from bot.outbox.cache import TTLCache
 from bot.outbox.pacing import Limiter
 from bot.outbox.queue import Outbox
@@ -53,6 +54,7 @@ class OutboxHub:
         self._created = 0
         self._puts = 0
         self.evicted = 0
+        metrics.track_hub(self)  # majlis_outbox_queue_depth
 
     def outbox(self, dest: str) -> Outbox:
         """The outbox of ``dest`` (created on first use)."""

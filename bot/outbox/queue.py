@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot import metrics
 from bot.outbox.pacing import Limiter, Window
 from bot.outbox.types import (
     DELETE,
@@ -106,9 +107,8 @@ class Outbox:
     # -- queueing -------------------------------------------------------------------------------
 
     def remember(self, key: str, message_id: str | None, shown: str | None = None) -> None:
-        """Know that ``key`` is shown as ``message_id`` (after a restart); None forgets it.
-        ``shown``: the :func:`fingerprint` of what the message is known to show, so that an edit
-        to that same content is not sent ("message is not modified")."""
+        """Know that ``key`` is shown as ``message_id`` (after a restart); None forgets it. ``shown``: the
+        :func:`fingerprint` of what it is known to show (an edit to that content is not sent: "not modified")."""
         if message_id is None:
             self.message_ids.pop(key, None)
         else:
@@ -126,15 +126,14 @@ class Outbox:
 
     def put(self, key: str | None, msg: Content | None, mode: str = EDIT, *, tag: str | None = None,
             lane: str | None = None) -> None:
-        """Queue ``msg`` (a message or a builder) under ``key``: ``edit`` it in place (sent if
-        new), post it ``new``, or ``delete`` it.
+        """Queue ``msg`` (a message or a builder) under ``key``: ``edit`` it in place (sent if new), post it
+        ``new``, or ``delete`` it.
 
-        A waiting edit of the same key is replaced by this newer content, keeping its place. A
-        ``new`` message with a ``tag`` replaces a waiting ``new`` message of the same tag (a
-        notification that only its newest version is worth sending), and :meth:`withdraw` drops
-        it. ``lane``: :data:`MAIN` (the default for keyed items, tagged ones and the presenter's
-        notices) or :data:`REPLY` (the default for an untagged new message without a key).
-        """
+        A waiting edit of the same key is replaced by this newer content, keeping its place. A ``new`` message
+        with a ``tag`` replaces a waiting ``new`` message of the same tag (a notification that only its newest
+        version is worth sending), and :meth:`withdraw` drops it. ``lane``: :data:`MAIN` (the default for keyed
+        items, tagged ones and the presenter's notices) or :data:`REPLY` (the default for an untagged new
+        message without a key)."""
         if mode not in (EDIT, NEW, DELETE):
             raise ValueError(f"unknown outbox mode {mode!r}")
         if mode == EDIT and (key is None or msg is None):
@@ -319,6 +318,7 @@ class Outbox:
             await self._op(item)
         except RetryAfter as e:
             log.info("outbox %s: retry after %.1fs", self.dest, e.retry_after)
+            metrics.rate_limited(self.dest)
             self._requeue(item)
             await self.clock.sleep(max(e.retry_after, 0.0))
         except TransientError as e:

@@ -187,6 +187,8 @@ def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | No
         body = _tarneeb41_summary(snapshot, ev, t, me)
     else:
         body = _trix_summary(snapshot, ev, t)
+        doubles = (ev.get("summary") or {}).get("doubles") or []
+        body += doubles_breakdown(snapshot, list(doubles), ev, t, me)
     return t.lines([head, *body])
 
 

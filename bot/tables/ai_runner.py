@@ -18,6 +18,7 @@ import os
 import random
 from typing import Any
 
+from bot import metrics
 from bot.ai import Player, is_heavy
 from bot.ai.pool import AIPool
 
@@ -34,12 +35,13 @@ async def decide(player: Player, view: dict[str, Any], game: str, rng: random.Ra
                  table_id: int, seat: int) -> str | None:
     """The AI's chosen code for the seat whose ``view`` this is, or None if the AI failed."""
     try:
-        if is_heavy(player):
-            level = getattr(player, "pool_level", None)
-            if level is not None and POOL:
-                return await _pooled(str(level), view, game, rng, seat)
-            return await asyncio.to_thread(player.decide, view, game, rng)
-        return player.decide(view, game, rng)
+        with metrics.ai_thinking(game):
+            if is_heavy(player):
+                level = getattr(player, "pool_level", None)
+                if level is not None and POOL:
+                    return await _pooled(str(level), view, game, rng, seat)
+                return await asyncio.to_thread(player.decide, view, game, rng)
+            return player.decide(view, game, rng)
     except Exception:
         log.exception("AI of table %s seat %s failed; playing the automatic move", table_id, seat)
         return None

@@ -14,6 +14,7 @@ import random
 import time
 from typing import Any
 
+from bot import metrics
 from bot.ai import AIProvider, Player
 from bot.clock import Clock
 from bot.errors import TableError
@@ -137,6 +138,8 @@ class Pipeline:
         self.publisher.post(table, events, reason, entry)
         if self.settings.latency_sink is not None:
             self.settings.latency_sink(time.perf_counter() - started)
+        metrics.action("timeout" if actor == "timer" else "person" if seat_value is not None else "ai",
+                       time.perf_counter() - started)
         if table.live and self.lifecycle.snapshot_due(table, events):
             await self.lifecycle.save_snapshot(table)
         self.turns.reschedule(table)

@@ -200,6 +200,63 @@ async def stop_polling(app: TgApp) -> None:
 
 serve_polling = start_polling
 
+#: The ``meta`` key of the install's webhook secret (made once; every worker on the database reads it).
+WEBHOOK_SECRET_KEY = "telegram_webhook_secret"
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where PTB's webhook server listens and the address Telegram is told to post to."""
+
+    url: str           # the public address (``setWebhook``); a proxy forwards it to listen:port
+    listen: str = "127.0.0.1"
+    port: int = 8443
+    secret: str = ""   # checked in ``X-Telegram-Bot-Api-Secret-Token`` (403 when missing or wrong)
+
+    @property
+    def path(self) -> str:
+        """The path served locally: the public address's own (the proxy keeps it)."""
+        from urllib.parse import urlsplit
+
+        return urlsplit(self.url).path or "/"
+
+
+async def webhook_secret(repo: Any, configured: str | None = None,
+                         hide: Callable[[str], None] | None = None) -> str:
+    """The configured secret, else the install's: made on first use and kept in ``meta``
+    (``set_meta_if_absent``: of racing workers the first one's wins for all).
+
+    ``hide`` is given every candidate before it goes anywhere (the log redaction: a database
+    driver may log a statement's parameters)."""
+    if configured:
+        return configured
+    import secrets
+
+    stored = await repo.get_meta(WEBHOOK_SECRET_KEY)
+    if not stored:
+        candidate = secrets.token_urlsafe(32)
+        if hide is not None:
+            hide(candidate)
+        stored = await repo.set_meta_if_absent(WEBHOOK_SECRET_KEY, candidate)
+    if hide is not None:
+        hide(str(stored))
+    return str(stored)
+
+
+async def start_webhook(app: TgApp, hook: Webhook) -> None:
+    """``initialize`` (+ ``post_init``) + ``start`` + PTB's webhook server (tornado) on
+    ``hook.listen:hook.port``, after ``setWebhook(hook.url, secret_token=hook.secret)``.
+
+    Stop with :func:`stop_polling` (the updater stops the server; the webhook itself stays set at
+    Telegram, so that the other workers behind the same address keep receiving)."""
+    await app.initialize()
+    if app.post_init is not None:
+        await app.post_init(app)
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
+                                    webhook_url=hook.url, secret_token=hook.secret or None)
+
 
 async def run(config: Config) -> None:
     """``majlis run --telegram``: poll until SIGINT/SIGTERM (see :mod:`bot.runner`)."""

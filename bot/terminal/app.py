@@ -24,7 +24,7 @@ from bot.i18n import T, translator
 from bot.render.cards import card_label, game_name
 from bot.render.common import action_label
 from bot.render.errors import render_error
-from bot.render.summary import doubles_breakdown, notice_text
+from bot.render.summary import notice_text
 from bot.replay import Story
 from bot.settings import ManagerSettings
 from bot.terminal.bidi import wants_autodetect
@@ -78,7 +78,6 @@ class TerminalGame:
         self.out: list[tuple[str, str]] = []  # ("line" | "result" | "final", text) waiting to be shown
         self._lines: asyncio.Queue[str] | None = None
         self._story: Story | None = None
-        self._doubles: list[dict[str, Any]] = []  # the deal's revealed doubles, for its result
 
     # -- what happens at the table ------------------------------------------------------------
 
@@ -106,12 +105,7 @@ class TerminalGame:
                         "{n} second left, then a move is played for you.",
                         "{n} seconds left, then a move is played for you.", int(e.get("seconds_left", 0)))))
                 continue
-            if kind == "doubles_revealed":
-                self._doubles = list(e.get("doubles") or [])
-            notice = notice_text(snap, e, self.t, me)
-            if kind == "deal_scored" and self._doubles:
-                notice += "\n" + "\n".join(doubles_breakdown(snap, self._doubles, e, self.t, me))
-                self._doubles = []
+            notice = notice_text(snap, e, self.t, me)  # a Trix deal's result says what each double did
             if notice and kind != "doubles_revealed":
                 self.out.append(({"deal_scored": "result", "match_over": "final"}.get(str(kind), "line"), notice))
         self.changed.set()

@@ -60,6 +60,31 @@ class WebSettings:
     telegram_token: str | None = None
     telegram_max_age: float = DEFAULT_MAX_AGE
     origins: tuple[str, ...] = ()
+    ws_rate: float = 10.0  # messages a second a page may send, on average
+    ws_burst: int = 30  # ... and in one burst
+    ws_flood_close: int = 100  # refused messages after which the connection is closed
+
+
+_FLOOD = "\x00flood"  # the writer's cue to close a flooding page (1008, policy violation)
+
+
+class Bucket:
+    """A token bucket for one connection: ``burst`` at once, ``rate`` a second after that."""
+
+    __slots__ = ("at", "burst", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), now
+
+    def take(self, now: float) -> bool:
+        """Whether one more message may pass now (and, if so, count it)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
 
 
 def _static(name: str) -> bytes:
@@ -249,12 +274,29 @@ class WebServer:
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=4096)
         await ws.prepare(request)
         writer = asyncio.create_task(self._writer(ws, viewer))
+        loop = asyncio.get_running_loop()
+        bucket = Bucket(self.settings.ws_rate, self.settings.ws_burst, loop.time())
+        refused = 0
         try:
             await self.hub.attach(viewer)
             async for msg in ws:
-                if msg.type == WSMsgType.TEXT:
+                if msg.type == WSMsgType.ERROR:
+                    break
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                if bucket.take(loop.time()):
                     await self._on_message(viewer, msg.data)
-                elif msg.type == WSMsgType.ERROR:
+                    continue
+                # A flooding page: told once per burst, then cut off; nothing it sent is applied.
+                refused += 1
+                if refused == 1 or refused % self.settings.ws_burst == 0:
+                    viewer.put(json.dumps({"type": "error", "code": "web_flood", "ref": None,
+                                           "text": render_error("web_flood", {}, viewer.t)}, ensure_ascii=False))
+                if refused >= self.settings.ws_flood_close:
+                    log.warning("closing a flooding page on table %s", viewer.table_id)
+                    viewer.queue.put_nowait(_FLOOD)  # after what is queued: the page reads why
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(writer), 2.0)
                     break
         except LookupError:
             pass
@@ -274,6 +316,9 @@ class WebServer:
                 text = await viewer.queue.get()
                 if text is None:
                     await ws.close()
+                    return
+                if text is _FLOOD:
+                    await ws.close(code=1008, message=b"flood")
                     return
                 await ws.send_str(text)
         except (ConnectionError, RuntimeError):

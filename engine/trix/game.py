@@ -214,6 +214,7 @@ class TrixGame(Game):
                         "tricks": list(self.tricks),
                         "taken": taken,
                         "places": list(self.finished),
+                        "doubles": doubles_json(self.doubles),
                     },
                 }
             )

@@ -5,14 +5,24 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def start_run(platform: str, tmp_path: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
-    """``python -m bot.cli run --<platform>`` from the checkout, with ``env`` and no other MAJLIS_ setting.
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def start_run(platform: str, tmp_path: Path, env: dict[str, str], args: Sequence[str] = ()
+                    ) -> asyncio.subprocess.Process:
+    """``python -m bot.cli run --<platform> [args]`` from the checkout, with ``env`` and no other MAJLIS_ setting.
 
     The data directory is ``tmp_path`` and AI seats do not wait; ``env`` names the token, the
     fake's URLs and the database.
@@ -20,7 +30,7 @@ async def start_run(platform: str, tmp_path: Path, env: dict[str, str]) -> async
     full = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
     full.update(MAJLIS_DATA_DIR=str(tmp_path), MAJLIS_AI_DELAY="0", PYTHONPATH=str(ROOT), **env)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", f"--{platform}", cwd=str(ROOT), env=full,
+        sys.executable, "-m", "bot.cli", "run", f"--{platform}", *args, cwd=str(ROOT), env=full,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.logs import MASK, QUIET, RedactingFilter, Redactor, install_redaction, setup_logging
+from bot.logs import MASK, QUIET, RedactingFilter, Redactor, add_secrets, install_redaction, setup_logging
 
 TG = "7012345678:AAHfakeFAKEfake_fake-FAKEfakeFAKEfak"  # shaped like a BotFather token; not a real one
 DC = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GAbCdE.fakefakefakefakefakefakefakefake12"  # shaped like a Discord token
@@ -112,3 +112,17 @@ def test_install_redaction_is_not_doubled_on_a_handler() -> None:
     finally:
         logger.removeHandler(handler)
         logger.filters.clear()
+
+
+def test_a_webhook_secret_is_masked_by_shape_and_once_added(captured: tuple[logging.Logger, io.StringIO]) -> None:
+    top, stream = captured
+    secret = "Zk3_-secretFromTheDatabase0123456789abcdef"
+    top.debug("Calling Bot API endpoint `setWebhook` with parameters `%s`",
+              {"url": "https://x/tg", "secret_token": secret})
+    top.debug("headers: %s", {"X-Telegram-Bot-Api-Secret-Token": secret})
+    top.debug("X-Telegram-Bot-Api-Secret-Token: %s", secret)
+    add_secrets("later-secret", logger=top)
+    top.info("the stored one: %s", "later-secret")
+    out = stream.getvalue()
+    assert secret not in out and "later-secret" not in out
+    assert out.count(MASK) == 4

@@ -113,6 +113,19 @@ def test_doubles_are_broken_down_in_a_trix_result() -> None:
     assert plain(lines[0]) == "Q♠ (your double) taken by Sara: −50 for Sara, +25 for you."
 
 
+def test_the_groups_trix_result_says_what_each_double_did() -> None:
+    snap = snapshot("trix", {"game": "trix"})
+    ev = {"type": "deal_scored", "deltas": {"players": [0, 75, 0, -150]}, "scores": {"players": [0, 75, 0, -150]},
+          "summary": {"contract": "king", "owner": 2, "tricks": [3, 3, 3, 4], "places": [],
+                      "taken": {"0": [], "1": [], "2": [], "3": ["KH"]}, "doubles": [{"card": "KH", "seat": 1}]}}
+    en = plain(notice_text(snap, ev, EN))
+    name1, name3 = snap.table.seats[1].name, snap.table.seats[3].name
+    assert f"K♥ (doubled by {name1}) taken by {name3}: −150 for {name3}, +75 for {name1}." in en
+    assert "K♥" in plain(notice_text(snap, ev, AR))
+    no_doubles = dict(ev, summary=dict(ev["summary"], doubles=[]))
+    assert "doubled by" not in plain(notice_text(snap, no_doubles, EN))
+
+
 @pytest.mark.parametrize("reason", ["must_follow_suit", "no_heart_lead", "must_play_king", "not_legal_in_layout",
                                     "must_play_when_able", "bid_too_low", "must_lead_trump", "not_in_hand"])
 @pytest.mark.parametrize("t", [EN, AR], ids=["en", "ar"])

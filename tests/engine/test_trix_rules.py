@@ -269,6 +269,16 @@ def test_X_B5_doubled_king_taken_by_other() -> None:
     assert of(events, "deal_scored")[0]["deltas"]["players"] == [0, 75, 0, -150]
 
 
+def test_X_B5_the_deal_result_names_its_doubles() -> None:
+    g = new([rotate(KING_DEAL, 2)])
+    g.act(2, "contract king")
+    g.act(1, "double KH")
+    g.act(1, "done")
+    scored = of(play_cards(g, KING_PLAY), "deal_scored")[0]
+    assert scored["summary"]["doubles"] == [{"card": "KH", "seat": 1}]
+    assert scored["summary"]["taken"]["3"] == ["KH"]
+
+
 def test_X_B5_doubled_queen_scores() -> None:
     pen = (75, 25, 10, 15)
     qs = C.parse("QS")

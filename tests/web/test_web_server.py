@@ -189,3 +189,42 @@ async def test_replay_needs_its_signed_link_and_a_finished_table(tmp_path: Any) 
         assert len(tricks) >= 13 and all(len(f["trick"]) == 4 for f in tricks)
         assert sum(len(h) for h in tricks[0]["hands"]) == 52
         assert story["frames"][-1]["text"].startswith("Match over")
+
+
+async def test_a_flooding_page_is_told_to_wait_then_cut_off_and_nothing_it_sent_is_applied(tmp_path: Any) -> None:
+    async with web_bed(tmp_path) as bed, aiohttp.ClientSession() as s, \
+            s.ws_connect(bed.ws_url(bed.play_token(0)), origin=bed.base) as ws:
+        page = Page(ws)
+        await page.next()  # hello
+        state = await page.until(lambda st: bool(st["actions"]) or any(c["playable"] for c in st["hand"]))
+        version = state["version"]
+        actions_before = len(await bed.repo.actions(bed.table_id))
+        limits = bed.server.settings
+        # Stale presses: each one that passes the bucket is answered "stale"; none is applied.
+        for _ in range(limits.ws_flood_close + limits.ws_burst + 5):
+            await ws.send_json({"type": "act", "action": "play ZZ", "version": version - 1})
+        codes: list[str] = []
+        while True:
+            msg = await ws.receive(timeout=10)
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(msg.data)
+            if data["type"] == "error":
+                codes.append(data["code"])
+        assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+        assert ws.close_code == 1008
+        assert "web_flood" in codes and "stale" in codes
+        flood = [c for c in codes if c == "web_flood"]
+        assert len(flood) < limits.ws_flood_close // 2  # told, not answered message for message
+        snap = bed.manager.get(bed.table_id)
+        assert snap is not None and snap.table.version == version
+        assert len(await bed.repo.actions(bed.table_id)) == actions_before
+        # The person may open the page again and play at once.
+        async with s.ws_connect(bed.ws_url(bed.play_token(0)), origin=bed.base) as ws2:
+            again = Page(ws2)
+            await again.next()
+            st = await again.until(lambda st: st["version"] == version)
+            legal = bed.manager.view(bed.table_id, 0)["legal"]
+            await again.act(legal[0])
+            await again.until(lambda st2: st2["version"] > version)
+        assert st["version"] == version

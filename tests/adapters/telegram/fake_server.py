@@ -16,7 +16,12 @@ Behaviour copied from Telegram (see ``/work/shared/docs/testing.md``):
 - an edit that changes nothing gets 400 ``message is not modified``; an edit of a deleted message
   gets 400 ``message to edit not found``;
 - :meth:`FakeTelegram.fail_next` makes the next requests for a chat fail with 429 ``retry_after``
-  (or any other status).
+  (or any other status);
+- ``setWebhook`` / ``deleteWebhook`` are recorded (:attr:`FakeTelegram.webhook_calls`); while a webhook
+  is set, ``getUpdates`` gets 409 Conflict and every update is POSTed to the webhook's URL as JSON,
+  one at a time in order, with the ``X-Telegram-Bot-Api-Secret-Token`` header when a secret was
+  given (retried while the address does not answer; each answer's status in
+  :attr:`FakeTelegram.deliveries`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 TOKEN = "123:TEST"
@@ -207,6 +213,14 @@ class FakeTelegram:
         self._changed = asyncio.Condition()
         self._closing = False
         self._runner: web.AppRunner | None = None
+        #: ``(method, parameters)`` of every setWebhook / deleteWebhook, in order.
+        self.webhook_calls: list[tuple[str, dict[str, Any]]] = []
+        #: The webhook set (``url``, ``secret_token``...), None while the bot polls.
+        self.webhook: dict[str, Any] | None = None
+        #: ``(update_id, HTTP status)`` of every webhook delivery.
+        self.deliveries: list[tuple[int, int]] = []
+        self._outgoing: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._deliverer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -236,6 +250,11 @@ class FakeTelegram:
         """Release parked long polls and stop listening."""
         self._closing = True
         await self._notify()
+        if self._deliverer is not None:
+            self._deliverer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._deliverer
+            self._deliverer = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -317,8 +336,33 @@ class FakeTelegram:
 
     async def _push(self, update: dict[str, Any]) -> None:
         update["update_id"] = next(self._update_ids)
-        self._updates.append(update)
+        if self.webhook is not None:
+            self._outgoing.put_nowait(update)
+            if self._deliverer is None:
+                self._deliverer = asyncio.ensure_future(self._deliver())
+        else:
+            self._updates.append(update)
         await self._notify()
+
+    async def _deliver(self) -> None:
+        """POST each update to the webhook, in order (Telegram's side of a webhook)."""
+        async with aiohttp.ClientSession() as session:
+            while True:
+                update = await self._outgoing.get()
+                for _ in range(300):  # the bot may not listen yet: retry for a while, as Telegram does
+                    hook = self.webhook
+                    if hook is None:  # deleted meanwhile: back to getUpdates
+                        self._updates.append(update)
+                        break
+                    secret = hook.get("secret_token")
+                    headers = {"X-Telegram-Bot-Api-Secret-Token": str(secret)} if secret else {}
+                    try:
+                        async with session.post(str(hook["url"]), json=update, headers=headers) as r:
+                            self.deliveries.append((update["update_id"], r.status))
+                            break
+                    except aiohttp.ClientError:
+                        await asyncio.sleep(0.1)
+                await self._notify()
 
     async def say(self, user: FakeUser, chat_id: int, text: str, *, thread_id: int | None = None,
                   as_group: bool = False) -> int:
@@ -453,11 +497,27 @@ class FakeTelegram:
 
     async def _dispatch(self, method: str, p: dict[str, Any]) -> Any:
         if method == "getupdates":
+            if self.webhook is not None:
+                raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; "
+                                    "use deleteWebhook to delete the webhook first")
             return await self._get_updates(p)
         if method == "getme":
             return {**self._bot_json(), "can_join_groups": True, "can_read_all_group_messages": False,
                     "supports_inline_queries": False}
-        if method in ("deletewebhook", "setwebhook", "close", "logout", "setchatmenubutton"):
+        if method == "setwebhook":
+            self.webhook_calls.append((method, dict(p)))
+            if p.get("url"):
+                self.webhook = dict(p)
+                if not self._outgoing.empty() and self._deliverer is None:
+                    self._deliverer = asyncio.ensure_future(self._deliver())
+            else:
+                self.webhook = None
+            return True
+        if method == "deletewebhook":
+            self.webhook_calls.append((method, dict(p)))
+            self.webhook = None
+            return True
+        if method in ("close", "logout", "setchatmenubutton"):
             return True
         if method == "setmycommands":
             scope = p.get("scope") or {"type": "default"}

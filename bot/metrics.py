@@ -1,0 +1,181 @@
+"""Prometheus metrics and ``/healthz`` of ``majlis run`` (one module: the rest of the code calls one
+function per event).
+
+Metrics (``prometheus-client``, in :data:`REGISTRY`):
+
+- ``majlis_actions_total{reason}``: engine actions committed (``reason``: ``action`` a person's move,
+  ``ai``, ``timeout``; the last move of a match counts under its own reason); its rate is actions/s;
+- ``majlis_action_seconds``: a histogram of an action's latency, from taking the table's lock to
+  the update being queued (the engine, the commit, the swap);
+- ``majlis_ai_think_seconds{game}``: how long an AI seat's decision took (pool, thread or inline);
+- ``majlis_rate_limited_total{platform}``: 429 answers (``RetryAfter``) the outboxes got;
+- ``majlis_outbox_queue_depth{platform}``: messages waiting in the outboxes (read at each scrape);
+- ``majlis_live_tables{status}``: tables held in memory that are a lobby or playing (at each scrape).
+
+:class:`MetricsServer` serves ``GET /metrics`` (the text format) and ``GET /healthz`` (200 and a
+small JSON when the storage answers and every bot is connected, else 503 with the same JSON naming
+what is wrong) on an aiohttp server. ``majlis run`` starts it only when ``MAJLIS_METRICS_PORT`` (or
+``[metrics] port``) is set, on ``MAJLIS_METRICS_HOST`` (default 127.0.0.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
+
+log = logging.getLogger(__name__)
+
+REGISTRY = CollectorRegistry()
+
+ACTIONS = Counter("majlis_actions", "Engine actions committed", ["reason"], registry=REGISTRY)
+ACTION_SECONDS = Histogram(
+    "majlis_action_seconds", "Latency of an action: table lock to update queued (engine, commit, swap)",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0), registry=REGISTRY)
+AI_THINK = Histogram(
+    "majlis_ai_think_seconds", "Time an AI seat took to decide", ["game"],
+    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0), registry=REGISTRY)
+RATE_LIMITED = Counter("majlis_rate_limited", "429 answers (retry after) the outboxes got", ["platform"],
+                       registry=REGISTRY)
+
+_hubs: weakref.WeakSet[Any] = weakref.WeakSet()
+_managers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def platform_of(dest: str) -> str:
+    """``tg:-100`` and ``dm:tg:5`` → ``tg``."""
+    parts = dest.split(":")
+    return parts[1] if parts[0] == "dm" and len(parts) > 2 else parts[0]
+
+
+# ---------------------------------------------------------------------- what the code calls
+
+def action(reason: str, seconds: float) -> None:
+    """An engine action was committed (``bot/tables/pipeline.py``)."""
+    ACTIONS.labels(reason).inc()
+    ACTION_SECONDS.observe(seconds)
+
+
+def rate_limited(dest: str) -> None:
+    """An outbox got a 429 (``bot/outbox/queue.py``)."""
+    RATE_LIMITED.labels(platform_of(dest)).inc()
+
+
+@contextlib.contextmanager
+def ai_thinking(game: str) -> Iterator[None]:
+    """Times an AI decision (``bot/tables/ai_runner.py``)."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        AI_THINK.labels(game).observe(time.perf_counter() - started)
+
+
+def track_hub(hub: Any) -> None:
+    """Count this outbox hub's waiting messages in ``majlis_outbox_queue_depth`` (weakly held)."""
+    _hubs.add(hub)
+
+
+def track_manager(manager: Any) -> None:
+    """Count this table manager's live tables in ``majlis_live_tables`` (weakly held)."""
+    _managers.add(manager)
+
+
+class _Collected(Collector):
+    """The gauges read at each scrape: outbox queue depth, live tables."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        depth = GaugeMetricFamily("majlis_outbox_queue_depth", "Messages waiting in the outboxes",
+                                  labels=["platform"])
+        waiting: dict[str, int] = {}
+        for hub in list(_hubs):
+            for dest, box in list(hub.outboxes.items()):
+                p = platform_of(dest)
+                waiting[p] = waiting.get(p, 0) + box.pending()
+        for p, n in sorted(waiting.items()):
+            depth.add_metric([p], n)
+        yield depth
+        tables = GaugeMetricFamily("majlis_live_tables", "Tables in memory that are a lobby or playing",
+                                   labels=["status"])
+        counts = {"lobby": 0, "playing": 0}
+        for manager in list(_managers):
+            for table in list(manager.registry.tables.values()):
+                if table.live:
+                    counts[table.record.status] = counts.get(table.record.status, 0) + 1
+        for status, n in sorted(counts.items()):
+            tables.add_metric([status], n)
+        yield tables
+
+
+REGISTRY.register(_Collected())
+
+
+# ---------------------------------------------------------------------- the HTTP side
+
+#: A check of one part: ``(ok, detail)``.
+Check = Callable[[], Awaitable[tuple[bool, str]]]
+#: Seconds one health check may take before it counts as failed.
+CHECK_TIMEOUT = 3.0
+
+
+async def health(checks: dict[str, Check]) -> tuple[bool, dict[str, Any]]:
+    """Run every check (in parallel, each bounded by :data:`CHECK_TIMEOUT`)."""
+
+    async def one(check: Check) -> tuple[bool, str]:
+        try:
+            return await asyncio.wait_for(check(), CHECK_TIMEOUT)
+        except TimeoutError:
+            return False, "no answer"
+        except Exception as e:
+            return False, type(e).__name__
+
+    names = list(checks)
+    results = await asyncio.gather(*(one(checks[n]) for n in names))
+    body = {n: ("ok" if ok else detail or "down") for n, (ok, detail) in zip(names, results, strict=True)}
+    ok = all(ok for ok, _ in results)
+    return ok, {"status": "ok" if ok else "unavailable", **body}
+
+
+class MetricsServer:
+    """``/metrics`` and ``/healthz`` on ``host:port`` (aiohttp, in the bot's event loop)."""
+
+    def __init__(self, host: str, port: int, checks: dict[str, Check]) -> None:
+        self.host, self.port, self.checks = host, port, checks
+        self._runner: Any = None
+
+    async def start(self) -> None:
+        from aiohttp import web
+
+        app = web.Application()
+        app.router.add_get("/metrics", self._metrics)
+        app.router.add_get("/healthz", self._healthz)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        log.info("metrics: http://%s:%d/metrics and /healthz", self.host, self.port)
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _metrics(self, request: Any) -> Any:
+        from aiohttp import web
+
+        return web.Response(body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def _healthz(self, request: Any) -> Any:
+        from aiohttp import web
+
+        ok, body = await health(self.checks)
+        return web.Response(text=json.dumps(body), status=200 if ok else 503, content_type="application/json")
