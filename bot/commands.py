@@ -31,6 +31,9 @@ class Actor:
     - ``is_admin()``: whether they administer that chat (asked only when a rule needs it).
     - ``is_member(chat_id)``: whether they belong to another chat (True/False, None: cannot tell).
     - ``can_sit``: False for a sender who is not one person (Telegram's anonymous group admins).
+    - ``event_id``: the platform's id of the event (``"tg:<update_id>"``, ``"dc:<interaction id>"``),
+      if the adapter gives it: a command forwarded to another process (``bot/routing.py``) under
+      the same event id is applied once, however often it is retried.
     """
 
     person: Person
@@ -38,6 +41,7 @@ class Actor:
     is_admin: Callable[[], Awaitable[bool]] = _no
     is_member: Callable[[str], Awaitable[bool | None]] = _unknown
     can_sit: bool = True
+    event_id: str | None = None
 
     @property
     def in_dm(self) -> bool:

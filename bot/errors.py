@@ -12,6 +12,9 @@ CODES = frozenset(
         # refused by the dispatch (bot/service.py): who may ask, from where
         "wrong_table", "bad_link", "link_expired", "not_member", "left_seat", "anonymous",
         "admins_only", "group_only", "internal",
+        # a command forwarded to the process that holds the table (bot/routing.py) got no answer in time:
+        # not applied (route_timeout), or perhaps applied (route_unknown: its holder stopped mid-way)
+        "route_timeout", "route_unknown",
     }
 )
 

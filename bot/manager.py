@@ -18,6 +18,7 @@ from bot.clock import Clock, RealClock
 from bot.errors import TableError
 from bot.links import Links
 from bot.prefs import Prefs
+from bot.routing import Router
 from bot.settings import ManagerSettings
 from bot.table import Table
 from bot.tables import ai_runner
@@ -56,6 +57,7 @@ class TableManager:
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
         self.leases: Leases | None = None
+        self.router: Router | None = None  # with leases: commands for tables held elsewhere go there
         self._started = False
         self._links: Links | None = None
 
@@ -108,6 +110,9 @@ class TableManager:
                                  restore=self._restore, drop=self._let_go)
             held = await self.leases.initial()
         await self._restore(held)
+        if self.leases is not None:  # forwarded commands are served in both modes (they are input)
+            self.router = Router(self)
+            await self.router.start()
         if self.settings.background:
             self.turns.sched.start()
             if self.leases is not None:
@@ -122,6 +127,8 @@ class TableManager:
             await self.prefs.chat(chat_id)
         for table in tables:
             await resume(table, self.lifecycle)
+        if tables and self.router is not None:
+            self.router.wake()  # what was forwarded to the tables taken over is this process's now
 
     async def _let_go(self, table: Table) -> None:
         async with table.lock:
@@ -139,6 +146,9 @@ class TableManager:
         """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage
         (with leases: released, so that another process takes them over at once)."""
         await self.turns.sched.close()
+        if self.router is not None:
+            await self.router.close()
+            self.router = None
         await self.publisher.drain()
         if self.leases is not None:
             await self.leases.close(release=True)

@@ -58,8 +58,18 @@ class Service:
         """The install's join links (the secret is read from storage on first use)."""
         return await self.manager.join_links()
 
-    async def dispatch(self, cmd: Command, actor: Actor) -> Any:
-        """Run ``cmd`` for ``actor`` if they may; returns what the manager returned."""
+    async def dispatch(self, cmd: Command, actor: Actor, *, route: bool = True) -> Any:
+        """Run ``cmd`` for ``actor`` if they may; returns what the manager returned.
+
+        With several processes (``manager.router``), a command for a table another live process
+        holds is forwarded there and its answer returned (``bot/routing.py``); ``route=False``: here.
+        """
+        router = self.manager.router
+        if route and router is not None:
+            return await router.dispatch(cmd, actor, lambda: self._dispatch(cmd, actor))
+        return await self._dispatch(cmd, actor)
+
+    async def _dispatch(self, cmd: Command, actor: Actor) -> Any:
         m = self.manager
         person = actor.person
         if isinstance(cmd, Act):

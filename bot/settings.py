@@ -46,6 +46,10 @@ class ManagerSettings:
       nobody holds or whose holder stopped renewing. Every ``heartbeat_seconds`` it renews its
       leases (``lease_seconds`` long) and takes over the tables of a process that died. None: one
       process runs every live table (no leases).
+    - ``route_wait``, ``route_poll``: with ``owner`` set, a command for a table another live process
+      holds is forwarded to it (``bot/routing.py``) and its answer awaited at most ``route_wait``
+      seconds; ``route_poll``: seconds between looks at the inbox when no notification came
+      (None: 1 s where the database notifies, PostgreSQL; 0.05 s where it cannot).
     """
 
     one_table_per_chat: bool = True
@@ -66,6 +70,8 @@ class ManagerSettings:
     owner: str | None = None
     lease_seconds: float = 30.0
     heartbeat_seconds: float = 10.0
+    route_wait: float = 5.0
+    route_poll: float | None = None
     finished_grace: float | None = 600.0
     retry_first: float = 1.0
     retry_max: float = 60.0

@@ -17,9 +17,14 @@ from typing import Any
 from storage.errors import TableConflict, VersionConflict
 from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
 from storage.records import (
+    INBOX_DONE,
+    INBOX_EXPIRED,
+    INBOX_PENDING,
+    INBOX_TAKEN,
     LIVE_STATUSES,
     ActionRecord,
     ChatRecord,
+    InboxEntry,
     LeaderRow,
     MatchResult,
     PlayerRecord,
@@ -60,6 +65,9 @@ class MemoryRepository:
         self._meta: dict[str, str] = {}
         self._leases: dict[int, tuple[str | None, float | None]] = {}  # table id -> (owner, until)
         self._next_id = 1
+        # the inbox: entry id -> [key, table_id, sender, request, state, taker, answer, created_at]
+        self._inbox: dict[int, list[Any]] = {}
+        self._inbox_keys: dict[str, int] = {}
 
     async def open(self) -> None:
         """Nothing to connect or migrate (the repository works without it)."""
@@ -178,6 +186,67 @@ class MemoryRepository:
     async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
         """Who holds the table and until when (None: no such table)."""
         return self._leases.get(table_id)
+
+    async def chat_lease(self, chat_id: str) -> tuple[int, str | None, float | None] | None:
+        """(table id, owner, lease end) of the chat's newest live table."""
+        for tid in reversed(self._live_ids()):
+            if self._tables[tid][1] == chat_id:
+                owner, until = self._leases[tid]
+                return tid, owner, until
+        return None
+
+    async def table_route(self, table_id: int) -> tuple[str, str, str | None, float | None] | None:
+        """(chat id, status, owner, lease end) of a table."""
+        row = self._tables.get(table_id)
+        if row is None:
+            return None
+        t = table_from(row)
+        owner, until = self._leases[table_id]
+        return t.chat_id, t.status, owner, until
+
+    # the inbox of forwarded commands
+
+    async def inbox_post(self, key: str, table_id: int, sender: str, request: str, now: float) -> int:
+        entry_id = self._inbox_keys.get(key)
+        if entry_id is not None:
+            entry = self._inbox[entry_id]
+            if entry[4] == INBOX_EXPIRED:
+                entry[2:8] = [sender, request, INBOX_PENDING, None, None, now]
+            return entry_id
+        entry_id = self._inbox_keys[key] = max(self._inbox, default=0) + 1
+        self._inbox[entry_id] = [key, table_id, sender, request, INBOX_PENDING, None, None, now]
+        return entry_id
+
+    async def inbox_take(self, owner: str, now: float) -> list[InboxEntry]:
+        live = set(self._live_ids())
+        out = []
+        for entry_id, e in sorted(self._inbox.items()):
+            if e[4] == INBOX_PENDING and e[1] in live and self._leases[e[1]][0] == owner:
+                e[4], e[5] = INBOX_TAKEN, owner
+                out.append(InboxEntry(entry_id, e[1], e[2], e[3]))
+        return out
+
+    async def inbox_answer(self, entry_id: int, answer: str, now: float) -> None:
+        entry = self._inbox.get(entry_id)
+        if entry is not None and entry[4] == INBOX_TAKEN:
+            entry[4], entry[6] = INBOX_DONE, answer
+
+    async def inbox_result(self, entry_id: int) -> tuple[str, str | None] | None:
+        entry = self._inbox.get(entry_id)
+        return None if entry is None else (entry[4], entry[6])
+
+    async def inbox_expire(self, entry_id: int) -> bool:
+        entry = self._inbox.get(entry_id)
+        if entry is None or entry[4] != INBOX_PENDING:
+            return False
+        entry[4] = INBOX_EXPIRED
+        return True
+
+    async def inbox_purge(self, before: float) -> int:
+        old = [i for i, e in self._inbox.items() if e[7] < before]
+        for entry_id in old:
+            self._inbox_keys.pop(self._inbox.pop(entry_id)[0], None)
+        return len(old)
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
         check_append(action, table)

@@ -24,7 +24,10 @@ on the server's disk, which survives the bot's crash and the server's power cut 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
@@ -46,9 +49,13 @@ from storage.errors import (
 )
 from storage.ratings import GLOBAL, Rating, rate_match, rated_players
 from storage.records import (
+    INBOX_EXPIRED,
+    INBOX_PENDING,
+    INBOX_TAKEN,
     LIVE_STATUSES,
     ActionRecord,
     ChatRecord,
+    InboxEntry,
     LeaderRow,
     MatchResult,
     PlayerRecord,
@@ -168,6 +175,9 @@ class PostgresRepository:
         self.connect_timeout = connect_timeout
         self.schema_version = 0
         self._pool: Any = None
+        self._listener: Any = None  # the one connection that LISTENs (opened by the first listen())
+        self._callbacks: dict[str, list[Callable[[str], None]]] = {}
+        self._relisten: asyncio.Task[None] | None = None
 
     # connection
 
@@ -202,6 +212,14 @@ class PostgresRepository:
         self._pool = pool
 
     async def close(self) -> None:
+        task, self._relisten = self._relisten, None
+        if task is not None:
+            task.cancel()
+        conn, self._listener = self._listener, None
+        self._callbacks = {}
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -241,6 +259,56 @@ class PostgresRepository:
             except Exception as e:
                 raise storage_error(e, self.where) from None
         raise AssertionError("unreachable")
+
+    # LISTEN/NOTIFY: waking the other processes (storage.repository.Notifier)
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback(payload)`` for each notification on ``channel``; ``"*"`` after a reconnection."""
+        self._pool_or_fail()
+        first = channel not in self._callbacks
+        self._callbacks.setdefault(channel, []).append(callback)
+        if self._listener is None:
+            await self._connect_listener()
+        elif first:
+            await self._listener.add_listener(channel, self._on_notify)
+
+    async def notify(self, channel: str, payload: str) -> None:
+        await self._read(lambda c: c.execute("SELECT pg_notify($1, $2)", channel, payload))
+
+    def _on_notify(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+        for callback in list(self._callbacks.get(channel, ())):
+            try:
+                callback(payload)
+            except Exception:  # a listener's bug must not stop the others
+                logging.getLogger(__name__).exception("listener of %s failed", channel)
+
+    async def _connect_listener(self) -> None:
+        try:
+            conn = await asyncpg.connect(self.url, timeout=self.connect_timeout,
+                                         server_settings={"application_name": "majlis-listen"})
+        except Exception as e:
+            raise storage_error(e, self.where) from None
+        for channel in self._callbacks:
+            await conn.add_listener(channel, self._on_notify)
+        conn.add_termination_listener(self._on_lost)
+        self._listener = conn
+
+    def _on_lost(self, conn: Any) -> None:
+        if conn is self._listener and self._pool is not None:
+            self._listener = None
+            self._relisten = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.5
+        while self._pool is not None and self._listener is None:
+            await asyncio.sleep(delay)
+            try:
+                await self._connect_listener()
+            except Exception:
+                delay = min(delay * 2, 10.0)
+                continue
+            for channel in list(self._callbacks):
+                self._on_notify(self._listener, 0, channel, "*")  # whatever came meanwhile was missed
 
     # install-wide settings
 
@@ -373,6 +441,69 @@ class PostgresRepository:
         row = await self._read(lambda c: c.fetchrow(
             "SELECT owner, lease_until FROM tables WHERE table_id = $1", table_id))
         return None if row is None else (row[0], row[1])
+
+    async def chat_lease(self, chat_id: str) -> tuple[int, str | None, float | None] | None:
+        """(table id, owner, lease end) of the chat's newest live table."""
+        row = await self._read(lambda c: c.fetchrow(
+            f"SELECT table_id, owner, lease_until FROM tables WHERE chat_id = $1 AND status IN {_LIVE} "
+            "ORDER BY table_id DESC LIMIT 1", chat_id))
+        return None if row is None else (int(row[0]), row[1], row[2])
+
+    async def table_route(self, table_id: int) -> tuple[str, str, str | None, float | None] | None:
+        """(chat id, status, owner, lease end) of a table."""
+        row = await self._read(lambda c: c.fetchrow(
+            "SELECT chat_id, status, owner, lease_until FROM tables WHERE table_id = $1", table_id))
+        return None if row is None else (row[0], row[1], row[2], row[3])
+
+    # the inbox of forwarded commands: each post and answer NOTIFYs in its own transaction
+
+    async def inbox_post(self, key: str, table_id: int, sender: str, request: str, now: float) -> int:
+        async def post(c: Conn) -> int:
+            entry_id = await c.fetchval(
+                "INSERT INTO inbox (key, table_id, sender, request, created_at) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (key) DO UPDATE SET sender = excluded.sender, request = excluded.request, "
+                f"state = '{INBOX_PENDING}', taker = NULL, answer = NULL, created_at = excluded.created_at "
+                f"WHERE inbox.state = '{INBOX_EXPIRED}' RETURNING entry_id", key, table_id, sender, request, now)
+            if entry_id is None:  # the same command again, still pending, taken or done: left as it is
+                return int(await c.fetchval("SELECT entry_id FROM inbox WHERE key = $1", key))
+            await c.execute("SELECT pg_notify('majlis_inbox', $1)", str(table_id))
+            return int(entry_id)
+
+        return await self._write(post)
+
+    async def inbox_take(self, owner: str, now: float) -> list[InboxEntry]:
+        async def take(c: Conn) -> list[InboxEntry]:
+            rows = await c.fetch(
+                f"UPDATE inbox SET state = '{INBOX_TAKEN}', taker = $1 WHERE entry_id IN ("
+                f"SELECT i.entry_id FROM inbox i JOIN tables t ON t.table_id = i.table_id "
+                f"WHERE i.state = '{INBOX_PENDING}' AND t.owner = $1 AND t.status IN {_LIVE} "
+                "FOR UPDATE OF i SKIP LOCKED) RETURNING entry_id, table_id, sender, request", owner)
+            return sorted((InboxEntry(int(r[0]), int(r[1]), r[2], r[3]) for r in rows), key=lambda e: e.entry_id)
+
+        return await self._write(take)
+
+    async def inbox_answer(self, entry_id: int, answer: str, now: float) -> None:
+        async def done(c: Conn) -> None:
+            await c.execute(f"UPDATE inbox SET state = 'done', answer = $1, done_at = $2 WHERE entry_id = $3 "
+                            f"AND state = '{INBOX_TAKEN}'", answer, now, entry_id)
+            await c.execute("SELECT pg_notify('majlis_answer', $1)", str(entry_id))
+
+        await self._write(done)
+
+    async def inbox_result(self, entry_id: int) -> tuple[str, str | None] | None:
+        row = await self._read(lambda c: c.fetchrow(
+            "SELECT state, answer FROM inbox WHERE entry_id = $1", entry_id))
+        return None if row is None else (row[0], row[1])
+
+    async def inbox_expire(self, entry_id: int) -> bool:
+        status = await self._write(lambda c: c.execute(
+            f"UPDATE inbox SET state = '{INBOX_EXPIRED}' WHERE entry_id = $1 AND state = '{INBOX_PENDING}'",
+            entry_id))
+        return str(status).endswith(" 1")
+
+    async def inbox_purge(self, before: float) -> int:
+        status = await self._write(lambda c: c.execute("DELETE FROM inbox WHERE created_at < $1", before))
+        return int(str(status).rsplit(" ", 1)[-1])
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id: its settings (unless the new id has its own), tables, matches, ratings."""

@@ -144,3 +144,17 @@ class PlayerStats:
     left: int
     rating: float
     total_score: int
+
+
+#: States of an inbox entry (a command forwarded to the process that holds its table).
+INBOX_PENDING, INBOX_TAKEN, INBOX_DONE, INBOX_EXPIRED = "pending", "taken", "done", "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class InboxEntry:
+    """A forwarded command as its table's holder takes it: ``request`` and the answer are JSON text."""
+
+    entry_id: int
+    table_id: int
+    sender: str
+    request: str

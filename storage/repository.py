@@ -6,7 +6,7 @@ Refusals and failures are the typed errors of :mod:`storage.errors` (re-exported
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from storage.errors import (
@@ -22,6 +22,7 @@ from storage.errors import (
 from storage.records import (
     ActionRecord,
     ChatRecord,
+    InboxEntry,
     LeaderRow,
     MatchResult,
     PlayerRecord,
@@ -34,6 +35,7 @@ __all__ = [
     "DatabaseLocked",
     "DatabaseUnavailable",
     "NotADatabase",
+    "Notifier",
     "ReadOnlyDatabase",
     "Repository",
     "SchemaMismatch",
@@ -41,6 +43,21 @@ __all__ = [
     "TableConflict",
     "VersionConflict",
 ]
+
+
+class Notifier(Protocol):
+    """What a repository that can wake other processes offers (PostgreSQL's LISTEN/NOTIFY).
+
+    Memory and SQLite have none: who needs to know polls instead.
+    """
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback(payload)`` for every notification on ``channel`` (from any process,
+        this one included), and with ``"*"`` after the listening connection was lost and came
+        back (anything may have been missed)."""
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Notify every listener of ``channel``."""
 
 
 class Repository(Protocol):
@@ -113,6 +130,39 @@ class Repository(Protocol):
 
     async def table_lease(self, table_id: int) -> tuple[str | None, float | None] | None:
         """(owner, lease end) of a table; None when there is no such table."""
+
+    async def chat_lease(self, chat_id: str) -> tuple[int, str | None, float | None] | None:
+        """(table id, owner, lease end) of the chat's newest live table; None when it has none."""
+
+    async def table_route(self, table_id: int) -> tuple[str, str, str | None, float | None] | None:
+        """(chat id, status, owner, lease end) of a table; None when there is no such table."""
+
+    # the inbox: commands forwarded to the process that holds their table (bot/routing.py)
+
+    async def inbox_post(self, key: str, table_id: int, sender: str, request: str, now: float) -> int:
+        """Post a forwarded command for ``table_id``'s holder; the entry's id.
+
+        Idempotent by ``key``: a command posted again (a retry) is the same entry, left as it is,
+        unless that entry expired unapplied, which makes it pending again (with this request).
+        """
+
+    async def inbox_take(self, owner: str, now: float) -> list[InboxEntry]:
+        """The pending entries of the live tables ``owner`` holds by lease, now taken by it (in order).
+
+        Of processes taking at once, each entry goes to one.
+        """
+
+    async def inbox_answer(self, entry_id: int, answer: str, now: float) -> None:
+        """The taker's answer: the entry is done."""
+
+    async def inbox_result(self, entry_id: int) -> tuple[str, str | None] | None:
+        """(state, answer) of an entry (``storage.records.INBOX_*``); None when there is none."""
+
+    async def inbox_expire(self, entry_id: int) -> bool:
+        """The sender gives up: a pending entry expires (never to be applied). False if it was taken."""
+
+    async def inbox_purge(self, before: float) -> int:
+        """Forget the entries posted before ``before``; how many."""
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """A chat got a new id (Telegram's ChatMigrated): move its settings row, tables, results.

@@ -108,15 +108,16 @@ class Handlers:
         """The person and the place of an interaction: its channel (which belongs to its server), or DM."""
         person = person_of(interaction)
         guild = guild_key(interaction)
+        event = f"dc:{interaction.id}"  # a forwarded command (bot/routing.py) is applied once per interaction
         if guild is None:
-            return Actor(person, dm_dest(interaction.user.id))
+            return Actor(person, dm_dest(interaction.user.id), event_id=event)
         chat = chat_of(interaction)
         await self.manager.prefs.link_parent(chat, guild)
 
         async def is_admin() -> bool:
             return can_manage(interaction)
 
-        return Actor(person, chat, is_admin)
+        return Actor(person, chat, is_admin, event_id=event)
 
     async def dispatch(self, cmd: Command, interaction: Interaction) -> Any:
         """Run a command through the one dispatch (bot/service.py)."""

@@ -42,6 +42,10 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     "admins_only": lambda t, p: t.gettext("Only the group's admins may change this."),
     "group_only": lambda t, p: t.gettext("This works only in a group, not in a private chat."),
     "internal": lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
+    "route_timeout": lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
+                                            "Please try again."),
+    "route_unknown": lambda t, p: t.gettext("The table did not answer in time. Look at the table to see "
+                                            "whether that went through before you try again."),
     "web_flood": lambda t, p: t.gettext("Too many messages from this page; wait a moment before the next move."),
 }
 

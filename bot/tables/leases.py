@@ -46,6 +46,7 @@ class Leases:
         self._restore = restore
         self._drop = drop
         self._task: asyncio.Task[None] | None = None
+        self._beating = asyncio.Lock()  # the heartbeat and a takeover asked by the routing (bot/routing.py)
         self.taken_over: list[int] = []  # tables claimed after start (a dead process's), for logs and tests
 
     async def initial(self) -> list[int]:
@@ -57,6 +58,10 @@ class Leases:
 
     async def beat(self) -> None:
         """Renew; let go of what another process took; restore what this one could take."""
+        async with self._beating:
+            await self._beat()
+
+    async def _beat(self) -> None:
         before = [t for t in self.registry.tables.values() if t.live]
         now = self.clock.now()
         held = set(await self.repo.renew_leases(self.owner, now, self.lease))

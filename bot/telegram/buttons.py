@@ -68,7 +68,7 @@ class Buttons(Base):
             if not isinstance(message, Message):  # an inline or too old message: no chat to check
                 raise TableError("stale")
             # the table is the one of the chat the button was pressed in, never the payload's alone
-            actor = self.actor(context, message, query.from_user)
+            actor = self.actor(context, message, query.from_user, event_id=f"tg:q:{query.id}")
             alert = await self._apply(payload, actor)
         except codec.CodecError:
             t = await self.person_t(query.from_user)

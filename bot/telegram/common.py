@@ -134,8 +134,12 @@ class Base:
             return False
         return member.status in ADMIN_STATUSES
 
-    def actor(self, context: ContextTypes.DEFAULT_TYPE, message: Message, user: User) -> Actor:
-        """Who sent ``message`` and from where; a group's anonymous admin is its admin, not a player."""
+    def actor(self, context: ContextTypes.DEFAULT_TYPE, message: Message, user: User,
+              event_id: str | None = None) -> Actor:
+        """Who sent ``message`` and from where; a group's anonymous admin is its admin, not a player.
+
+        ``event_id``: the callback query's id for a press; else the message is the event (so a
+        command forwarded to another process is applied once however often it is retried)."""
         in_group = message.chat.type in GROUP_TYPES
         chat_id = chat_of(message) if in_group else dm_dest(user.id)
         group = message.chat.id
@@ -150,7 +154,8 @@ class Base:
         async def is_member(table_chat: str) -> bool | None:
             return await self.is_member(context, table_chat, user.id)
 
-        return Actor(person_of(user), chat_id, is_admin, is_member, can_sit=not anonymous)
+        event = event_id or f"tg:m:{message.chat.id}:{message.message_id}"
+        return Actor(person_of(user), chat_id, is_admin, is_member, can_sit=not anonymous, event_id=event)
 
     async def is_member(self, context: ContextTypes.DEFAULT_TYPE, table_chat: str, user_id: int) -> bool | None:
         """Whether the user belongs to the table's group (``getChatMember``; None: cannot tell)."""

@@ -248,6 +248,29 @@ async def test_one_refused_write_does_not_spoil_writes_batched_with_it(repo: Rep
     assert len(await repo.actions(a.table_id)) == 1 and len(await repo.actions(b.table_id)) == 1
 
 
+async def test_a_stale_append_batched_with_good_ones_is_refused_alone(repo: Repo) -> None:
+    a, b, c = await new_table(repo), await new_table(repo), await new_table(repo)
+    b = await repo.save_table(replace(b, deadline=1.0))  # b's rev moves on: the append below is stale
+    stale = replace(b, rev=b.rev - 1)
+    outcomes = await asyncio.gather(
+        repo.append_action(*act(a, 1)), repo.append_action(*act(stale, 1)), repo.append_action(*act(c, 1)),
+        return_exceptions=True)
+    assert isinstance(outcomes[0], TableRecord) and isinstance(outcomes[2], TableRecord)
+    assert isinstance(outcomes[1], TableConflict)
+    assert [len(await repo.actions(t.table_id)) for t in (a, b, c)] == [1, 0, 1]
+    assert await repo.get_table(b.table_id) == b
+
+
+async def test_two_appends_to_one_table_in_one_batch_both_land_in_order(repo: Repo) -> None:
+    table = await new_table(repo)
+    first, moved = act(table, 1)
+    second, moved_again = act(replace(moved, rev=moved.rev + 1), 2)
+    outcomes = await asyncio.gather(repo.append_action(first, moved), repo.append_action(second, moved_again))
+    assert [o.rev for o in outcomes] == [table.rev + 1, table.rev + 2]
+    assert [a.seq for a in await repo.actions(table.table_id)] == [1, 2]
+    assert await repo.get_table(table.table_id) == outcomes[1]
+
+
 # --- snapshots and restore ------------------------------------------------------------------------
 
 
@@ -685,3 +708,62 @@ async def test_a_bot_of_one_platform_claims_only_that_platforms_tables(repo: Rep
     assert await repo.claim_tables("tg-bot", 1.0, 30.0, chat_prefixes=("tg:",)) == [tg]
     assert await repo.claim_tables("dc-bot", 1.0, 30.0, chat_prefixes=("dc:", "cli:")) == [dc, cli]
     assert await repo.claim_tables("other", 1.0, 30.0, chat_prefixes=()) == []
+
+
+# --- the inbox: commands forwarded to the process that holds the table (bot/routing.py) ----------------
+
+
+async def test_the_chat_and_table_routes_name_the_newest_live_table_and_its_holder(repo: Repo) -> None:
+    old = await repo.create_table(make_table(chat="tg:-5"), owner="p1", lease_until=100.0)
+    new = await repo.create_table(make_table(chat="tg:-5", status=LOBBY), owner="p2", lease_until=200.0)
+    ended = await new_table(repo, chat="tg:-6")
+    await finish(repo, ended, result(ended, {0, 2}))
+    assert await repo.chat_lease("tg:-5") == (new, "p2", 200.0)
+    assert await repo.chat_lease("tg:-6") is None  # its only table ended
+    assert await repo.chat_lease("tg:-7") is None
+    assert await repo.table_route(old) == ("tg:-5", PLAYING, "p1", 100.0)
+    assert await repo.table_route(ended.table_id) == ("tg:-6", FINISHED, None, None)
+    assert await repo.table_route(999) is None
+
+
+async def test_a_forwarded_command_is_one_entry_taken_once_by_its_tables_holder(repo: Repo) -> None:
+    a = await repo.create_table(make_table(), owner="p1", lease_until=100.0)
+    b = await repo.create_table(make_table(chat="tg:-2"), owner="p2", lease_until=100.0)
+    first = await repo.inbox_post("k1", a, "p9", '{"n": 1}', 1.0)
+    assert await repo.inbox_post("k1", a, "p9", '{"n": 1}', 2.0) == first  # a retry: the same entry
+    second = await repo.inbox_post("k2", a, "p9", '{"n": 2}', 3.0)
+    other = await repo.inbox_post("k3", b, "p9", '{"n": 3}', 3.0)
+    assert await repo.inbox_result(first) == ("pending", None)
+    got = await asyncio.gather(repo.inbox_take("p1", 4.0), repo.inbox_take("p1", 4.0))
+    taken = sorted(got[0] + got[1], key=lambda e: e.entry_id)
+    assert [(e.entry_id, e.table_id, e.sender, e.request) for e in taken] == [
+        (first, a, "p9", '{"n": 1}'), (second, a, "p9", '{"n": 2}')]  # p2's table is not p1's to take
+    assert await repo.inbox_take("p1", 5.0) == []
+    assert not await repo.inbox_expire(first)  # taken: the sender can no longer call it off
+    await repo.inbox_answer(first, '{"ok": 1}', 6.0)
+    assert await repo.inbox_result(first) == ("done", '{"ok": 1}')
+    assert await repo.inbox_post("k1", a, "p9", '{"n": 1}', 7.0) == first  # done stays done
+    assert await repo.inbox_result(first) == ("done", '{"ok": 1}')
+    assert await repo.inbox_result(other) == ("pending", None)
+    assert await repo.inbox_result(12345) is None
+
+
+async def test_an_expired_entry_is_never_taken_until_posted_again(repo: Repo) -> None:
+    a = await repo.create_table(make_table(), owner="p1", lease_until=100.0)
+    entry = await repo.inbox_post("k", a, "p9", "{}", 1.0)
+    assert await repo.inbox_expire(entry)
+    assert await repo.inbox_result(entry) == ("expired", None)
+    assert await repo.inbox_take("p1", 2.0) == []
+    assert await repo.inbox_post("k", a, "p9", '{"again": true}', 3.0) == entry  # the sender retried
+    assert [e.request for e in await repo.inbox_take("p1", 4.0)] == ['{"again": true}']
+
+
+async def test_a_taken_over_table_brings_its_pending_entries_and_old_ones_are_purged(repo: Repo) -> None:
+    a = await repo.create_table(make_table(), owner="p1", lease_until=10.0)
+    old = await repo.inbox_post("old", a, "p9", "{}", 1.0)
+    new = await repo.inbox_post("new", a, "p9", "{}", 50.0)
+    assert await repo.claim_tables("p2", now=20.0, lease_seconds=30.0) == [a]  # p1 died
+    assert [e.entry_id for e in await repo.inbox_take("p2", 21.0)] == [old, new]
+    assert await repo.inbox_purge(before=10.0) == 1
+    assert await repo.inbox_result(old) is None
+    assert await repo.inbox_result(new) == ("taken", None)
