@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -53,7 +54,7 @@ from bench._stats import percentile
 from bot.ai.rules import RulePlayer
 from bot.ai.strong import StrongPlayer
 
-TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": []}
+TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
 #: Seed offsets of the deal sets: "tune" is what the budgets and models were tuned on.
 SEEDS = {"tune": 0, "report": 1_000_000}
 OFFSET = SEEDS["report"]
@@ -95,12 +96,17 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
 def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.Random, timed: bool) -> str:
     """``who``'s action; a searching player's thinking time is recorded when it had a choice."""
     t0 = time.perf_counter()
-    action = str(who.decide(view, game, rng))
+    c0 = time.thread_time()
+    if isinstance(who, StrongPlayer) and os.environ.get("MAJLIS_BENCH_CPU_ONLY"):
+        action = str(who.decide(view, game, rng, deadline=time.monotonic() + 30.0))
+    else:
+        action = str(who.decide(view, game, rng))
     if timed and isinstance(who, StrongPlayer) and len(view["legal"]) > 1:
         kind = "bid"
         if phase == "play":  # the opening lead apart: it is the most expensive card
             kind = "card" if view.get("history") or view.get("trick") or view.get("layout_history") else "lead"
         TIMES[kind].append(time.perf_counter() - t0)
+        TIMES["cpu"].append(time.thread_time() - c0)
     return action
 
 
@@ -278,56 +284,82 @@ def _in_workers(fn: Any, work: list[Any], jobs: int) -> list[Any]:
 
 
 def play_kingdom(deals: list[list[list[str]]], players: list[Any], seed: int,
-                 timed: set[int] | frozenset[int] = frozenset()) -> tuple[list[int], list[str]]:
-    """Play one Trix kingdom (one deal per contract, the owner choosing); each seat's points and the
-    contracts in the order played."""
+                 timed: set[int] | frozenset[int] = frozenset()) -> tuple[list[int], list[str], int, list[list[int]]]:
+    """Play one Trix kingdom (one deal per contract, the owner choosing): each seat's points, the
+    contracts in the order played, the owner, and each deal's points per seat (in that order)."""
     g = engine.new_game("trix", seed=seed + OFFSET, deals=deals)
     rng = random.Random(seed + OFFSET)
     total = [0, 0, 0, 0]
     order: list[str] = []
+    per_deal: list[list[int]] = []
+    owner = -1
     while len(order) < len(deals):
         seat = g.to_act
         assert seat is not None
+        if g.phase == "contract":
+            owner = seat
         action = _decide(players[seat], g.view(seat), "trix", g.phase, rng, seat in timed)
         for ev in g.act(seat, action):
             if ev["type"] == "deal_scored":
-                for s, d in enumerate(ev["deltas"]["players"]):
-                    total[s] += d
+                d = [int(x) for x in ev["deltas"]["players"]]
+                for s, x in enumerate(d):
+                    total[s] += x
+                per_deal.append(d)
                 order.append(ev["summary"]["contract"])
-    return total, order
+    return total, order, owner, per_deal
 
 
-def _trix_kingdom(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int], dict[str, list[float]]]:
+KingdomResult = tuple[list[float], int, list[tuple[bool, dict[str, float]]]]
+
+
+def _trix_kingdom(args: tuple[int, str, str, int]) -> tuple[KingdomResult, dict[str, list[float]]]:
     """One kingdom of five deals played by four ``against`` players, then by the level's player in
     each seat: that seat's points per deal minus the other's, the number of seats whose owner
-    ordered the contracts differently, and the move times."""
+    ordered the contracts differently, per seat whether it owned the kingdom and its points per
+    contract minus the other's (the owner's order may differ, so a contract's deal may too), and
+    the move times."""
     i, level, against, offset = args
     _set_offset(offset)
     a, b = player(level), player(against)
     before = _times_mark()
     deals = [_deal_cards(5000 + 5 * i + j) for j in range(len(CONTRACTS))]
-    base, base_order = play_kingdom(deals, [b] * 4, 5000 + i)
+    base, base_order, owner, base_deals = play_kingdom(deals, [b] * 4, 5000 + i)
     diffs: list[float] = []
     reordered = 0
+    split: list[tuple[bool, dict[str, float]]] = []
     for s in range(4):
         players = [a if x == s else b for x in range(4)]
-        got, order = play_kingdom(deals, players, 5000 + i, timed={s})
+        got, order, _, got_deals = play_kingdom(deals, players, 5000 + i, timed={s})
         diffs.append((got[s] - base[s]) / len(deals))
         reordered += order != base_order
-    return (diffs, reordered), _times_since(before)
+        mine = {c: float(d[s]) for c, d in zip(order, got_deals, strict=True)}
+        theirs = {c: float(d[s]) for c, d in zip(base_order, base_deals, strict=True)}
+        split.append((s == owner, {c: mine[c] - theirs[c] for c in mine}))
+    return (diffs, reordered, split), _times_since(before)
 
 
 def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) -> None:
     """Whole kingdoms: the owner's contract choice, doubling and play all count."""
     allx: list[float] = []
+    owner_x: list[float] = []
+    other_x: list[float] = []
+    per_contract: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     reordered = 0
     work = [(i, level, against, OFFSET) for i in range(kingdoms)]
-    for diffs, r in _in_workers(_trix_kingdom, work, jobs):
+    for diffs, r, split in _in_workers(_trix_kingdom, work, jobs):
         allx.extend(diffs)
         reordered += r
+        for (is_owner, by_c), x in zip(split, diffs, strict=True):
+            (owner_x if is_owner else other_x).append(x)
+            for c, v in by_c.items():
+                per_contract[c].append(v)
     print(f"trix kingdoms, {level} vs {against}: {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses)")
     print(f"  points per deal per seat: {_fig(allx, 'points', 1)}"
           f" (contract order changed in {reordered} of {4 * kingdoms} runs)")
+    print(f"    as the kingdom's owner:  {_fig(owner_x, 'points', 1)}")
+    print(f"    as another seat:         {_fig(other_x, 'points', 1)}")
+    for c, xs in per_contract.items():
+        print(f"    {c:9s} {_fig(xs, 'points', 1)}")
 
 
 def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
@@ -373,11 +405,18 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
     lags: list[float] = []
     walls: list[float] = []
 
-    async def ticker(until: float, out: list[float]) -> None:
+    #: per late tick of the measure: how late, and the CPU this process (all its threads) spent meanwhile
+    late: list[tuple[float, float]] = []
+
+    async def ticker(until: float, out: list[float], record: bool = False) -> None:
         while time.monotonic() < until:
             t = time.monotonic()
+            cpu = time.process_time()
             await asyncio.sleep(0.005)
-            out.append(time.monotonic() - t - 0.005)
+            lag = time.monotonic() - t - 0.005
+            out.append(lag)
+            if record and lag > 0.002:
+                late.append((lag, time.process_time() - cpu))
 
     idle: list[float] = []
     await ticker(time.monotonic() + min(5.0, seconds / 2), idle)  # the machine's own noise, nothing thinking
@@ -395,12 +434,20 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
                 await asyncio.to_thread(strong.decide, view, game, random.Random(j))
             walls.append(time.monotonic() - t)
 
-    await asyncio.gather(ticker(stop, lags), *(table(k) for k in range(flight)))
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    await asyncio.gather(ticker(stop, lags, True), *(table(k) for k in range(flight)))
+    cpu_share = (time.process_time() - cpu0) / (time.monotonic() - wall0)
     print(f"event loop, {flight} strong decisions in flight for {seconds:.0f} s ({mode}):")
     print(f"  idle loop lag first (nothing thinking): p50 {percentile(idle, 0.5) * 1000:.1f} ms,"
           f" p99 {percentile(idle, 0.99) * 1000:.1f} ms, max {max(idle) * 1000:.1f} ms (n={len(idle)})")
     print(f"  loop lag p50 {percentile(lags, 0.5) * 1000:.1f} ms, p99 {percentile(lags, 0.99) * 1000:.1f} ms,"
           f" max {max(lags) * 1000:.1f} ms (n={len(lags)})")
+    late.sort()
+    worst = late[-max(1, len(late) // 10):]  # the slowest tenth of the late ticks
+    busy = sum(c for _, c in worst) / sum(x + 0.005 for x, _ in worst) if worst else 0.0
+    print(f"  where the loop's time went: this process (loop, executor and feeder threads) used"
+          f" {cpu_share * 100:.1f}% of a core; during the slowest tenth of the late ticks it ran"
+          f" {busy * 100:.0f}% of the time (the rest: waiting for a CPU the machine gave to other processes)")
     print(f"  decision wall time (queue included): median {percentile(walls, 0.5) * 1000:.0f} ms,"
           f" p95 {percentile(walls, 0.95) * 1000:.0f} ms, max {max(walls) * 1000:.0f} ms (n={len(walls)})")
     if pool is not None:
@@ -424,14 +471,20 @@ def main() -> None:
                     help="report: the held-out deal set (default); tune: the set tuned on")
     ap.add_argument("--jobs", type=int, default=1,
                     help="deals in this many processes at once (move times then include contention)")
+    ap.add_argument("--cpu-only", action="store_true",
+                    help="the levels' CPU budgets alone bound the search (no one-second wall cap in this"
+                         " process): the strength a machine with a core free per worker gives, whatever the load")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
     ap.add_argument("--workers", type=int, default=0, help="lag: worker processes (default: one per core)")
     a = ap.parse_args()
     OFFSET = SEEDS[a.seeds]
+    if a.cpu_only:
+        os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
     t0 = time.perf_counter()
-    print(f"deal set: {a.seeds} (seed offset {OFFSET})")
+    print(f"deal set: {a.seeds} (seed offset {OFFSET})"
+          + ("; CPU budgets only (no wall cap in the bench)" if a.cpu_only else ""))
     if a.game in ("tarneeb", "all"):
         bench_tarneeb(a.deals, a.level, a.against, a.jobs)
     if a.game in ("tarneeb41", "all"):
@@ -444,7 +497,8 @@ def main() -> None:
         bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.against, a.jobs)
     for kind, ts in TIMES.items():
         if ts:
-            print(f"  {a.level} decision time ({kind}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
+            what = "CPU of every timed decision" if kind == "cpu" else kind
+            print(f"  {a.level} decision time ({what}, n={len(ts)}): median {percentile(ts, 0.5) * 1000:.0f} ms,"
                   f" p95 {percentile(ts, 0.95) * 1000:.0f} ms, max {max(ts) * 1000:.0f} ms")
     if a.game in ("lag", "all"):
         asyncio.run(_lag(a.flight, a.seconds, a.lag_mode, a.workers))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,12 +48,52 @@ class TableSnapshot:
         return None
 
 
+class LazyViews(Mapping[int, dict[str, Any]]):
+    """Seat -> that seat's private view, each made on first reading (then kept).
+
+    ``view`` is the engine's ``view`` of the state the update committed (a published game is never
+    changed afterwards: a move acts on a clone), so a view made later is the one made at once.
+    Most updates' private views are never read: a hand is rendered only when its message is sent.
+    """
+
+    __slots__ = ("_made", "_seats", "_view")
+
+    def __init__(self, seats: Iterator[int] | list[int], view: Callable[[int], dict[str, Any]]) -> None:
+        self._seats = tuple(seats)
+        self._view = view
+        self._made: dict[int, dict[str, Any]] = {}
+
+    def __getitem__(self, seat: int) -> dict[str, Any]:
+        made = self._made.get(seat)
+        if made is None:
+            if seat not in self._seats:
+                raise KeyError(seat)
+            made = self._made[seat] = self._view(seat)
+        return made
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._seats)
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self._seats
+
+    def __repr__(self) -> str:
+        return f"LazyViews(seats={self._seats}, made={sorted(self._made)})"
+
+
 @dataclass(frozen=True, slots=True)
 class TableUpdate:
-    """What subscribers of the table manager receive after every change."""
+    """What subscribers of the table manager receive after every change.
+
+    ``private`` holds the private view of every seat a person holds, made when first read
+    (:class:`LazyViews`).
+    """
 
     snapshot: TableSnapshot
     events: list[dict[str, Any]] = field(default_factory=list)
-    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+    private: Mapping[int, dict[str, Any]] = field(default_factory=dict)
     reason: str = "action"
     action: ActionRecord | None = None  # the logged engine action behind this update, if any

@@ -11,6 +11,7 @@ of random states of every variant and compares the resulting states, scores and 
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import floor
 from typing import TYPE_CHECKING
 
 from engine import cards as C
@@ -24,6 +25,8 @@ _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 #: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
 _POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
+#: ``_NEXT3[s]``: the three seats after ``s`` in play order.
+_NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 
 
 def step(g: TrickGame, aid: int) -> None:
@@ -56,33 +59,51 @@ def playout(g: TrickGame, rnd: Callable[[], float]) -> None:
     """Play uniformly random legal actions until this deal ends (scored or thrown in).
 
     ``rnd`` returns floats in ``[0, 1)``. The same stream gives the same actions as
-    ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated.
+    ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated (``floor`` here: the
+    same index for a non-negative float, a cheaper call than ``int``).
     """
     deal_no = g.deal_no
     while g.to_act is not None and g.deal_no == deal_no:
         if g.phase != "play":
-            ids = g._bid_ids()
-            g._apply_other(ids[int(rnd() * len(ids))], None)
+            g._bid_playout(rnd)
             continue
         _play_out(g, rnd)
+
+
+def bid_playout(g: TrickGame, rnd: Callable[[], float]) -> None:
+    """Random legal non-card actions (auction, trump) until the play starts or the deal ends.
+
+    The generic driver of :meth:`TrickGame._bid_playout`: ``_bid_ids`` and ``_apply_other``, one
+    draw per action; the games override it with inlined auctions where that pays.
+    """
+    deal_no = g.deal_no
+    while g.phase != "play" and g.to_act is not None and g.deal_no == deal_no:
+        ids = g._bid_ids()
+        g._apply_other(ids[floor(rnd() * len(ids))], None)
 
 
 def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     """The card play of :func:`playout` from the current state to the deal's 13th trick, scored.
 
     A trick in progress is finished card by card; then each trick is four plays unrolled in
-    local variables, its winner read from the bits of the four cards (the highest trump, else the
-    highest card of the suit led), the same winner as ``cards.trick_winner``.
+    local variables, the seats from :data:`_NEXT3`. After a whole trick every hand holds
+    ``13 - trick_no`` cards, so a lead or a discard (a void follower) is the ``k``-th card of the
+    hand, found suit by suit from the 13-bit rank masks (the ``k``-th entry of ``legal_ids()``,
+    no list built); a follow is the ``k``-th card of the suit led. The winner is read from the
+    bits of the four cards (the highest trump, else the highest card of the suit led), the same
+    as ``cards.trick_winner``.
     """
     hands = g.hands
     tricks = g.tricks
     trump = g.trump
     trump_mask = 0 if trump is None else _SUIT_MASK[trump]
+    suit_mask = _SUIT_MASK
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
     pop = _POP13
-    card_ids = _card_ids
     bit = _BIT
+    fl = floor
+    nxt3 = _NEXT3
     s: int = g.to_act  # type: ignore[assignment]
     leader = g.leader
     trick_no = g.trick_no
@@ -93,63 +114,128 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         while len(trick) < 4:
             hand = hands[s]
             follow = hand >> (13 * led) & 8191
-            opts = table[led][follow] if follow else card_ids(hand)
-            c = opts[int(rnd() * len(opts))]
+            opts = table[led][follow] if follow else _card_ids(hand)
+            c = opts[fl(rnd() * len(opts))]
             hands[s] = hand ^ bit[c]
             trick.append(c)
             s = (s + 1) & 3
         c0, c1, c2, c3 = trick
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & _SUIT_MASK[led]).bit_length() - 1
+        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
         w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
     while trick_no < 13:
+        n = 13 - trick_no
+        s1, s2, s3 = nxt3[s]
         hand = hands[s]
-        lead = g._lead_mask(hand) if trick_no == 0 else hand
-        opts = [*t0[lead & 8191], *t1[lead >> 13 & 8191], *t2[lead >> 26 & 8191], *t3[lead >> 39]]
-        c0 = opts[int(rnd() * len(opts))]
+        if trick_no == 0 and (lead := g._lead_mask(hand)) != hand:
+            opts = _card_ids(lead)
+            c0 = opts[fl(rnd() * len(opts))]
+            led = c0 // 13
+        else:
+            k = fl(rnd() * n)
+            m = hand & 8191
+            p = pop[m]
+            if k < p:
+                c0 = t0[m][k]
+                led = 0
+            else:
+                k -= p
+                m = hand >> 13 & 8191
+                p = pop[m]
+                if k < p:
+                    c0 = t1[m][k]
+                    led = 1
+                else:
+                    k -= p
+                    m = hand >> 26 & 8191
+                    p = pop[m]
+                    if k < p:
+                        c0 = t2[m][k]
+                        led = 2
+                    else:
+                        c0 = t3[hand >> 39][k - p]
+                        led = 3
         hands[s] = hand ^ bit[c0]
-        led = c0 // 13
         sh = 13 * led
         suit_ids = table[led]
-        s = (s + 1) & 3
-        hand = hands[s]
+        hand = hands[s1]
         follow = hand >> sh & 8191
         if follow:
-            c1 = suit_ids[follow][int(rnd() * pop[follow])]
+            c1 = suit_ids[follow][fl(rnd() * pop[follow])]
         else:
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c1 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c1]
-        s = (s + 1) & 3
-        hand = hands[s]
+            k = fl(rnd() * n)
+            m = hand & 8191
+            p = pop[m]
+            if k < p:
+                c1 = t0[m][k]
+            else:
+                k -= p
+                m = hand >> 13 & 8191
+                p = pop[m]
+                if k < p:
+                    c1 = t1[m][k]
+                else:
+                    k -= p
+                    m = hand >> 26 & 8191
+                    p = pop[m]
+                    c1 = t2[m][k] if k < p else t3[hand >> 39][k - p]
+        hands[s1] = hand ^ bit[c1]
+        hand = hands[s2]
         follow = hand >> sh & 8191
         if follow:
-            c2 = suit_ids[follow][int(rnd() * pop[follow])]
+            c2 = suit_ids[follow][fl(rnd() * pop[follow])]
         else:
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c2 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c2]
-        s = (s + 1) & 3
-        hand = hands[s]
+            k = fl(rnd() * n)
+            m = hand & 8191
+            p = pop[m]
+            if k < p:
+                c2 = t0[m][k]
+            else:
+                k -= p
+                m = hand >> 13 & 8191
+                p = pop[m]
+                if k < p:
+                    c2 = t1[m][k]
+                else:
+                    k -= p
+                    m = hand >> 26 & 8191
+                    p = pop[m]
+                    c2 = t2[m][k] if k < p else t3[hand >> 39][k - p]
+        hands[s2] = hand ^ bit[c2]
+        hand = hands[s3]
         follow = hand >> sh & 8191
         if follow:
-            c3 = suit_ids[follow][int(rnd() * pop[follow])]
+            c3 = suit_ids[follow][fl(rnd() * pop[follow])]
         else:
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c3 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c3]
+            k = fl(rnd() * n)
+            m = hand & 8191
+            p = pop[m]
+            if k < p:
+                c3 = t0[m][k]
+            else:
+                k -= p
+                m = hand >> 13 & 8191
+                p = pop[m]
+                if k < p:
+                    c3 = t1[m][k]
+                else:
+                    k -= p
+                    m = hand >> 26 & 8191
+                    p = pop[m]
+                    c3 = t2[m][k] if k < p else t3[hand >> 39][k - p]
+        hands[s3] = hand ^ bit[c3]
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & _SUIT_MASK[led]).bit_length() - 1
-        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
+        w = s if top == c0 else s1 if top == c1 else s2 if top == c2 else s3
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
-    g.exposed = None  # every card has been played, the exposed one too
+    g.exposed = None
     g.trick = []
     g.leader = leader
     g.to_act = s

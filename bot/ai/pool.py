@@ -23,6 +23,13 @@ Bounds and the cap:
   stays taken until the worker is really done, so the bound holds;
 - if the pool breaks (a worker killed), a warning is logged, the rule player answers, and the
   next decision starts a new pool.
+
+Signals: the asking process owns the workers' lives. A worker ignores ``SIGINT`` (a Ctrl-C goes to
+the whole process group: the workers used to die with a traceback each and the pool logged that
+it broke, while the parent was shutting it down anyway) and ``SIGTERM`` from anyone but the asking
+process (whose executor terminates the workers of a broken pool with it). A thread in each worker
+waits for ``SIGTERM`` with ``sigtimedwait`` (which tells who sent it) and also ends the worker when
+the asking process is gone (killed with ``SIGKILL``: nobody would shut the pool down).
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -70,12 +79,52 @@ _players: dict[str, Player] = {}
 _provider: Callable[[str], Player] | None = None
 
 
-def _init_worker(provider: Callable[[str], Player] | None, nice: int) -> None:
+#: How often a worker checks that the asking process still lives (seconds).
+ORPHAN_CHECK = 1.0
+
+
+def _init_worker(provider: Callable[[str], Player] | None, nice: int, owner: int | None = None) -> None:
     global _provider
     _provider = provider
+    if owner is not None:
+        guard_signals(owner)
     if nice:
         with contextlib.suppress(OSError, AttributeError):  # not allowed: run at the same priority
             os.nice(nice)
+
+
+def guard_signals(owner: int) -> None:
+    """In a worker: ignore ``SIGINT``, and ``SIGTERM`` unless ``owner`` (the asking process) sent
+    it; end the worker when ``owner`` is gone. Call it in the worker's main thread, first."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # blocked in every thread (the ones started later inherit the mask): it waits for the watcher
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    threading.Thread(target=_watch, args=(owner, os.getppid()), name="majlis-ai-signals", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another user's process of that id: alive
+        return True
+    return True
+
+
+def _watch(owner: int, parent: int) -> None:
+    """The worker's signal thread: a ``SIGTERM`` from ``owner`` ends the worker, anyone else's is
+    ignored; the worker ends as well once ``owner`` has died (or the fork server that is its
+    ``parent`` has, which happens when the owner dies)."""
+    while True:
+        info = signal.sigtimedwait({signal.SIGTERM}, ORPHAN_CHECK)
+        if info is not None and info.si_pid == owner:
+            os._exit(128 + signal.SIGTERM)  # the executor terminating a broken pool's workers
+        if info is not None:
+            log.info("AI worker %d ignores SIGTERM from process %d (its owner is %d)",
+                     os.getpid(), info.si_pid, owner)
+        if os.getppid() != parent or not _alive(owner):
+            os._exit(0)  # orphaned: nobody would ever shut this worker down
 
 
 def _player(level: str) -> Player:
@@ -181,16 +230,20 @@ class AIPool:
         if self._executor is None:
             ctx = _context()
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=ctx, initializer=_init_worker, initargs=(self.provider, self.nice))
+                self.workers, mp_context=ctx, initializer=_init_worker,
+                initargs=(self.provider, self.nice, os.getpid()))
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.in_flight)
         return self._executor
 
-    async def start(self) -> None:
-        """Start the workers and load the players in each (optional: the first decision does it)."""
+    async def start(self) -> list[int]:
+        """Start the workers and load the players in each (optional: the first decision does it);
+        the process ids of the workers that warmed up."""
         ex = self._ensure()
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(ex, _warm, self.warm_levels) for _ in range(self.workers)))
+        pids = await asyncio.gather(*(loop.run_in_executor(ex, _warm, self.warm_levels)
+                                      for _ in range(self.workers)))
+        return sorted(set(pids))
 
     async def close(self) -> None:
         """Stop the workers (decisions still thinking are dropped); idempotent."""

@@ -136,7 +136,12 @@ async def test_healthz_is_503_when_the_database_is_gone(tg: FakeTelegram, tmp_pa
             await tg.wait_for(lambda: "getUpdates" in tg.calls, timeout=60)
             status, body = await get(f"{base}/healthz")
             assert (status, json.loads(body)["storage"]) == (200, "ok")
-            await asyncio.to_thread(own.stop)  # the database server goes away under the bot
+            # the database server goes away under the bot: SIGINT to the postmaster is a fast shutdown
+            # (SIGTERM's waits for the bot to disconnect; runuser does not pass SIGINT on)
+            assert own.folder is not None and own.process is not None
+            postmaster = int((own.folder / "data" / "postmaster.pid").read_text().split()[0])
+            os.kill(postmaster, signal.SIGINT)
+            await asyncio.to_thread(own.process.wait, 30)
             status, body = await get(f"{base}/healthz")
             reply = json.loads(body)
             assert status == 503 and reply["storage"] != "ok" and reply["telegram"] == "ok", reply

@@ -9,6 +9,9 @@ import json
 import logging
 import os
 import random
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -139,6 +142,92 @@ async def test_a_broken_pool_logs_a_warning_answers_by_rule_and_starts_again(
         assert pool.busy == 0
     finally:
         await pool.close()
+
+
+def _gone(pids: list[int], within: float = 10.0) -> bool:
+    """Whether every process of ``pids`` has ended (waiting up to ``within`` seconds for it)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        alive = []
+        for pid in pids:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                continue
+            with open(f"/proc/{pid}/stat") as f:  # a zombie has ended (its parent reaps it later)
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(pid)
+        if not alive:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _foreign_sigterm(pid: int) -> None:
+    """SIGTERM sent to ``pid`` by another process (not the pool's)."""
+    subprocess.run([sys.executable, "-c", f"import os, signal; os.kill({pid}, signal.SIGTERM)"], check=True)
+
+
+async def test_workers_ignore_ctrl_c_and_a_sigterm_from_anyone_but_the_pool(tmp_path: Path) -> None:
+    log = tmp_path / "thinking.jsonl"
+    pool = AIPool(1, cap=5.0, provider=functools.partial(slow_provider, 0.0, str(log)))
+    try:
+        [pid] = await pool.start()
+        os.kill(pid, signal.SIGINT)  # a Ctrl-C reaches the terminal's whole process group
+        _foreign_sigterm(pid)
+        await asyncio.sleep(0.5)  # time for the default handlers to have killed it
+        view = _view()
+        assert await pool.decide("strong", view, view["seat"], 1) == view["legal"][-1]
+        assert pool.stats.decided == 1 and pool.stats.broken == 0
+        assert json.loads(log.read_text())[2] == pid  # the same worker thought
+    finally:
+        await pool.close()
+    assert _gone([pid])  # and the pool's own shutdown still ends it
+
+
+async def test_a_broken_pool_still_terminates_its_other_workers() -> None:
+    pool = AIPool(2, cap=5.0, provider=functools.partial(slow_provider, -1.0, None))
+    try:
+        pids = await pool.start()
+        view = _view()
+        await pool.decide("strong", view, view["seat"], 4)  # one worker dies: the executor SIGTERMs the rest
+        assert pool.stats.broken == 1
+        assert _gone(pids)
+    finally:
+        await pool.close()
+
+
+_ORPHAN = """
+import asyncio
+from bot.ai.pool import AIPool
+
+async def main():
+    pool = AIPool(2, warm_levels=())
+    print(*await pool.start(), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_workers_end_when_the_process_that_asked_is_killed() -> None:
+    root = Path(__file__).resolve().parents[2]
+    child = subprocess.Popen([sys.executable, "-c", _ORPHAN], cwd=root, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert child.stdout is not None
+        pids = [int(x) for x in child.stdout.readline().split()]
+        assert pids
+        _foreign_sigterm(pids[0])  # ignored: the pool owns its workers
+        assert not _gone(pids, within=0.3)
+        child.kill()  # SIGKILL: nobody will shut the pool down
+        child.wait()
+        assert _gone(pids)
+    finally:
+        child.kill()
+        child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
 
 
 async def test_a_forced_move_never_reaches_the_workers() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import random
 import time
@@ -14,7 +15,7 @@ from bot.ai.strong import StrongPlayer, dds
 from bot.ai.strong import trix as strong_trix
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view, sample_deal
-from bot.ai.strong.trix import TrixBrain, _best_reply
+from bot.ai.strong.trix import TrixBrain, _best_layout, _best_reply
 from engine import cards as C
 
 pytestmark = pytest.mark.skipif(not dds.available(), reason="endplay (DDS) not installed")
@@ -263,6 +264,7 @@ def test_the_true_deal_explains_rule_play_and_most_samples_do_not(contract: str)
             continue
         view = g.view(g.to_act)
         story = I.story_of(view)
+        story.owner = None  # the contract was imposed here, not the owner's choice
         true = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
         assert I.weight(story, true) == 1.0
         k = from_view(view)
@@ -358,6 +360,106 @@ def test_exact_endgame_search_is_at_least_the_policys_own_play(contract: str) ->
     assert checked >= 5
     if contract != "king":  # (in K♥ the king is nearly always gone before four cards a hand)
         assert better >= 1
+
+
+def test_exact_layout_search_is_at_least_the_policys_own_play() -> None:
+    """With six cards or fewer in my hand, my layout moves are searched exactly against the others'
+    policy: never worse than playing the policy myself, and better somewhere."""
+    from bot.ai.rules import RulePlayer
+
+    rng = random.Random(4)
+    better = checked = 0
+    scores = (200, 150, 100, 50)
+    for seed in range(30):
+        g = engine.new_game("trix", seed=seed)
+        g.act(g.to_act, "contract trix")
+        while g.to_act is not None and g.view(None)["contract"] == "trix" and g.view(None)["phase"] == "play" and (
+                g.view(g.to_act)["hand_sizes"][g.to_act] > 6 or len(g.legal()) < 2):
+            g.act(g.to_act, RulePlayer().decide(g.view(g.to_act), "trix", rng))
+        if g.to_act is None or g.view(None)["contract"] != "trix" or g.view(None)["phase"] != "play":
+            continue
+        me = g.to_act
+        view = g.view(me)
+        hands = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+        rows = strong_trix._rows(view)
+        finished = [int(s) for s in view["finished"]]
+        policy = S.rollout_layout(hands, rows, me, finished, scores, rng, eps=0.0)[me]
+        best = _best_layout(hands, rows, me, finished, scores, me)
+        assert best >= policy
+        better += best > policy
+        checked += 1
+    assert checked >= 10
+    assert better >= 1
+
+
+def test_the_fast_trick_policy_is_the_card_by_card_one() -> None:
+    """The rollouts' trick policy works on bits when following suit; it is the same policy as the
+    one written card by card (the rule player's, which test_rollout_policy_is_the_rule_players_play
+    checks in real deals), on random hands and tricks, noise draws included."""
+    def slow(contract: str, hand: int, trick: list[tuple[int, int]], rng: random.Random, eps: float) -> int:
+        led = C.suit_of(trick[0][1]) if trick else None
+        options = C.cards_of(C.legal_mask(hand, led))
+        if len(options) == 1:
+            return options[0]
+        if eps and rng.random() < eps:
+            return rng.choice(options)
+        if led is None:
+            return S._lead(contract, hand, options)
+        value = functools.partial(S.card_value, contract)
+        if not C.legal_mask(hand, led) & C.SUIT_MASK[led]:
+            return max(options, key=lambda c: (value(c), c % 13, -S._suit_len(hand, c)))
+        top = max(c for _, c in trick if C.suit_of(c) == led)
+        under = [c for c in options if c < top]
+        if under:
+            return max(under, key=lambda c: (c % 13, value(c)))
+        if len(trick) == 3:
+            return max(options, key=lambda c: (-value(c), c % 13))
+        return min(options, key=lambda c: (value(c), c % 13))
+
+    rng = random.Random(8)
+    for i in range(3000):
+        deck = rng.sample(range(52), 17)
+        hand = sum(1 << c for c in deck[:rng.randint(1, 13)])
+        trick = [((j + 1) % 4, deck[13 + j]) for j in range(rng.randint(0, 3))]
+        contract = rng.choice(["king", "queens", "diamonds", "tricks"])
+        eps = 0.3 if i % 2 else 0.0
+        assert (S.choose_trick_card(contract, hand, trick, random.Random(i), eps)
+                == slow(contract, hand, trick, random.Random(i), eps))
+
+
+def test_the_owners_contract_choice_is_read_as_evidence_of_its_hand() -> None:
+    """Another seat that chose this deal's contract (the kingdom's owner, after seeing its cards)
+    chose like the rule player: with its true cards the model agrees; deals where it would have
+    chosen otherwise weigh less."""
+    from bot.ai.rules import RulePlayer
+    from bot.ai.strong import trix_infer as I
+
+    rule, rng = RulePlayer(), random.Random(6)
+    agreed = lighter = 0
+    for seed in range(10):
+        g = engine.new_game("trix", seed=seed)
+        start: list[int] = []
+        for _ in range(3):  # three deals of the kingdom, so the choice is among 5, 4 and 3 contracts
+            start = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+            g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))
+            while g.view(None)["phase"] == "double":
+                g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))
+            owner = g.view(None)["owner"]
+            me = (owner + 1) % 4
+            view = g.view(me)
+            story = I.story_of(view)
+            assert story.owner == owner and story.contract in story.options
+            assert I.predicted_contract(story, start[owner]) == story.contract
+            agreed += 1
+            k = from_view(view)
+            lighter += sum(I.seat_weight(story, owner, sample_deal(k, rng)[owner]) < 1.0 for _ in range(20))
+            assert story.informative()
+            while g.to_act is not None and g.view(None)["phase"] == "play":
+                g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))
+    assert agreed == 30
+    assert lighter > 100  # most random hands would have chosen another contract
+    # the owner itself learns nothing from its own choice
+    assert I.story_of(g.view(g.view(None)["owner"])).owner is None
 
 
 @pytest.mark.parametrize("options", [{"mode": "complex"}, {"partnership": True}])

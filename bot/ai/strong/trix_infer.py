@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai import heuristics_trix as X
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, sample_deal
 from engine import cards as C
@@ -45,10 +46,21 @@ class Story:
     played: list[int]
     #: revealed doubles per seat (card set), or None when nothing can be read from doubling
     doubled: list[int] | None
+    #: the kingdom's owner when it is another seat that chose this deal's contract among several
+    #: (after seeing its cards), else None
+    owner: int | None = None
+    #: the contracts the owner could choose from, in the engine's order
+    options: tuple[str, ...] = ()
+    #: the table's (K♥, queen, diamond, trick) values and layout scores, for the owner's choice
+    pen: tuple[int, int, int, int] = (75, 25, 10, 15)
+    trix: tuple[int, ...] = (200, 150, 100, 50)
+    #: whether the owner would have chosen this contract, by the owner's 13 cards (a cache)
+    chose: dict[int, bool] = field(default_factory=dict)
 
     def informative(self) -> bool:
         """Whether another seat has done anything to learn from."""
-        return self.doubled is not None or any(self.moves[s] for s in range(4) if s != self.me)
+        return (self.doubled is not None or self.owner is not None
+                or any(self.moves[s] for s in range(4) if s != self.me))
 
 
 def story_of(view: dict[str, Any]) -> Story:
@@ -80,7 +92,28 @@ def story_of(view: dict[str, Any]) -> Story:
         doubled = [0, 0, 0, 0]
         for d in view.get("doubled") or []:
             doubled[int(d["seat"])] |= 1 << C.parse(str(d["card"]))
-    return Story(me=me, contract=contract, moves=moves, played=played, doubled=doubled)
+    story = Story(me=me, contract=contract, moves=moves, played=played, doubled=doubled)
+    owner = view.get("owner")
+    left = [str(c) for c in view.get("contracts_left") or []]
+    if (owner is not None and int(owner) != me and left and opts.get("owner_sees_cards_before_choice", True)
+            and contract in CONTRACT_ORDER and opts.get("mode", "kingdoms") == "kingdoms"):
+        story.owner = int(owner)
+        story.options = tuple(c for c in CONTRACT_ORDER if c in {*left, contract})
+        story.pen = X.penalties(view)
+        story.trix = X.trix_scores(view)
+    return story
+
+
+#: The engine's order of the Trix contracts (the order of the choice's legal actions).
+CONTRACT_ORDER = ("king", "queens", "diamonds", "tricks", "trix")
+
+
+def predicted_contract(story: Story, held: int) -> str:
+    """The contract the rule player would choose with the 13 cards ``held`` among ``story.options``
+    (:func:`bot.ai.heuristics_trix.choose_contract`, on a card set)."""
+    hand = [(c // 13, c % 13 + 2) for c in C.card_ids(held)]
+    return max(story.options,
+               key=lambda a: X.estimate(a, hand, story.pen, story.trix) - X.baseline(a, story.pen, story.trix))
 
 
 def seat_weight(story: Story, seat: int, hand: int, miss: float = MISS) -> float:
@@ -91,6 +124,14 @@ def seat_weight(story: Story, seat: int, hand: int, miss: float = MISS) -> float
     """
     held = hand | story.played[seat]  # the seat's hand when the deal began
     w = 1.0
+    if seat == story.owner:
+        chose = story.chose.get(held)
+        if chose is None:
+            if len(story.chose) > 20000:
+                story.chose.clear()
+            chose = story.chose[held] = predicted_contract(story, held) == story.contract
+        if not chose:
+            w *= miss
     if story.doubled is not None and predicted_doubles(story.contract, held) != story.doubled[seat]:
         w *= miss
     if story.contract == "trix":

@@ -99,24 +99,35 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
 
     Rollouts model every seat with it (it is also what the "easy" AI plays), with a little noise.
     """
-    led = C.suit_of(trick[0][1]) if trick else None
-    legal = C.legal_mask(hand, led)
-    options = C.cards_of(legal)
+    if trick:
+        led = trick[0][1] // 13
+        legal = hand & C.SUIT_MASK[led]
+        if legal:  # following suit (the usual case), on bits: one suit, so rank order is card order
+            if not legal & (legal - 1):
+                return legal.bit_length() - 1
+            if eps and rng.random() < eps:  # (no draw at all without noise)
+                return rng.choice(C.card_ids(legal))
+            top = max(c for _, c in trick if c // 13 == led)
+            under = legal & ((1 << top) - 1)
+            if under:  # the highest card that still loses
+                return under.bit_length() - 1
+            free = legal & ~PENALTY[contract]
+            if len(trick) == 3:  # every card wins: the highest that costs nothing
+                return (free or legal).bit_length() - 1
+            low = free or legal  # the lowest, a free one first
+            return (low & -low).bit_length() - 1
+        legal = hand
+    else:
+        led = None
+        legal = hand
+    options = C.card_ids(legal)
     if len(options) == 1:
         return options[0]
     if eps and rng.random() < eps:  # (no draw at all without noise)
         return rng.choice(options)
     if led is None:
         return _lead(contract, hand, options)
-    if not legal & C.SUIT_MASK[led]:
-        return max(options, key=lambda c: (card_value(contract, c), c % 13, -_suit_len(hand, c)))
-    top = max(c for _, c in trick if C.suit_of(c) == led)
-    under = [c for c in options if c < top]
-    if under:
-        return max(under, key=lambda c: (c % 13, card_value(contract, c)))
-    if len(trick) == 3:
-        return max(options, key=lambda c: (-card_value(contract, c), c % 13))
-    return min(options, key=lambda c: (card_value(contract, c), c % 13))
+    return max(options, key=lambda c: (card_value(contract, c), c % 13, -_suit_len(hand, c)))
 
 
 def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]], leader: int,
