@@ -8,6 +8,8 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     turn_seconds = 60
     ai_delay = 1.0
     shutdown_grace = 10
+    command_burst = 5         # commands a person may send at once in a chat,
+    command_every = 3.0       # then one every this many seconds
 
     [telegram]
     token = "..."
@@ -48,6 +50,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.identity import ascii_int
+from bot.settings import CommandLimits
+
 #: Config field -> environment variable.
 ENV: dict[str, str] = {
     "data_dir": "MAJLIS_DATA_DIR",
@@ -60,6 +65,10 @@ ENV: dict[str, str] = {
     "ai_level": "MAJLIS_AI_LEVEL",
     "log_level": "MAJLIS_LOG_LEVEL",
     "shutdown_grace": "MAJLIS_SHUTDOWN_GRACE",
+    "command_burst": "MAJLIS_COMMAND_BURST",
+    "command_every": "MAJLIS_COMMAND_EVERY",
+    "press_burst": "MAJLIS_PRESS_BURST",
+    "press_every": "MAJLIS_PRESS_EVERY",
     "telegram_token": "MAJLIS_TELEGRAM_TOKEN",
     "telegram_base_url": "MAJLIS_TELEGRAM_BASE_URL",
     "discord_token": "MAJLIS_DISCORD_TOKEN",
@@ -98,6 +107,7 @@ _SECTIONS = {
 AI_LEVELS = ("easy", "normal", "strong")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _COUNTS = ("telegram_concurrent_updates", "telegram_outbox_pool_size")
+_WHOLE = ("turn_seconds", "command_burst", "press_burst")
 _PORTS = ("telegram_webhook_port", "metrics_port")
 _BOOLS = ("discord_sharded", "telegram_webhook")
 #: What Telegram accepts as a webhook's secret token.
@@ -130,6 +140,13 @@ class Config:
     log_level: str = "INFO"
     #: Seconds ``majlis run`` waits on SIGTERM/SIGINT for the outboxes to deliver what is queued.
     shutdown_grace: float = 10.0
+    #: Per person and chat: this many commands at once, then one every ``command_every`` seconds
+    #: (``bot.settings.CommandLimits``; 0 turns the limit off).
+    command_burst: int = 5
+    command_every: float = 3.0
+    #: Button presses per person: a flood cap only (0 turns it off).
+    press_burst: int = 30
+    press_every: float = 0.1
     telegram_token: str | None = None
     telegram_base_url: str | None = None
     telegram_concurrent_updates: int | None = None
@@ -163,6 +180,10 @@ class Config:
             if shown[k]:
                 shown[k] = "***"
         return "Config(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
+
+    def limits(self) -> CommandLimits:
+        """The adapters' per-person limits."""
+        return CommandLimits(self.command_burst, self.command_every, self.press_burst, self.press_every)
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A table of the TOML file (``[telegram]``), empty if absent."""
@@ -201,20 +222,21 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         return str(value).strip()
     if name == "lease_seconds":
         try:
-            x = float(value) if not isinstance(value, bool) else -1.0
+            x = -1.0 if isinstance(value, bool) or not str(value).isascii() else float(value)
         except (TypeError, ValueError):
             x = -1.0
         if not 1.0 <= x < float("inf"):
             raise bad("a number of seconds, at least 1")
         return x
-    if name in ("turn_seconds", "ai_delay", "shutdown_grace", *_COUNTS):
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
+    if name in ("ai_delay", "shutdown_grace", "command_every", "press_every", *_WHOLE, *_COUNTS):
+        if isinstance(value, bool) or not isinstance(value, int | float | str) \
+                or (isinstance(value, str) and not value.isascii()):  # float() also reads "٣٠"
             raise bad("a number")
         try:
             x = float(value)
         except ValueError:
             raise bad("a number") from None
-        if name in ("turn_seconds", *_COUNTS):
+        if name in (*_WHOLE, *_COUNTS):
             if x != int(x):
                 raise bad("a whole number")
             n = int(x)
@@ -226,9 +248,10 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         return x
     if name in _PORTS:
         text = str(value).strip()
-        if isinstance(value, bool) or not text.isdigit() or not 0 < int(text) < 65536:
+        port = None if isinstance(value, bool) else ascii_int(text)  # "²".isdigit() is True, int("²") fails
+        if port is None or not 0 < port < 65536:
             raise bad("a port number (1 to 65535)")
-        return int(text)
+        return port
     if name == "telegram_webhook_secret":
         text = str(value).strip() if isinstance(value, str) else ""
         if not _SECRET.fullmatch(text):

@@ -118,7 +118,7 @@ def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any
         config.telegram_token, manager, base_url=config.telegram_base_url,
         concurrent_updates=config.telegram_concurrent_updates or RUN_CONCURRENCY,
         outbox_pool_size=config.telegram_outbox_pool_size or 32,
-        start_manager=gate.arrive, close_manager=False, presenter_factory=presenter)
+        start_manager=gate.arrive, close_manager=False, presenter_factory=presenter, limits=config.limits())
 
     async def start() -> None:
         if not config.telegram_webhook:
@@ -172,7 +172,8 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
         options["shard_ids"], options["shard_count"] = parse_shards(config.discord_shards)
         sharded = True
         log.info("discord: shards %s of %s", options["shard_ids"], options["shard_count"])
-    client = build_client(manager, sharded=sharded, start_manager=False, on_setup=gate.arrive, **options)
+    client = build_client(manager, sharded=sharded, start_manager=False, on_setup=gate.arrive,
+                          limits=config.limits(), **options)
     if front is not None:
         client.handlers.web_link = front.discord_button
     task: asyncio.Task[None] | None = None
