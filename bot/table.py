@@ -27,6 +27,11 @@ def is_human_id(player_id: str | None) -> bool:
     return bool(player_id) and not str(player_id).startswith("ai:")
 
 
+#: The ``message_ids`` key that durably marks a table as parked (its timer or AI move kept failing):
+#: value = the failed attempts. Restore leaves a parked table idle; a person's move clears it.
+PARKED_KEY = "parked"
+
+
 def left_key(player_id: str) -> str:
     """The ``message_ids`` key that durably marks ``player_id`` as having left mid-match."""
     return f"left:{player_id}"
@@ -59,6 +64,12 @@ class Table:
     def playing(self) -> bool:
         """A match is running."""
         return self.record.status == PLAYING and self.game is not None
+
+    @property
+    def parked(self) -> bool:
+        """Its timer or AI move kept failing: no wake-ups until a person moves (stored, so a restart
+        does not try it again)."""
+        return PARKED_KEY in self.record.message_ids
 
     @property
     def to_act(self) -> int | None:

@@ -262,8 +262,8 @@ def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = 
         else:
             text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
     elif kind == "table_parked":
-        text = t.gettext("Table {table} has run into a problem and is paused. It is tried again when the bot "
-                         "restarts or when someone makes a move; the table's creator or an admin can stop it.",
+        text = t.gettext("Table {table} has run into a problem and is paused, also after a restart. It goes "
+                         "on when someone makes a move; the table's creator or an admin can stop it.",
                          table=snap.table.table_id)
     elif kind == "doubles_revealed":
         doubles = ev.get("doubles") or []
