@@ -51,7 +51,8 @@ def manager_settings(config: Config, prefixes: tuple[str, ...]) -> ManagerSettin
     """The manager's settings for the bots: the configured pace, timer and chat defaults."""
     return ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
                            default_ai_level=config.ai_level, default_digits=config.digits,
-                           chat_prefixes=prefixes, owner=lease_owner(config.db))
+                           chat_prefixes=prefixes, owner=lease_owner(config.db),
+                           lease_seconds=config.lease_seconds, heartbeat_seconds=config.lease_seconds / 3)
 
 
 class StartGate:
@@ -164,7 +165,14 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
             return Presenter(m, {"dc": transport}, table_link=front.watch_button)
 
         options["presenter"] = presenter
-    client = build_client(manager, sharded=config.discord_sharded, start_manager=False, on_setup=gate.arrive,
+    sharded = config.discord_sharded
+    if config.discord_shards:  # this process runs some of the shards (bot/discord/shards.py)
+        from bot.discord.shards import parse_shards
+
+        options["shard_ids"], options["shard_count"] = parse_shards(config.discord_shards)
+        sharded = True
+        log.info("discord: shards %s of %s", options["shard_ids"], options["shard_count"])
+    client = build_client(manager, sharded=sharded, start_manager=False, on_setup=gate.arrive,
                           limits=config.limits(), **options)
     if front is not None:
         client.handlers.web_link = front.discord_button

@@ -14,7 +14,7 @@ import pytest
 from test_manager_helpers import ALICE, BOB, CAROL, CHAT, Harness, make_manager, replayed, turn
 
 from bot.clock import FakeClock
-from bot.commands import Act, Actor, Begin, Join, NewTable, ShowHand, Stop
+from bot.commands import Act, Actor, Begin, ChangeSettings, Join, NewTable, SetLanguage, ShowHand, Stop
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.identity import dm_dest
@@ -228,3 +228,34 @@ def test_answers_keep_views_whose_keys_are_seats() -> None:
                          public=view, to_act=0)
     back = decode_answer(encode_answer((snap, 2, view)))
     assert back == (snap, 2, view)
+
+
+async def _until(check: Callable[[], object], seconds: float = 5.0) -> float:
+    started = time.perf_counter()
+    while not check():
+        assert time.perf_counter() - started < seconds, "the other process did not see the change"
+        await asyncio.sleep(0.005)
+    return time.perf_counter() - started
+
+
+async def test_settings_and_languages_changed_in_one_process_are_seen_by_the_other(
+        pair: tuple[Harness, Harness], database: str) -> None:
+    a, b = pair
+    if not database.startswith("postgresql://"):
+        assert not await b.manager.prefs.listen()  # memory, SQLite: the time bound only (one process there)
+        return
+    assert (await b.manager.chat_settings(CHAT)).lang is None  # b holds the chat's settings in its cache
+    assert (await b.manager.prefs.private_lang(BOB.player_id, CHAT))[0] == "ar"
+    await b.manager.player(BOB)
+    await Service(a.manager).dispatch(SetLanguage("en"), Actor(ALICE, CHAT, is_admin=admin))
+    def cached_lang() -> str | None:
+        hit = b.manager.prefs._chats.peek(CHAT)  # what b holds, without reading storage
+        return hit[0].lang if hit is not None and hit[0] is not None else None
+
+    await _until(lambda: cached_lang() == "en")
+    assert (await b.manager.chat_settings(CHAT)).lang == "en"
+    await Service(a.manager).dispatch(ChangeSettings({"turn_seconds": 17}), Actor(ALICE, CHAT, is_admin=admin))
+    await _until(lambda: b.manager.prefs.turn_seconds(CHAT) == 17.0)  # the timer b gives its next turn
+    await Service(a.manager).dispatch(SetLanguage("ar", "me"), dm(BOB))
+    await _until(lambda: (b.manager.prefs._players.peek(BOB.player_id) or BOB).lang == "ar")
+    assert b.manager.prefs.refreshed >= 3
