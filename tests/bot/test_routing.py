@@ -315,3 +315,14 @@ async def test_a_holder_that_took_the_command_but_did_not_answer_is_reported_as_
     with pytest.raises(TableError) as again:
         await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), other)
     assert again.value.code in ("stale", "not_your_turn")  # meets the table's own check
+
+
+async def test_one_process_without_leases_has_no_router_and_no_inbox_work() -> None:
+    h = make_manager(MemoryRepository(), background=False)
+    await h.manager.start()
+    try:
+        assert h.manager.router is None  # Service.dispatch runs today's path, not one query more
+        snap = await Service(h.manager).dispatch(NewTable("trix"), Actor(ALICE, CHAT))
+        assert await h.repo.table_lease(snap.table_id) == (None, None)
+    finally:
+        await h.manager.close()
