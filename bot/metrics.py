@@ -36,7 +36,8 @@ from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
 
-disable_created_metrics()  # type: ignore[no-untyped-call]  # no *_created series: a scrape holds what the README lists, nothing more
+# no *_created series: a scrape holds what the README lists, nothing more
+disable_created_metrics()  # type: ignore[no-untyped-call]
 REGISTRY = CollectorRegistry()
 
 ACTIONS = Counter("majlis_actions", "Engine actions committed", ["reason"], registry=REGISTRY)
