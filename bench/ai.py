@@ -190,6 +190,7 @@ def bench_tarneeb41(deals: int, level: str, against: str, jobs: int = 1) -> None
     for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
         diffs.extend(d)
         thrown += t
+    _dump("tarneeb41", level, against, diffs)
     print(f"tarneeb41, {level} vs {against}: {deals} deals x 2 seatings ({thrown} runs thrown in)")
     print(f"  personal score per deal per seat: {_fig(diffs, 'points')}")
 
@@ -252,6 +253,20 @@ def _trix_deal(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]],
             d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
             out[contract].append(d[s] - base[s])
     return out, _times_since(before)
+
+
+#: ``--dump FILE``: each figure's values (one per deal and seat, in order) as a JSON line there, so
+#: two runs on the same deals can be compared pair by pair.
+DUMP: str | None = None
+
+
+def _dump(game: str, level: str, against: str, xs: list[float]) -> None:
+    if DUMP:
+        import json
+
+        with open(DUMP, "a") as f:
+            f.write(json.dumps({"game": game, "level": level, "against": against, "offset": OFFSET,
+                                "values": xs}) + "\n")
 
 
 def _set_offset(offset: int) -> None:
@@ -353,6 +368,7 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
             (owner_x if is_owner else other_x).append(x)
             for c, v in by_c.items():
                 per_contract[c].append(v)
+    _dump("trix-kingdom", level, against, allx)
     print(f"trix kingdoms, {level} vs {against}: {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses)")
     print(f"  points per deal per seat: {_fig(allx, 'points', 1)}"
           f" (contract order changed in {reordered} of {4 * kingdoms} runs)")
@@ -460,7 +476,7 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
 
 
 def main() -> None:
-    global OFFSET
+    global OFFSET, DUMP
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
                     default="all")
@@ -474,12 +490,14 @@ def main() -> None:
     ap.add_argument("--cpu-only", action="store_true",
                     help="the levels' CPU budgets alone bound the search (no one-second wall cap in this"
                          " process): the strength a machine with a core free per worker gives, whatever the load")
+    ap.add_argument("--dump", help="append each figure's values (per deal and seat) to this file, as JSON lines")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
     ap.add_argument("--workers", type=int, default=0, help="lag: worker processes (default: one per core)")
     a = ap.parse_args()
     OFFSET = SEEDS[a.seeds]
+    DUMP = a.dump
     if a.cpu_only:
         os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
     t0 = time.perf_counter()
