@@ -151,7 +151,8 @@ def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, 
 def bench_tarneeb(deals: int, level: str, against: str, jobs: int = 1) -> None:
     card_gain: list[float] = []
     score_gain: list[float] = []
-    for card, score in _in_workers(_tarneeb_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    work = [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)]
+    for card, score in _in_workers(_tarneeb_deal, work, jobs):
         if card is not None:
             card_gain.append(card)
         if score is not None:
@@ -187,7 +188,7 @@ def _t41_deal(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int],
 def bench_tarneeb41(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: list[float] = []
     thrown = 0
-    for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         diffs.extend(d)
         thrown += t
     _dump("tarneeb41", level, against, diffs)
@@ -227,7 +228,7 @@ def bench_bids(deals: int, level: str, against: str, jobs: int = 1) -> None:
     """Bidding alone: the rule player plays every card; only who bids differs (points, duplicate)."""
     classic: list[float] = []
     syrian: list[float] = []
-    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         classic.append(c)
         syrian.extend(sy)
     print(f"bidding alone (rule card play), {level} bids vs {against} bids: {deals} deals x 2 seatings")
@@ -258,6 +259,8 @@ def _trix_deal(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]],
 #: ``--dump FILE``: each figure's values (one per deal and seat, in order) as a JSON line there, so
 #: two runs on the same deals can be compared pair by pair.
 DUMP: str | None = None
+#: ``--skip N``: start at the set's deal (or kingdom) number N, to extend an earlier run with new deals.
+SKIP = 0
 
 
 def _dump(game: str, level: str, against: str, xs: list[float]) -> None:
@@ -360,7 +363,7 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
     other_x: list[float] = []
     per_contract: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     reordered = 0
-    work = [(i, level, against, OFFSET) for i in range(kingdoms)]
+    work = [(i, level, against, OFFSET) for i in range(SKIP, SKIP + kingdoms)]
     for diffs, r, split in _in_workers(_trix_kingdom, work, jobs):
         allx.extend(diffs)
         reordered += r
@@ -380,7 +383,7 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
 
 def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: dict[str, list[float]] = {c: [] for c in CONTRACTS}
-    for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         for c, xs in out.items():
             diffs[c].extend(xs)
     allx = [x for v in diffs.values() for x in v]
@@ -476,7 +479,7 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
 
 
 def main() -> None:
-    global OFFSET, DUMP
+    global OFFSET, DUMP, SKIP
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
                     default="all")
@@ -490,6 +493,8 @@ def main() -> None:
     ap.add_argument("--cpu-only", action="store_true",
                     help="the levels' CPU budgets alone bound the search (no one-second wall cap in this"
                          " process): the strength a machine with a core free per worker gives, whatever the load")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="begin at this deal (kingdom) of the set: more deals for an earlier run")
     ap.add_argument("--dump", help="append each figure's values (per deal and seat) to this file, as JSON lines")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
@@ -498,6 +503,7 @@ def main() -> None:
     a = ap.parse_args()
     OFFSET = SEEDS[a.seeds]
     DUMP = a.dump
+    SKIP = a.skip
     if a.cpu_only:
         os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
     t0 = time.perf_counter()
