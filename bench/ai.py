@@ -3,8 +3,8 @@
     python bench/ai.py --game tarneeb --deals 40          # strong vs easy (the rule player)
     python bench/ai.py --game tarneeb --deals 40 --level strong --against normal
     python bench/ai.py --game tarneeb41 --deals 40
-    python bench/ai.py --game trix --deals 8               # --jobs 2: two processes (Trix only)
-    python bench/ai.py --game trix-kingdom --deals 160     # 8 kingdoms, the owner chooses
+    python bench/ai.py --game trix --deals 8               # --jobs 2: two processes
+    python bench/ai.py --game trix-kingdom --deals 320 --jobs 2 --cpu-only   # 16 kingdoms, the owner chooses
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
 
@@ -22,7 +22,8 @@ the same seat. Bids (``--game bids``): the card play is the rule player's everyw
 bidding differs (classic: team points per deal, both seatings; 41: personal points per deal).
 Trix: each deal is played once with four ``--against`` players and once with the level's player
 in each seat, for every contract (the owner's choice is forced); the figure is the level's seat
-points minus the other's in that seat. Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
+points minus the other's in that seat. (The search reads the owner's choice as evidence of its
+cards, misleading here where the contract is imposed: the kingdoms are the measure.) Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
 kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so the contract
 choice counts too; the figure is the same difference per deal. Prints means with standard errors
 and the level's decision times (of decisions with a choice only: a forced move is answered at
