@@ -23,7 +23,8 @@ bidding differs (classic: team points per deal, both seatings; 41: personal poin
 Trix: each deal is played once with four ``--against`` players and once with the level's player
 in each seat, for every contract (the owner's choice is forced); the figure is the level's seat
 points minus the other's in that seat. (The search reads the owner's choice as evidence of its
-cards, misleading here where the contract is imposed: the kingdoms are the measure.) Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
+cards, misleading here where the contract is imposed: the kingdoms are the measure.)
+Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
 kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so the contract
 choice counts too; the figure is the same difference per deal. Prints means with standard errors
 and the level's decision times (of decisions with a choice only: a forced move is answered at
