@@ -18,10 +18,12 @@ COPY storage storage
 COPY bot bot
 COPY locales locales
 RUN pip install --no-deps '.[ai]' \
-    && useradd --system --home-dir /data --create-home majlis
+    && useradd --system --uid 10001 --home-dir /data --create-home majlis
 
-USER majlis
+# numeric, so that a host or an orchestrator that checks for a non-root user can resolve it
+USER 10001
 VOLUME /data
-# MAJLIS_TELEGRAM_TOKEN / MAJLIS_DISCORD_TOKEN and MAJLIS_DB come from the environment
+# MAJLIS_TELEGRAM_TOKEN / MAJLIS_DISCORD_TOKEN and MAJLIS_DB come from the environment;
+# with MAJLIS_METRICS_PORT set, /healthz is the health check (see compose.yaml)
 ENTRYPOINT ["majlis"]
 CMD ["run"]

@@ -9,6 +9,8 @@ Everything the presenter queues goes through the real outboxes at Telegram's bud
 clock, to a transport that accepts everything. Storage is a real SQLite file (on disk, so that
 the process's memory shows only what the bot keeps). Prints the resident memory (RSS) and the
 sizes of the bot's maps at intervals, then start / middle / end: it must level off, not climb.
+``--trace`` also runs ``tracemalloc`` and prints, at the end, the lines whose allocations grew most
+between the first checkpoint after the start and the last one (what to bound if memory climbs).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import os
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +91,9 @@ async def run(args: argparse.Namespace) -> None:
     report_every = max(1, args.tables // args.reports)
     next_report = 0
     wall0 = time.perf_counter()
+    if args.trace:
+        tracemalloc.start(args.trace)
+    traces: list[tracemalloc.Snapshot] = []
     print(f"soak: {args.tables} {args.game} tables, {args.concurrent} at a time in {args.chats} groups, "
           f"rule AI, turn timer {args.turn} s (fake clock), Telegram budgets, SQLite on disk")
     while finished < args.tables and time.perf_counter() - wall0 < args.seconds:
@@ -108,15 +114,23 @@ async def run(args: argparse.Namespace) -> None:
         if finished >= next_report:
             next_report += report_every
             gc.collect()
-            sample = (finished, rss_mib(), sizes(manager, presenter))
+            sample = (finished, rss_mib(), {**sizes(manager, presenter), "objects": len(gc.get_objects())})
             samples.append(sample)
             extra = " ".join(f"{k}={v}" for k, v in sample[2].items())
+            traced = ""
+            if args.trace:
+                traces.append(tracemalloc.take_snapshot())
+                traced = f"  traced {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MiB"
             print(f"  finished {finished:6d}  fake time {(clock.now() - 1.8e9) / 3600:6.2f} h  "
-                  f"RSS {sample[1]:7.1f} MiB  {extra}", flush=True)
+                  f"RSS {sample[1]:7.1f} MiB{traced}  {extra}", flush=True)
     await manager.close()
     await presenter.close()
     await repo.close()
     tmp.cleanup()
+    if len(traces) >= 3:
+        print("allocations that grew most between the second and the last checkpoint:")
+        for stat in traces[-1].compare_to(traces[1], "lineno")[:args.top]:
+            print(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+8d} blocks  {stat.traceback[0]}")
     if len(samples) >= 3:
         start, middle, end = samples[1], samples[len(samples) // 2], samples[-1]  # [0] is before any table
         print(f"RSS start {start[1]:.1f} MiB (after {start[0]} tables), middle {middle[1]:.1f} MiB "
@@ -136,6 +150,9 @@ def main() -> None:
     parser.add_argument("--step", type=float, default=0.5, help="fake seconds per loop")
     parser.add_argument("--reports", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=900.0, help="stop after this much real time")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="run tracemalloc with this many frames and print what grew (slower)")
+    parser.add_argument("--top", type=int, default=12, help="lines of --trace output")
     asyncio.run(run(parser.parse_args()))
 
 

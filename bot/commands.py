@@ -102,6 +102,20 @@ class ShowHand:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowScores:
+    """The running totals of the chat's live table (group chats only)."""
+
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLeaderboard:
+    """The chat's best players of each of ``games`` (group chats only)."""
+
+    games: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SetLanguage:
     """``scope`` ``"chat"``: the chat's (or server's) language, admins only; ``"me"``: one's own."""
 
@@ -116,5 +130,5 @@ class ChangeSettings:
     changes: dict[str, Any] = field(default_factory=dict)
 
 
-Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Act | ShowHand | SetLanguage
-           | ChangeSettings)
+Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Act | ShowHand | ShowScores
+           | ShowLeaderboard | SetLanguage | ChangeSettings)

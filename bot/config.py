@@ -8,6 +8,8 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     turn_seconds = 60
     ai_delay = 1.0
     shutdown_grace = 10
+    command_burst = 5         # commands a person may send at once in a chat,
+    command_every = 3.0       # then one every this many seconds
 
     [telegram]
     token = "..."
@@ -29,6 +31,7 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     api_base = "https://discord.com/api/v10"
     gateway = "wss://gateway.discord.gg/"
     sharded = false
+    shards = "0-3/8"          # this process runs shards 0-3 of 8 (bot/discord/shards.py)
 
 Most keys have an environment variable that wins over the file (see :data:`ENV`). A value that
 cannot be used, a file that is not UTF-8 or not TOML raise :class:`ConfigError`, whose message
@@ -47,6 +50,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.identity import ascii_int
+from bot.settings import CommandLimits
+
 #: Config field -> environment variable.
 ENV: dict[str, str] = {
     "data_dir": "MAJLIS_DATA_DIR",
@@ -59,6 +65,10 @@ ENV: dict[str, str] = {
     "ai_level": "MAJLIS_AI_LEVEL",
     "log_level": "MAJLIS_LOG_LEVEL",
     "shutdown_grace": "MAJLIS_SHUTDOWN_GRACE",
+    "command_burst": "MAJLIS_COMMAND_BURST",
+    "command_every": "MAJLIS_COMMAND_EVERY",
+    "press_burst": "MAJLIS_PRESS_BURST",
+    "press_every": "MAJLIS_PRESS_EVERY",
     "telegram_token": "MAJLIS_TELEGRAM_TOKEN",
     "telegram_base_url": "MAJLIS_TELEGRAM_BASE_URL",
     "discord_token": "MAJLIS_DISCORD_TOKEN",
@@ -71,6 +81,8 @@ ENV: dict[str, str] = {
     "telegram_webhook_secret": "MAJLIS_TELEGRAM_WEBHOOK_SECRET",
     "metrics_port": "MAJLIS_METRICS_PORT",
     "metrics_host": "MAJLIS_METRICS_HOST",
+    "discord_shards": "MAJLIS_DISCORD_SHARDS",
+    "lease_seconds": "MAJLIS_LEASE_SECONDS",
 }
 CONFIG_ENV = "MAJLIS_CONFIG"
 #: ``[section] key`` in the file -> config field (top-level keys are the field names).
@@ -81,6 +93,7 @@ _SECTIONS = {
     ("discord", "api_base"): "discord_api_base",
     ("discord", "gateway"): "discord_gateway",
     ("discord", "sharded"): "discord_sharded",
+    ("discord", "shards"): "discord_shards",
     ("telegram", "concurrent_updates"): "telegram_concurrent_updates",
     ("telegram", "outbox_pool_size"): "telegram_outbox_pool_size",
     ("telegram", "webhook"): "telegram_webhook",
@@ -94,6 +107,7 @@ _SECTIONS = {
 AI_LEVELS = ("easy", "normal", "strong")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _COUNTS = ("telegram_concurrent_updates", "telegram_outbox_pool_size")
+_WHOLE = ("turn_seconds", "command_burst", "press_burst")
 _PORTS = ("telegram_webhook_port", "metrics_port")
 _BOOLS = ("discord_sharded", "telegram_webhook")
 #: What Telegram accepts as a webhook's secret token.
@@ -126,6 +140,13 @@ class Config:
     log_level: str = "INFO"
     #: Seconds ``majlis run`` waits on SIGTERM/SIGINT for the outboxes to deliver what is queued.
     shutdown_grace: float = 10.0
+    #: Per person and chat: this many commands at once, then one every ``command_every`` seconds
+    #: (``bot.settings.CommandLimits``; 0 turns the limit off).
+    command_burst: int = 5
+    command_every: float = 3.0
+    #: Button presses per person: a flood cap only (0 turns it off).
+    press_burst: int = 30
+    press_every: float = 0.1
     telegram_token: str | None = None
     telegram_base_url: str | None = None
     telegram_concurrent_updates: int | None = None
@@ -134,6 +155,10 @@ class Config:
     discord_api_base: str | None = None
     discord_gateway: str | None = None
     discord_sharded: bool = False
+    #: ``<ids>/<count>``: the Discord shards this process runs (``bot/discord/shards.py``); None: all.
+    discord_shards: str | None = None
+    #: Several processes on PostgreSQL: seconds a table's lease lasts (renewed every third of it).
+    lease_seconds: float = 30.0
     #: ``majlis run --telegram --webhook``: Telegram posts updates to ``telegram_webhook_url``, which
     #: the operator's proxy forwards to ``telegram_webhook_listen:telegram_webhook_port`` (same path).
     telegram_webhook: bool = False
@@ -155,6 +180,10 @@ class Config:
             if shown[k]:
                 shown[k] = "***"
         return "Config(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
+
+    def limits(self) -> CommandLimits:
+        """The adapters' per-person limits."""
+        return CommandLimits(self.command_burst, self.command_every, self.press_burst, self.press_every)
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A table of the TOML file (``[telegram]``), empty if absent."""
@@ -183,14 +212,31 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     def bad(expected: str) -> ConfigError:
         return ConfigError(f"{where}: expected {expected}, got {value!r}", _fix(where))
 
-    if name in ("turn_seconds", "ai_delay", "shutdown_grace", *_COUNTS):
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
+    if name == "discord_shards":
+        from bot.discord.shards import parse_shards
+
+        try:
+            parse_shards(str(value))
+        except ValueError as e:
+            raise ConfigError(f"{where}: {e}, got {value!r}", _fix(where)) from None
+        return str(value).strip()
+    if name == "lease_seconds":
+        try:
+            x = -1.0 if isinstance(value, bool) or not str(value).isascii() else float(value)
+        except (TypeError, ValueError):
+            x = -1.0
+        if not 1.0 <= x < float("inf"):
+            raise bad("a number of seconds, at least 1")
+        return x
+    if name in ("ai_delay", "shutdown_grace", "command_every", "press_every", *_WHOLE, *_COUNTS):
+        if isinstance(value, bool) or not isinstance(value, int | float | str) \
+                or (isinstance(value, str) and not value.isascii()):  # float() also reads "٣٠"
             raise bad("a number")
         try:
             x = float(value)
         except ValueError:
             raise bad("a number") from None
-        if name in ("turn_seconds", *_COUNTS):
+        if name in (*_WHOLE, *_COUNTS):
             if x != int(x):
                 raise bad("a whole number")
             n = int(x)
@@ -202,9 +248,10 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         return x
     if name in _PORTS:
         text = str(value).strip()
-        if isinstance(value, bool) or not text.isdigit() or not 0 < int(text) < 65536:
+        port = None if isinstance(value, bool) else ascii_int(text)  # "²".isdigit() is True, int("²") fails
+        if port is None or not 0 < port < 65536:
             raise bad("a port number (1 to 65535)")
-        return int(text)
+        return port
     if name == "telegram_webhook_secret":
         text = str(value).strip() if isinstance(value, str) else ""
         if not _SECRET.fullmatch(text):

@@ -3,7 +3,7 @@ seat's private messages go to."""
 
 from __future__ import annotations
 
-from bot.identity import platform_of
+from bot.identity import ascii_int, platform_of
 from bot.types import TableSnapshot
 
 #: A destination prefix -> the platform name the renderers take.
@@ -34,7 +34,7 @@ def table_of_key(key: str | None) -> int | None:
     if kind not in ("table", "hand"):
         return None
     tid = rest.split(":", 1)[0]
-    return int(tid) if tid.isdigit() else None
+    return ascii_int(tid)
 
 
 def human_of(snapshot: TableSnapshot, seat: int) -> str | None:

@@ -108,6 +108,7 @@ class TableManager:
         if self.settings.owner is not None:  # several processes on one database: run what this one holds
             self.leases = Leases(self.repo, self.clock, self.settings, self.registry,
                                  restore=self._restore, drop=self._let_go)
+            await self.prefs.listen()  # settings another process changes are seen here at once
             held = await self.leases.initial()
         await self._restore(held)
         if self.leases is not None:  # forwarded commands are served in both modes (they are input)

@@ -162,7 +162,7 @@ class Presenter:
             seat = snap.seat_of(player_id)
             if seat is not None and snap.public is not None:
                 view = self.manager.view(snap.table_id, seat)
-                await self._hand(snap, seat, view, ping=False)
+                await self._hand(snap, seat, partial(dict, view), ping=False)
 
     # -- updates --------------------------------------------------------------------------------
 
@@ -204,8 +204,9 @@ class Presenter:
                                  hidden=bool(ev.get("hidden")))
         if self.private:
             restored = update.reason == "restored"
-            for seat, view in sorted(update.private.items()):
-                await self._hand(snap, seat, view, ping=True, force_ping=restored)
+            views = update.private
+            for seat in sorted(views):  # each view is made only if its hand is rendered (on send)
+                await self._hand(snap, seat, partial(views.__getitem__, seat), ping=True, force_ping=restored)
         if not live:
             self._finished(tid)
 
@@ -234,9 +235,11 @@ class Presenter:
             public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
         return public
 
-    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view: dict[str, Any], t: T) -> OutMessage | None:
+    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view_of: Callable[[], dict[str, Any]],
+                    t: T) -> OutMessage | None:
         """A player's hand as it is now, if the seat is still theirs (called right before sending)."""
         newest = self._latest(snap)
+        view: dict[str, Any] | None = None
         if newest is not snap:
             if human_of(newest, seat) != player:
                 return None
@@ -245,7 +248,7 @@ class Presenter:
                 snap = newest
             except Exception:  # the table is gone from the manager: its last known state
                 pass
-        msg = render_hand(snap, view, t, platform=platform_name(player))
+        msg = render_hand(snap, view_of() if view is None else view, t, platform=platform_name(player))
         extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
         if extra is not None:
             msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)
@@ -287,8 +290,9 @@ class Presenter:
         version, _, digest = saved.partition(":")
         return digest if digest and version == str(snap.table.version) else None
 
-    async def _hand(self, snap: TableSnapshot, seat: int, view: dict[str, Any], *, ping: bool,
+    async def _hand(self, snap: TableSnapshot, seat: int, view_of: Callable[[], dict[str, Any]], *, ping: bool,
                     force_ping: bool = False) -> None:
+        """Queue the seat's hand (``view_of`` runs when the outbox sends it) and its turn ping."""
         player = human_of(snap, seat)
         if player is None:
             return
@@ -304,8 +308,8 @@ class Presenter:
             return
         public_lang, digits = await self._public_lang(snap)
         t = translator(resolve_lang(lang, public_lang), digits)
-        hub.put(dest, hand_key(snap.table_id, player), partial(self._build_hand, snap, seat, player, view, t), EDIT)
-        mine = view.get("to_act") == seat and bool(view.get("legal"))
+        hub.put(dest, hand_key(snap.table_id, player), partial(self._build_hand, snap, seat, player, view_of, t), EDIT)
+        mine = snap.to_act == seat  # the engine waits for this seat (its view's legal moves are not empty)
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
         tag = f"ping:{snap.table_id}"

@@ -43,7 +43,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.commands import Actor, ChangeSettings, Command, JoinByLink, SetLanguage, Stop
+from bot.commands import Actor, ChangeSettings, Command, JoinByLink, SetLanguage, ShowLeaderboard, Stop
 from bot.errors import TableError
 from bot.wire import (
     Moved,
@@ -123,8 +123,8 @@ class Router:
 
     async def target(self, cmd: Command, actor: Actor) -> int | None:
         """The table to forward ``cmd`` to, or None: apply it here."""
-        if isinstance(cmd, (SetLanguage, ChangeSettings)):
-            return None  # chat and player settings: written here, seen by all (bot/prefs.py)
+        if isinstance(cmd, (SetLanguage, ChangeSettings, ShowLeaderboard)):
+            return None  # chat and player settings, finished matches: in storage, seen by all (bot/prefs.py)
         registry = self.manager.registry
         if isinstance(cmd, JoinByLink):
             try:

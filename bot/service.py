@@ -34,6 +34,8 @@ from bot.commands import (
     NewTable,
     SetLanguage,
     ShowHand,
+    ShowLeaderboard,
+    ShowScores,
     Stop,
 )
 from bot.errors import TableError
@@ -81,6 +83,12 @@ class Service:
             if table.game is None:
                 raise TableError("not_started")
             return table.snapshot(), seat, m.view(table.table_id, seat)
+        if isinstance(cmd, ShowScores):
+            self._group(actor)
+            return self._table(cmd.table_id, actor).snapshot()
+        if isinstance(cmd, ShowLeaderboard):
+            self._group(actor)
+            return {game: await m.leaderboard(actor.chat_id, game) for game in cmd.games}
         if isinstance(cmd, NewTable):
             self._group(actor)
             self._sitter(actor)

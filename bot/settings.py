@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.clock import Clock
+    from bot.outbox import Cooldown
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +36,8 @@ class ManagerSettings:
       are answered, ``get()`` still finds it) before it is dropped; None: until the chat opens a new one.
     - ``retry_first``, ``retry_max``, ``park_after``: a table whose timer or AI move fails is tried
       again after ``retry_first`` seconds, doubling up to ``retry_max``; after ``park_after`` failures
-      in a row it is parked: no more tries until a restart (or a person's move), one log line and a
-      message in its chat.
+      in a row it is parked: no more tries until a person's move (stored: a restart leaves it parked;
+      ``stop`` still ends it), one log line and a message in its chat.
     - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
       (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
       table; None: every live table.
@@ -71,6 +76,37 @@ class ManagerSettings:
     retry_first: float = 1.0
     retry_max: float = 60.0
     park_after: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class CommandLimits:
+    """How often one person may use the chat adapters (``bot.outbox.Cooldown`` buckets).
+
+    - ``burst``, ``every``: chat commands (Telegram ``/help``, Discord ``/majlis help`` ...) per
+      person and chat: ``burst`` at once, then one every ``every`` seconds. The first command over
+      the limit is answered "slow down, try again in N seconds"; further ones in that window are
+      dropped (Discord: answered ephemerally with the same line, as every interaction must be).
+      ``burst = 0`` turns the limit off (``MAJLIS_COMMAND_BURST``, ``MAJLIS_COMMAND_EVERY``).
+    - ``press_burst``, ``press_every``: button presses per person, a generous cap against floods
+      only (a stale or doubled press is already refused by the table); 0 turns it off.
+    """
+
+    burst: int = 5
+    every: float = 3.0
+    press_burst: int = 30
+    press_every: float = 0.1
+
+    def commands(self, clock: Clock) -> Cooldown:
+        """The command bucket on ``clock``."""
+        from bot.outbox import Cooldown
+
+        return Cooldown(clock, self.burst, self.every)
+
+    def presses(self, clock: Clock) -> Cooldown:
+        """The press bucket on ``clock``."""
+        from bot.outbox import Cooldown
+
+        return Cooldown(clock, self.press_burst, self.press_every)
 
 
 def lease_owner(db: str) -> str | None:

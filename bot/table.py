@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.types import TableSnapshot
+from bot.types import TableSnapshot, live_snapshot
 from engine import Game
 from storage.records import LIVE_STATUSES, PLAYING, MatchResult, PlayerResult, Seat, TableRecord
 
@@ -25,6 +25,11 @@ def ai_seat_id(level: str, seat: int) -> str:
 def is_human_id(player_id: str | None) -> bool:
     """True for a person's id (not empty, not an AI)."""
     return bool(player_id) and not str(player_id).startswith("ai:")
+
+
+#: The ``message_ids`` key that durably marks a table as parked (its timer or AI move kept failing):
+#: value = the failed attempts. Restore leaves a parked table idle; a person's move clears it.
+PARKED_KEY = "parked"
 
 
 def left_key(player_id: str) -> str:
@@ -61,6 +66,12 @@ class Table:
         return self.record.status == PLAYING and self.game is not None
 
     @property
+    def parked(self) -> bool:
+        """Its timer or AI move kept failing: no wake-ups until a person moves (stored, so a restart
+        does not try it again)."""
+        return PARKED_KEY in self.record.message_ids
+
+    @property
     def to_act(self) -> int | None:
         """The seat the engine waits for (None in the lobby or once over)."""
         return self.game.to_act if self.playing and self.game is not None else None
@@ -93,9 +104,8 @@ class Table:
 
     def snapshot(self) -> TableSnapshot:
         """An immutable copy for callers, cached until the next change."""
-        if self._snapshot is None:
-            public = self.game.view(None) if self.game is not None else None
-            self._snapshot = TableSnapshot(table=self.record, public=public, to_act=self.to_act)
+        if self._snapshot is None:  # its public view is made when first read (most are never read)
+            self._snapshot = live_snapshot(self.record, self.game, self.to_act)
         return self._snapshot
 
     def seat_of(self, player_id: str) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,12 +48,96 @@ class TableSnapshot:
         return None
 
 
+_PUBLIC = TableSnapshot.__dict__["public"]  # the slot that holds a snapshot's public view
+
+
+class _LiveSnapshot(TableSnapshot):
+    """A :class:`TableSnapshot` of a live table whose public view is made when first read.
+
+    ``game`` is the engine state the snapshot was taken of (never changed afterwards: a move acts on
+    a clone), so the view made later is the one that would have been made at once; an action whose
+    snapshot nobody renders costs no public view. Equal to a plain snapshot with the same values.
+    """
+
+    __slots__ = ("_game",)
+    _game: Any
+
+    @property
+    def public(self) -> dict[str, Any] | None:
+        game = self._game
+        if game is not None:
+            _PUBLIC.__set__(self, game.view(None))
+            object.__setattr__(self, "_game", None)
+        value: dict[str, Any] | None = _PUBLIC.__get__(self, TableSnapshot)
+        return value
+
+    @public.setter
+    def public(self, value: dict[str, Any] | None) -> None:  # the dataclass __init__ (and unpickling)
+        _PUBLIC.__set__(self, value)
+        object.__setattr__(self, "_game", None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TableSnapshot):
+            return NotImplemented
+        return (self.table, self.public, self.to_act) == (other.table, other.public, other.to_act)
+
+    __hash__ = TableSnapshot.__hash__
+
+
+def live_snapshot(table: TableRecord, game: Any, to_act: int | None) -> TableSnapshot:
+    """The snapshot of a table whose engine state is ``game`` (None in the lobby): its public view
+    is ``game.view(None)``, made when first read."""
+    snap = _LiveSnapshot(table=table, public=None, to_act=to_act)
+    object.__setattr__(snap, "_game", game)
+    return snap
+
+
+class LazyViews(Mapping[int, dict[str, Any]]):
+    """Seat -> that seat's private view, each made on first reading (then kept).
+
+    ``view`` is the engine's ``view`` of the state the update committed (a published game is never
+    changed afterwards: a move acts on a clone), so a view made later is the one made at once.
+    Most updates' private views are never read: a hand is rendered only when its message is sent.
+    """
+
+    __slots__ = ("_made", "_seats", "_view")
+
+    def __init__(self, seats: Iterator[int] | list[int], view: Callable[[int], dict[str, Any]]) -> None:
+        self._seats = tuple(seats)
+        self._view = view
+        self._made: dict[int, dict[str, Any]] = {}
+
+    def __getitem__(self, seat: int) -> dict[str, Any]:
+        made = self._made.get(seat)
+        if made is None:
+            if seat not in self._seats:
+                raise KeyError(seat)
+            made = self._made[seat] = self._view(seat)
+        return made
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._seats)
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self._seats
+
+    def __repr__(self) -> str:
+        return f"LazyViews(seats={self._seats}, made={sorted(self._made)})"
+
+
 @dataclass(frozen=True, slots=True)
 class TableUpdate:
-    """What subscribers of the table manager receive after every change."""
+    """What subscribers of the table manager receive after every change.
+
+    ``private`` holds the private view of every seat a person holds, made when first read
+    (:class:`LazyViews`).
+    """
 
     snapshot: TableSnapshot
     events: list[dict[str, Any]] = field(default_factory=list)
-    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+    private: Mapping[int, dict[str, Any]] = field(default_factory=dict)
     reason: str = "action"
     action: ActionRecord | None = None  # the logged engine action behind this update, if any

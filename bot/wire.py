@@ -23,6 +23,7 @@ from bot.commands import (
     Leave,
     NewTable,
     ShowHand,
+    ShowScores,
     Stop,
 )
 from bot.errors import TableError
@@ -30,7 +31,7 @@ from bot.types import Person, TableSnapshot
 from storage.rows import table_from, table_row
 
 _COMMANDS: dict[str, type[Any]] = {c.__name__: c for c in (
-    NewTable, Join, JoinByLink, Leave, Begin, Stop, Claim, Act, ShowHand)}
+    NewTable, Join, JoinByLink, Leave, Begin, Stop, Claim, Act, ShowHand, ShowScores)}
 
 
 

@@ -13,7 +13,10 @@ from engine.errors import IllegalAction, InvalidOptions
 
 Event = dict[str, Any]
 _BIT: tuple[int, ...] = tuple(1 << i for i in range(52))
-_BITLEN: tuple[int, ...] = tuple((i + 1).bit_length() for i in range(52))
+#: The Fisher-Yates steps of ``random.shuffle`` on 52 cards: swap position ``i`` with a draw below
+#: ``i + 1``, taken as ``getrandbits(k)`` with ``k = (i + 1).bit_length()``, redrawn while above ``i``.
+_SHUFFLE_STEPS: tuple[tuple[int, int], ...] = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
+_DECK: list[int] = list(range(52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,31 +98,37 @@ class Dealer:
             order = [[C.parse(x) for x in h] for h in d]
         else:
             if self._shared:
-                rng = random.Random()
-                rng.setstate(self._rng.getstate())
-                self._rng, self._shared = rng, False
-            deck = list(range(52))
+                self._own_rng()
+            deck = _DECK[:]
             getrandbits = self._rng.getrandbits
             # random.Random.shuffle(deck), inlined: the same draws, the same permutation, 40% faster
-            for i in range(51, 0, -1):
-                k = _BITLEN[i]
+            for i, k in _SHUFFLE_STEPS:
                 j = getrandbits(k)
                 while j > i:
                     j = getrandbits(k)
                 deck[i], deck[j] = deck[j], deck[i]
             # deck[i] goes to seat (dealer + 1 + i) % 4: seat s gets every 4th card from its offset
-            order = [deck[(s - dealer - 1) % 4 :: 4] for s in range(4)]
-        bit = _BIT
-        masks = [sum([bit[c] for c in order[s]]) for s in range(4)]
+            o = -dealer - 1
+            order = [deck[o % 4 :: 4], deck[(o + 1) % 4 :: 4], deck[(o + 2) % 4 :: 4], deck[(o + 3) % 4 :: 4]]
+        bit = _BIT.__getitem__
+        masks = [sum(map(bit, order[0])), sum(map(bit, order[1])), sum(map(bit, order[2])), sum(map(bit, order[3]))]
         return masks, order
 
     def randint(self, a: int, b: int) -> int:
         """A seeded integer in ``[a, b]`` (the first dealer, a random first owner)."""
         if self._shared:
-            rng = random.Random()
-            rng.setstate(self._rng.getstate())
-            self._rng, self._shared = rng, False
+            self._own_rng()
         return self._rng.randint(a, b)
+
+    def _own_rng(self) -> None:
+        """Copy the shared generator before drawing from it (copy on write).
+
+        ``random.Random.__new__`` and ``setstate``: an unseeded ``random.Random()`` would first
+        seed itself from ``os.urandom`` (I/O, and about as slow as the copy), then be overwritten.
+        """
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self._rng.getstate())
+        self._rng, self._shared = rng, False
 
     def clone(self) -> Dealer:
         """A copy that shares the generator until one of the two copies draws from it."""

@@ -11,6 +11,7 @@ of random states of every variant and compares the resulting states, scores and 
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import floor
 from typing import TYPE_CHECKING
 
 from engine import cards as C
@@ -22,8 +23,8 @@ _SUIT_IDS = C.SUIT_IDS
 _SUIT_MASK = C.SUIT_MASK
 _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-#: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
-_POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
+#: ``_NEXT3[s]``: the three seats after ``s`` in play order.
+_NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 
 
 def step(g: TrickGame, aid: int) -> None:
@@ -56,33 +57,50 @@ def playout(g: TrickGame, rnd: Callable[[], float]) -> None:
     """Play uniformly random legal actions until this deal ends (scored or thrown in).
 
     ``rnd`` returns floats in ``[0, 1)``. The same stream gives the same actions as
-    ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated.
+    ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated (``floor`` here: the
+    same index for a non-negative float, a cheaper call than ``int``).
     """
     deal_no = g.deal_no
     while g.to_act is not None and g.deal_no == deal_no:
         if g.phase != "play":
-            ids = g._bid_ids()
-            g._apply_other(ids[int(rnd() * len(ids))], None)
+            g._bid_playout(rnd)
             continue
         _play_out(g, rnd)
+
+
+def bid_playout(g: TrickGame, rnd: Callable[[], float]) -> None:
+    """Random legal non-card actions (auction, trump) until the play starts or the deal ends.
+
+    The generic driver of :meth:`TrickGame._bid_playout`: ``_bid_ids`` and ``_apply_other``, one
+    draw per action; the games override it with inlined auctions where that pays.
+    """
+    deal_no = g.deal_no
+    while g.phase != "play" and g.to_act is not None and g.deal_no == deal_no:
+        ids = g._bid_ids()
+        g._apply_other(ids[floor(rnd() * len(ids))], None)
 
 
 def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     """The card play of :func:`playout` from the current state to the deal's 13th trick, scored.
 
-    A trick in progress is finished card by card; then each trick is four plays unrolled in
-    local variables, its winner read from the bits of the four cards (the highest trump, else the
-    highest card of the suit led), the same winner as ``cards.trick_winner``.
+    A trick in progress is finished card by card on the hands' bit sets. Then each seat's cards
+    are four short lists, one per suit, ascending (``legal_ids()``'s order), and each trick is
+    four plays unrolled in local variables, the seats from :data:`_NEXT3`: a follow pops the
+    ``k``-th card of the list of the suit led; a lead or a discard (a void follower) pops the
+    ``k``-th card of the whole hand, found list by list (after a whole trick every hand holds
+    ``13 - trick_no`` cards). The winner is read from the bits of the four cards (the highest
+    trump, else the highest card of the suit led), the same as ``cards.trick_winner``.
     """
     hands = g.hands
     tricks = g.tricks
     trump = g.trump
     trump_mask = 0 if trump is None else _SUIT_MASK[trump]
+    suit_mask = _SUIT_MASK
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
-    pop = _POP13
-    card_ids = _card_ids
     bit = _BIT
+    fl = floor
+    nxt3 = _NEXT3
     s: int = g.to_act  # type: ignore[assignment]
     leader = g.leader
     trick_no = g.trick_no
@@ -93,63 +111,126 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         while len(trick) < 4:
             hand = hands[s]
             follow = hand >> (13 * led) & 8191
-            opts = table[led][follow] if follow else card_ids(hand)
-            c = opts[int(rnd() * len(opts))]
+            opts = table[led][follow] if follow else _card_ids(hand)
+            c = opts[fl(rnd() * len(opts))]
             hands[s] = hand ^ bit[c]
             trick.append(c)
             s = (s + 1) & 3
         c0, c1, c2, c3 = trick
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & _SUIT_MASK[led]).bit_length() - 1
+        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
         w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
+    # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
+    H = [[list(t0[h & 8191]), list(t1[h >> 13 & 8191]), list(t2[h >> 26 & 8191]), list(t3[h >> 39])] for h in hands]
     while trick_no < 13:
-        hand = hands[s]
-        lead = g._lead_mask(hand) if trick_no == 0 else hand
-        opts = [*t0[lead & 8191], *t1[lead >> 13 & 8191], *t2[lead >> 26 & 8191], *t3[lead >> 39]]
-        c0 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c0]
-        led = c0 // 13
-        sh = 13 * led
-        suit_ids = table[led]
-        s = (s + 1) & 3
-        hand = hands[s]
-        follow = hand >> sh & 8191
-        if follow:
-            c1 = suit_ids[follow][int(rnd() * pop[follow])]
+        n = 13 - trick_no
+        s1, s2, s3 = nxt3[s]
+        h = H[s]
+        if trick_no == 0 and (lead := g._lead_mask(hands[s])) != hands[s]:
+            opts = _card_ids(lead)
+            c0 = opts[fl(rnd() * len(opts))]
+            led = c0 // 13
+            h[led].remove(c0)
         else:
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c1 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c1]
-        s = (s + 1) & 3
-        hand = hands[s]
-        follow = hand >> sh & 8191
-        if follow:
-            c2 = suit_ids[follow][int(rnd() * pop[follow])]
+            k = fl(rnd() * n)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c0 = a.pop(k)
+                led = 0
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c0 = a.pop(k)
+                    led = 1
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    if k < p:
+                        c0 = a.pop(k)
+                        led = 2
+                    else:
+                        c0 = h[3].pop(k - p)
+                        led = 3
+        f = H[s1][led]
+        if f:
+            c1 = f.pop(fl(rnd() * len(f)))
         else:
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c2 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c2]
-        s = (s + 1) & 3
-        hand = hands[s]
-        follow = hand >> sh & 8191
-        if follow:
-            c3 = suit_ids[follow][int(rnd() * pop[follow])]
+            h = H[s1]
+            k = fl(rnd() * n)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c1 = a.pop(k)
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c1 = a.pop(k)
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    c1 = a.pop(k) if k < p else h[3].pop(k - p)
+        f = H[s2][led]
+        if f:
+            c2 = f.pop(fl(rnd() * len(f)))
         else:
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c3 = opts[int(rnd() * len(opts))]
-        hands[s] = hand ^ bit[c3]
+            h = H[s2]
+            k = fl(rnd() * n)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c2 = a.pop(k)
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c2 = a.pop(k)
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    c2 = a.pop(k) if k < p else h[3].pop(k - p)
+        f = H[s3][led]
+        if f:
+            c3 = f.pop(fl(rnd() * len(f)))
+        else:
+            h = H[s3]
+            k = fl(rnd() * n)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c3 = a.pop(k)
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c3 = a.pop(k)
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    c3 = a.pop(k) if k < p else h[3].pop(k - p)
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & _SUIT_MASK[led]).bit_length() - 1
-        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
+        w = s if top == c0 else s1 if top == c1 else s2 if top == c2 else s3
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
-    g.exposed = None  # every card has been played, the exposed one too
+    hands[0] = hands[1] = hands[2] = hands[3] = 0  # every card has been played
+    g.exposed = None
     g.trick = []
     g.leader = leader
     g.to_act = s

@@ -195,6 +195,14 @@ class TrickGame(Game):
         """The cards that may lead the current trick (every card by default)."""
         return hand
 
+    def _bid_playout(self, rnd: Callable[[], float]) -> None:
+        """Random legal actions until the play starts or the deal ends (:func:`engine.search.playout`'s auction).
+
+        The same actions and draws as ``_apply_other(ids[floor(rnd() * len(ids))], None)`` with
+        ``ids = _bid_ids()``, repeated (:func:`engine.search.bid_playout`); games may inline it.
+        """
+        search.bid_playout(self, rnd)
+
     # ------------------------------------------------------------ deal / play
 
     def _new_deal(self, events: list[Event]) -> None:

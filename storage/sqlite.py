@@ -2,12 +2,16 @@
 
 The repository holds one ``aiosqlite`` connection and talks to it through aiosqlite's public API
 only (``execute``, ``execute_fetchall``, ``executemany``, ``commit``, ``rollback``, ``close``,
-``in_transaction``). An ``asyncio.Lock`` lets one method at a time use it, so a method's statements
-never interleave with another's and a read never runs inside another coroutine's open write
-transaction. Writes go through a group-commit queue: the writes that arrive while a commit is in
-flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), each in its own savepoint
-so that one refused write (a :class:`VersionConflict`, say) leaves the others intact. A caller
-returns only after the commit that holds its write is done. Durability (:data:`DURABILITY`):
+``in_transaction``, ``isolation_level``). An ``asyncio.Lock`` lets one method at a time use it, so a
+method's statements never interleave with another's and a read never runs inside another
+coroutine's open write transaction. Writes go through a group-commit queue: the writes that arrive
+while a commit is in flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so
+that one refused write (a :class:`VersionConflict`, say) leaves the others intact. Each statement
+is one trip through aiosqlite's thread, so the hot path takes few (:func:`_run_batch`): a batch of
+appends is one ``executemany`` into a temporary view whose trigger checks and writes each append
+(seq, compare-and-set on ``rev``), then ``COMMIT``; other writes run in a savepoint each, and a
+refused append sends its batch round again that way. A caller returns only after the commit that
+holds its write is done. Durability (:data:`DURABILITY`):
 ``"crash"`` (the default) is WAL with ``synchronous=NORMAL``, which keeps every acknowledged write
 through a crash or ``kill -9`` of the process; ``"power"`` is ``synchronous=FULL``, which also waits
 for the disk on each commit and so keeps them through a power cut or an operating-system crash.
@@ -184,11 +188,16 @@ Conn = aiosqlite.Connection
 
 
 class _Write:
-    __slots__ = ("fn", "future")
+    """One queued write: ``fn`` runs it on the connection; an append also carries its two rows, so
+    that a run of appends can go to SQLite as one ``executemany`` call (see :func:`_run_batch`)."""
 
-    def __init__(self, fn: Callable[[Conn], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
+    __slots__ = ("append", "fn", "future")
+
+    def __init__(self, fn: Callable[[Conn], Awaitable[Any]], future: asyncio.Future[Any],
+                 append: tuple[Row, Row] | None = None) -> None:
         self.fn = fn
         self.future = future
+        self.append = append
 
 
 class SQLiteRepository:
@@ -217,6 +226,7 @@ class SQLiteRepository:
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed by the writer (a benchmark figure)
+        self.reruns = 0  # batches run again with a savepoint per write (a refused or failed append)
         self.schema_version = 0
 
     # connection
@@ -256,6 +266,9 @@ class SQLiteRepository:
                 raise SchemaMismatch(f"{self.path} has schema {version}, newer than this Majlis "
                                      f"({len(scripts)}): upgrade Majlis")
             self.schema_version = await _migrate(db, scripts)
+            for statement in _APPEND_OBJECTS:
+                await db.execute(statement)
+            db.isolation_level = "IMMEDIATE"  # a write's first statement begins its transaction itself
         except BaseException as e:
             await db.close()
             raise storage_error(e, self.path) from None
@@ -311,18 +324,26 @@ class SQLiteRepository:
             raise RuntimeError("the repository is not open")
         try:
             async with self._lock:
-                return await fn(db)
+                out = await fn(db)
+                if db.in_transaction:  # writes go through _write: a read must not leave one open
+                    await db.rollback()
+                    raise RuntimeError("a read left a transaction open")
+                return out
         except sqlite3.Error as e:
             raise storage_error(e, self.path) from None
 
-    async def _write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
-        """Run ``fn`` inside a transaction; return once that transaction is committed."""
+    async def _write(self, fn: Callable[[Conn], Awaitable[T]], append: tuple[Row, Row] | None = None) -> T:
+        """Run ``fn`` inside a transaction; return once that transaction is committed.
+
+        ``append`` (an action's row and its table's row) marks the write as an append, which may run
+        together with the other appends of its batch instead of through ``fn``: same outcome.
+        """
         if self._db is None:
             raise RuntimeError("the repository is not open")
         if self.read_only:
             raise ReadOnlyDatabase(f"{self.path} was opened read-only")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Write(fn, future))
+        self._queue.append(_Write(fn, future, append))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -338,7 +359,8 @@ class SQLiteRepository:
                 try:
                     if db is None:
                         raise RuntimeError("the repository is not open")
-                    outcomes = await _run_batch(db, batch)
+                    outcomes, rerun = await _run_batch(db, batch)
+                    self.reruns += rerun
                 except Exception as exc:  # the commit itself failed: nobody's write is done
                     for write in batch:
                         if not write.future.done():
@@ -555,10 +577,10 @@ class SQLiteRepository:
         arow, trow = action_row(action), table_row(table)
 
         async def append(c: Conn) -> int:
-            await _append(c, action, arow)
+            await _append(c, action, arow, trow[-1])
             return await _update_table(c, trow)
 
-        return replace(table, rev=await self._write(append))
+        return replace(table, rev=await self._write(append, (arow, trow)))
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._call(lambda c: _all(
@@ -620,7 +642,7 @@ class SQLiteRepository:
         record = _match_writer(result)
 
         async def write(c: Conn) -> int:
-            await _append(c, action, arow)
+            await _append(c, action, arow, None)
             if await _one(c, "SELECT 1 FROM matches WHERE table_id = ?", (result.table_id,)):
                 raise VersionConflict(f"table {action.table_id}: its match is recorded already")
             rev = await _update_table(c, trow)
@@ -696,9 +718,9 @@ class SQLiteRepository:
 
 
 async def _one(c: Conn, sql: str, params: Sequence[Any] = ()) -> Any:
-    """The first row of ``sql`` (None if it has none)."""
-    async with c.execute(sql, params) as cur:
-        return await cur.fetchone()
+    """The first row of ``sql`` (None if it has none), in one trip to the connection's thread."""
+    rows = await c.execute_fetchall(sql, params)
+    return next(iter(rows), None)
 
 
 async def _all(c: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -706,8 +728,9 @@ async def _all(c: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
 
 
 async def _rowcount(c: Conn, sql: str, params: Sequence[Any] = ()) -> int:
-    async with c.execute(sql, params) as cur:
-        return int(cur.rowcount)
+    """How many rows ``sql`` changed (the cursor is not closed: that would be one more trip, and a
+    finished write statement holds nothing)."""
+    return int((await c.execute(sql, params)).rowcount)
 
 
 async def _run(c: Conn, sql: str, params: Row) -> None:
@@ -751,13 +774,21 @@ async def _migrate(c: Conn, scripts: Sequence[tuple[int, str]]) -> int:
     return current
 
 
-async def _append(c: Conn, action: ActionRecord, arow: Row) -> None:
-    """Insert the action if its seq is the log's next one (else :class:`VersionConflict`)."""
-    last = (await _one(c, "SELECT MAX(seq) FROM actions WHERE table_id = ?", (action.table_id,)))[0]
-    if last is None and await _one(c, "SELECT 1 FROM tables WHERE table_id = ?", (action.table_id,)) is None:
+_LOG_AND_REV = ("SELECT (SELECT rev FROM tables WHERE table_id = ?1), "
+                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?1)")
+
+
+async def _append(c: Conn, action: ActionRecord, arow: Row, rev: int | None) -> None:
+    """Insert the action if its seq is the log's next one (else :class:`VersionConflict`) and, when
+    ``rev`` is given, the stored table's rev is ``rev`` (else :class:`TableConflict`): both checked
+    in one select before anything is written."""
+    stored, last = (await _one(c, _LOG_AND_REV, (action.table_id,)))
+    if stored is None:
         raise KeyError(action.table_id)
-    if action.seq != (last or 0) + 1:
-        raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last or 0}")
+    if action.seq != last + 1:
+        raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last}")
+    if rev is not None and stored != rev:
+        raise TableConflict(action.table_id, rev, stored)
     await c.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", arow)
 
 
@@ -810,25 +841,85 @@ def _rating(mu: float | None, sigma: float | None) -> Rating:
     return Rating() if mu is None or sigma is None else Rating(mu, sigma)
 
 
-async def _run_batch(c: Conn, batch: Sequence[_Write]) -> list[tuple[bool, Any]]:
-    """One transaction holding every write of ``batch``, each in its own savepoint."""
-    outcomes: list[tuple[bool, Any]] = []
-    await c.execute("BEGIN IMMEDIATE")
+# Appends in one statement each: a row inserted into this view (temporary: it lives in the
+# connection, not in the file, so the schema is unchanged) runs the trigger below, which refuses
+# the append (RAISE ABORT, which undoes that one statement) unless the stored table's rev is the one
+# the caller read and the seq is the log's next, then inserts the action and writes the table row.
+_APPEND_COLUMNS = ["table_id", "seq", "seat", "action", "actor", "at", *_COLS[1:]]
+_APPEND_OBJECTS = (
+    "CREATE TEMP VIEW IF NOT EXISTS majlis_append AS SELECT a.table_id, a.seq, a.seat, a.action, a.actor, "
+    f"a.at, {', '.join('t.' + col for col in _COLS[1:])} FROM actions a JOIN tables t USING (table_id) WHERE 0",
+    "CREATE TEMP TRIGGER IF NOT EXISTS majlis_append_insert INSTEAD OF INSERT ON majlis_append BEGIN "
+    "SELECT RAISE(ABORT, 'majlis: append refused') WHERE NOT EXISTS "
+    "(SELECT 1 FROM tables WHERE table_id = NEW.table_id AND rev = NEW.rev) OR NEW.seq IS NOT "
+    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = NEW.table_id); "
+    "INSERT INTO actions VALUES (NEW.table_id, NEW.seq, NEW.seat, NEW.action, NEW.actor, NEW.at); "
+    f"UPDATE tables SET {', '.join(f'{col} = NEW.{col}' for col in _COLS[1:-1])}, rev = rev + 1 "
+    "WHERE table_id = NEW.table_id; END",
+)
+_APPEND = f"INSERT INTO majlis_append VALUES ({', '.join('?' * len(_APPEND_COLUMNS))})"
+
+
+async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool, Any]], bool]:
+    """One transaction holding every write of ``batch``: the outcome of each, in order, and whether
+    the batch had to be run again.
+
+    Every trip to aiosqlite's thread waits for the event loop to come round (and, on a busy machine,
+    for the operating system to run the thread), so the batch takes few: each run of consecutive
+    appends is one ``executemany`` into ``majlis_append``, whatever its length, and a batch that
+    starts with one needs no ``BEGIN`` of its own (the connection begins ``IMMEDIATE`` before a
+    write's first statement): a batch of appends is two trips, that statement and ``COMMIT``. Any
+    other write runs in its own savepoint. When a run is refused (a stale seq or rev, a missing
+    table) or one of its statements fails, the transaction is rolled back and the batch run again
+    with a savepoint per write, which refuses exactly the writes it must, with their own errors,
+    and keeps the others.
+    """
     try:
-        for write in batch:
-            await c.execute("SAVEPOINT w")
-            try:
-                value = await write.fn(c)
-            except Exception as exc:
-                await c.execute("ROLLBACK TO w")
-                await c.execute("RELEASE w")
-                outcomes.append((False, exc))
-            else:
-                await c.execute("RELEASE w")
-                outcomes.append((True, value))
+        if batch[0].append is None:
+            await c.execute("BEGIN IMMEDIATE")
+        outcomes = await _run_writes(c, batch, fast=True)
+        rerun = outcomes is None
+        if outcomes is None:
+            if c.in_transaction:
+                await c.rollback()
+            await c.execute("BEGIN IMMEDIATE")
+            outcomes = await _run_writes(c, batch, fast=False)
+            assert outcomes is not None
         await c.commit()
     except BaseException:
         if c.in_transaction:
             await c.rollback()
         raise
+    return outcomes, rerun
+
+
+async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[tuple[bool, Any]] | None:
+    """The writes of ``batch`` in the open transaction (None: a run of appends was refused)."""
+    outcomes: list[tuple[bool, Any]] = []
+    i = 0
+    while i < len(batch):
+        if fast and batch[i].append is not None:
+            j = i
+            while j < len(batch) and batch[j].append is not None:
+                j += 1
+            rows = [w.append for w in batch[i:j] if w.append is not None]
+            try:
+                await c.executemany(_APPEND, [(*a, *t[1:]) for a, t in rows])
+            except Exception:  # refused, or a statement failed: the careful run finds whose write it was
+                return None
+            outcomes.extend((True, int(t[-1]) + 1) for _, t in rows)
+            i = j
+            continue
+        write = batch[i]
+        i += 1
+        await c.execute("SAVEPOINT w")
+        try:
+            value = await write.fn(c)
+        except Exception as exc:
+            await c.execute("ROLLBACK TO w")
+            await c.execute("RELEASE w")
+            outcomes.append((False, exc))
+        else:
+            await c.execute("RELEASE w")
+            outcomes.append((True, value))
     return outcomes

@@ -24,8 +24,10 @@ from bot.discord.handlers import Handlers
 from bot.discord.transport import DiscordTransport
 from bot.i18n import resolve_lang, translator
 from bot.render import render_error
+from bot.settings import CommandLimits
 
 if TYPE_CHECKING:
+    from bot.clock import Clock
     from bot.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -56,11 +58,12 @@ class MajlisMixin:
 
     def __init__(self, manager: TableManager, *, presenter: PresenterFactory | None = None, sync: bool = True,
                  guild_ids: list[int] | None = None, start_manager: bool = True,
-                 on_setup: Callable[[], Awaitable[None]] | None = None, **options: Any) -> None:
+                 on_setup: Callable[[], Awaitable[None]] | None = None, limits: CommandLimits | None = None,
+                 limits_clock: Clock | None = None, **options: Any) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
         super().__init__(**options)  # the discord.py client class beside us in the MRO
         self._setup_majlis(manager, presenter=presenter, sync=sync, guild_ids=guild_ids,
-                           start_manager=start_manager)
+                           start_manager=start_manager, limits=limits, limits_clock=limits_clock)
         self._on_setup = on_setup
 
     async def close(self) -> None:
@@ -69,14 +72,16 @@ class MajlisMixin:
         await super().close()  # type: ignore[misc]
 
     def _setup_majlis(self, manager: TableManager, *, presenter: PresenterFactory | None, sync: bool,
-                      guild_ids: list[int] | None, start_manager: bool) -> None:
+                      guild_ids: list[int] | None, start_manager: bool, limits: CommandLimits | None = None,
+                      limits_clock: Clock | None = None) -> None:
         client: Any = self
         self.manager = manager
         self.transport = DiscordTransport(client)
-        self.handlers = Handlers(manager, transport=self.transport)
+        self.handlers = Handlers(manager, transport=self.transport, limits=limits, clock=limits_clock)
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(build_group(self.handlers))
         self.tree.on_error = self._tree_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self._command_check  # type: ignore[method-assign]
         self.presenter = None
         self._presenter_factory = presenter or default_presenter
         self._sync = sync
@@ -90,6 +95,8 @@ class MajlisMixin:
             return
         interaction.extras[HANDLED] = True
         try:
+            if await self.handlers.throttled(interaction, press=True):
+                return
             await self.handlers.on_payload(interaction, payload)
         except Exception:
             log.exception("button %s failed", payload)
@@ -147,6 +154,16 @@ class MajlisMixin:
                 await asyncio.wait_for(self.presenter.drain(), drain_seconds)
             await self.presenter.close()
 
+    async def _command_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every slash command passes here first: False (already answered "slow down") stops it."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        try:
+            return not await self.handlers.throttled(interaction)
+        except Exception:
+            log.exception("the command limit failed; serving the command")
+            return True
+
     async def _tree_error(self, interaction: discord.Interaction[Any],
                           error: app_commands.AppCommandError) -> None:
         log.error("command failed", exc_info=error)
@@ -175,13 +192,14 @@ class MajlisShardedClient(MajlisMixin, discord.AutoShardedClient):
 
 def build_client(manager: TableManager, *, sharded: bool = False, presenter: PresenterFactory | None = None,
                  sync: bool = True, guild_ids: list[int] | None = None, start_manager: bool = True,
-                 on_setup: Callable[[], Awaitable[None]] | None = None,
-                 **options: Any) -> MajlisClient | MajlisShardedClient:
+                 on_setup: Callable[[], Awaitable[None]] | None = None, limits: CommandLimits | None = None,
+                 limits_clock: Clock | None = None, **options: Any) -> MajlisClient | MajlisShardedClient:
     """The bot's client; ``options`` go to discord.py (``intents``, ``guild_ready_timeout`` ...).
 
-    ``on_setup`` is awaited at the end of ``setup_hook`` (the presenter subscribed), before the
-    gateway connects.
+    ``limits``: how often one person may use commands and press buttons (bot/settings.py), on
+    ``limits_clock`` (the manager's clock by default). ``on_setup`` is awaited at the end of
+    ``setup_hook`` (the presenter subscribed), before the gateway connects.
     """
     cls = MajlisShardedClient if sharded else MajlisClient
     return cls(manager, presenter=presenter, sync=sync, guild_ids=guild_ids, start_manager=start_manager,
-               on_setup=on_setup, **options)
+               on_setup=on_setup, limits=limits, limits_clock=limits_clock, **options)

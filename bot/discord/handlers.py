@@ -9,6 +9,7 @@ are ephemeral. Public table messages are the presenter's: they go through the ou
 from __future__ import annotations
 
 import logging
+import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,6 +27,8 @@ from bot.commands import (
     NewTable,
     SetLanguage,
     ShowHand,
+    ShowLeaderboard,
+    ShowScores,
     Stop,
 )
 from bot.discord.common import _error, can_manage, chat_of, guild_key, lang_set, person_of, summary_text
@@ -46,9 +49,11 @@ from bot.render import (
 from bot.render.cards import game_name
 from bot.render.message import OutMessage
 from bot.service import Service
+from bot.settings import CommandLimits
 from bot.types import TableSnapshot
 
 if TYPE_CHECKING:
+    from bot.clock import Clock
     from bot.discord.transport import DiscordTransport
     from bot.manager import TableManager
 
@@ -67,12 +72,35 @@ class Handlers:
     """
 
     def __init__(self, manager: TableManager, *, transport: DiscordTransport | None = None,
-                 presenter: Any = None) -> None:
+                 presenter: Any = None, limits: CommandLimits | None = None, clock: Clock | None = None) -> None:
         self.manager = manager
         self.transport = transport
         self.presenter = presenter
         self.service = Service(manager)
         self.web_link: Any = None
+        limits = limits or CommandLimits()
+        self.commands = limits.commands(clock or manager.clock)
+        self.presses = limits.presses(clock or manager.clock)
+
+    # ---- how often ----
+
+    async def throttled(self, interaction: Interaction, *, press: bool = False) -> bool:
+        """Whether the person is over their limit (bot/settings.py ``CommandLimits``): commands per
+        person and channel, presses per person (a flood cap). Every interaction must be answered,
+        so each one over the limit gets the same short ephemeral line at once (one request, no
+        defer), and nothing is dispatched."""
+        player = player_id(interaction.user.id)
+        verdict = self.presses.check(player) if press else self.commands.check(f"{chat_of(interaction)} {player}")
+        if verdict.ok:
+            return False
+        if verdict.first:
+            log.info("%s of %s dropped (over the limit for %.1f s)", "press" if press else "command", player,
+                     verdict.wait)
+        t = await self.translator_for(interaction)
+        text = _error("slow_down", {"seconds": max(1, math.ceil(verdict.wait))}, t)
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+        return True
 
     # ---- who and where ----
 
@@ -181,9 +209,10 @@ class Handlers:
         """``/majlis scores``."""
         await self.ack(interaction)
         t = await self.translator_for(interaction)
-        snap = self.manager.table_in_chat(chat_of(interaction))
-        if snap is None:
-            await self.answer(interaction, _error("no_table", {}, t))
+        try:
+            snap = await self.dispatch(ShowScores(), interaction)
+        except TableError as e:
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
         await self.answer(interaction, render_scores(snap, t).text)
 
@@ -191,12 +220,15 @@ class Handlers:
         """``/majlis leaderboard``: this channel's best players of one game."""
         await self.ack(interaction)
         t = await self.translator_for(interaction)
-        chat = chat_of(interaction)
         if game is None:
-            snap = self.manager.table_in_chat(chat)
+            snap = self.manager.table_in_chat(chat_of(interaction))
             game = snap.table.game if snap else GAMES[0]
-        rows = await self.manager.leaderboard(chat, game)
-        await self.answer(interaction, render_leaderboard(rows, game, t).text)
+        try:
+            boards = await self.dispatch(ShowLeaderboard((game,)), interaction)
+        except TableError as e:
+            await self.answer(interaction, _error(e.code, e.params, t))
+            return
+        await self.answer(interaction, render_leaderboard(boards[game], game, t).text)
 
     async def stats(self, interaction: Interaction) -> None:
         """``/majlis stats``: your record, everywhere."""

@@ -31,7 +31,7 @@ its queue in order, as a steady stream within the destination's :class:`Budget`:
   last state is delivered; idle outboxes that hold nothing are evicted.
 """
 
-from bot.outbox.cache import Cooldown, TTLCache
+from bot.outbox.cache import Cooldown, TTLCache, Verdict
 from bot.outbox.hub import OutboxHub
 from bot.outbox.pacing import Limiter, Window
 from bot.outbox.queue import Outbox
@@ -58,5 +58,5 @@ from bot.outbox.types import (
 __all__ = [
     "DELETE", "EDIT", "MAIN", "NEW", "REPLY", "Budget", "Content", "Cooldown", "Forbidden", "ForbiddenCallback",
     "Limiter", "MessageGone", "MessageIdCallback", "Outbox", "OutboxHub", "PermanentError", "RetryAfter",
-    "TTLCache", "TransientError", "Transport", "TransportError", "Window", "fingerprint",
+    "TTLCache", "TransientError", "Transport", "TransportError", "Verdict", "Window", "fingerprint",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -49,19 +50,50 @@ class TTLCache(OrderedDict[K, V]):
         self._at.pop(key, None)
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What :meth:`Cooldown.check` decided: ``ok`` (serve it), else ``first`` (the first refusal
+    since the person was last served: tell them once) and ``wait`` (seconds until they may again)."""
+
+    ok: bool
+    first: bool = False
+    wait: float = 0.0
+
+
+OK = Verdict(True)
+
+
 class Cooldown:
-    """A per-person command cooldown for the adapters: ``allow(person)`` is True at most once per
-    ``seconds`` (bounded memory: the oldest people are forgotten first)."""
+    """A per-key token bucket for the adapters' commands (a key is a person in a chat).
 
-    def __init__(self, clock: Clock, seconds: float = 2.0, maxsize: int = 10_000) -> None:
+    ``burst`` commands may come at once, then one every ``every`` seconds (GCRA: each key keeps
+    only the time its bucket is full again, and a key whose bucket is full is forgotten, so memory
+    is bounded by the people who used a command in the last ``burst * every`` seconds and by
+    ``maxsize``). ``burst <= 0`` turns it off.
+    """
+
+    def __init__(self, clock: Clock, burst: int = 5, every: float = 3.0, maxsize: int = 10_000) -> None:
         self.clock = clock
-        self.seconds = seconds
-        self._last: TTLCache[str, float] = TTLCache(maxsize, ttl=seconds)
+        self.burst = burst
+        self.every = every
+        #: key -> (the bucket's "theoretical arrival time", warned since last served)
+        self._state: TTLCache[str, tuple[float, bool]] = TTLCache(maxsize, ttl=max(burst, 1) * every)
 
-    def allow(self, person: str) -> bool:
-        """Whether ``person`` may be answered now (and, if so, start their cooldown)."""
+    def check(self, key: str) -> Verdict:
+        """Whether ``key`` may be served now (and, if so, spend one token)."""
+        if self.burst <= 0 or self.every <= 0:
+            return OK
         now = self.clock.now()
-        if self._last.get_fresh(person, now) is not None:
-            return False
-        self._last.put(person, now, now)
-        return True
+        stored = self._state.get_fresh(key, now)
+        tat = max(stored[0], now) if stored is not None else now
+        tolerance = (self.burst - 1) * self.every
+        if tat - now > tolerance:
+            warned = stored is not None and stored[1]
+            self._state.put(key, (tat, True), now)
+            return Verdict(False, first=not warned, wait=tat - now - tolerance)
+        self._state.put(key, (tat + self.every, False), now)
+        return OK
+
+    def allow(self, key: str) -> bool:
+        """Whether ``key`` may be served now (``check(key).ok``)."""
+        return self.check(key).ok

@@ -24,6 +24,8 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     "not_your_turn": lambda t, p: t.gettext("It is not your turn."),
     "stale": lambda t, p: t.gettext("That button is out of date; use the newest message."),
     "finished": lambda t, p: t.gettext("This match is over."),
+    "slow_down": lambda t, p: t.ngettext("Slow down: try again in {n} second.",
+                                         "Slow down: try again in {n} seconds.", int(p.get("seconds", 1))),
     "bad_action": lambda t, p: t.gettext("That is not a move I understand."),
     "unknown_game": lambda t, p: t.gettext("Unknown game. Choose tarneeb41, tarneeb or trix."),
     "bad_option": lambda t, p: t.gettext("That table option is not allowed: {detail}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import T
-from bot.render.cards import card_label, card_name, contract_name, game_name, trump_label
+from bot.render.cards import card_name, contract_name, game_name, trump_label
 from bot.render.common import (
     doubled_list,
     score_lines,
@@ -150,7 +150,7 @@ def doubles_breakdown(snapshot: TableSnapshot, doubles: list[dict[str, Any]], ev
         value = int(penalties[0] if card == "KH" else penalties[1])
         taker = next((int(seat) for seat, cards in (taken.items() if isinstance(taken, dict) else [])
                       if card in (cards or [])), None)
-        label, by = card_label(card, t), seat_name(snapshot, doubler, t)
+        label, by = card_name(card, t), seat_name(snapshot, doubler, t)  # in words, as _taken_words says why
         if taker is None:
             lines.append(t.gettext("{card} (doubled by {name}) was not taken.", card=label, name=by))
         elif taker == doubler == me:
@@ -262,8 +262,8 @@ def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = 
         else:
             text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
     elif kind == "table_parked":
-        text = t.gettext("Table {table} has run into a problem and is paused. It is tried again when the bot "
-                         "restarts or when someone makes a move; the table's creator or an admin can stop it.",
+        text = t.gettext("Table {table} has run into a problem and is paused, also after a restart. It goes "
+                         "on when someone makes a move; the table's creator or an admin can stop it.",
                          table=snap.table.table_id)
     elif kind == "doubles_revealed":
         doubles = ev.get("doubles") or []

@@ -20,7 +20,7 @@ from bot.clock import Clock
 from bot.errors import TableError
 from bot.prefs import Prefs
 from bot.settings import ManagerSettings
-from bot.table import Table, ai_seat_id
+from bot.table import PARKED_KEY, Table, ai_seat_id
 from bot.tables import ai_runner
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.registry import Registry, require_playing
@@ -105,6 +105,9 @@ class Pipeline:
         seq = table.record.version + 1
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
         record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
+        if table.parked:  # a person's move sets a parked table going again (stored with the move)
+            record = dataclasses.replace(record, message_ids={
+                k: v for k, v in record.message_ids.items() if k != PARKED_KEY})
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
         result: MatchResult | None = None
         if game.to_act is None:  # the match ends here: the action, its result and the ratings in ONE write
@@ -149,8 +152,8 @@ class Pipeline:
         After an internal error (storage, engine, a bug) the table is tried again after
         ``retry_first`` seconds, doubling up to ``retry_max`` (each failure is logged at DEBUG, with
         its traceback); after ``park_after`` failures in a row it is parked: no more wake-ups, ONE
-        error line in the log and a ``table_parked`` notice in its chat. A person's move, or a
-        restart, sets it going again.
+        error line in the log and a ``table_parked`` notice in its chat, and the mark is stored
+        (:meth:`_park`): a restart leaves it parked. A person's move sets it going again.
         """
         try:
             await self._wake(table_id)
@@ -170,11 +173,22 @@ class Pipeline:
             self._failures.pop(table_id, None)
             self.turns.forget(table_id)
             log.error("table parked: %s stops after %d failed attempts of its timer or AI move (last: %s); "
-                      "a person's move or a restart tries again", table_id, n, _where(e))
+                      "a person's move or /stop ends that", table_id, n, _where(e))
             async with self.publisher.locked(table):
+                await self._park(table, n)
                 self.publisher.post(table, [{"type": "table_parked", "attempts": n}], "parked")
         else:
             self._failures.pop(table_id, None)
+
+    async def _park(self, table: Table, attempts: int) -> None:
+        """Mark the table parked in its stored record, so that a restart leaves it idle too (if
+        storage is what fails, it stays parked in this process only, and a restart tries again)."""
+        table.update(message_ids={**table.record.message_ids, PARKED_KEY: str(attempts)})
+        try:
+            table.record = await self.repo.save_table(table.record)
+        except Exception:
+            log.warning("table %s: storing that it is parked failed; a restart will try it again",
+                        table.table_id, exc_info=True)
 
     def forget(self, table_id: int) -> None:
         """Drop what is kept about a table that left memory."""

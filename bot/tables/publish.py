@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.table import Table
-from bot.types import TableUpdate
+from bot.types import LazyViews, TableUpdate
 from storage.records import ActionRecord
 
 log = logging.getLogger(__name__)
@@ -68,9 +68,11 @@ class Publisher:
 
     def post(self, table: Table, events: list[Event], reason: str, action: ActionRecord | None = None) -> None:
         """Queue an update of ``table`` as it is now (the caller holds its lock)."""
-        private: dict[int, dict[str, Any]] = {}
+        private: Mapping[int, dict[str, Any]] = {}
         if table.game is not None:
-            private = {seat: table.game.view(seat) for seat in table.humans()}
+            humans = table.humans()
+            if humans:
+                private = LazyViews(sorted(humans), table.game.view)  # made only if a subscriber reads them
         update = TableUpdate(snapshot=table.snapshot(), events=events, private=private, reason=reason,
                              action=action)
         self._queues.setdefault(table.table_id, deque()).append(_Item(update))

@@ -102,7 +102,7 @@ async def resume(table: Table, lifecycle: Lifecycle) -> None:
                     return
                 publisher.post(table, events, "ended")
                 return
-            if turns.resume(table, lifecycle.clock.now()):
+            if not table.parked and turns.resume(table, lifecycle.clock.now()):
                 table.record = await lifecycle.repo.save_table(table.record)
         publisher.post(table, [], "restored")
         turns.reschedule(table)

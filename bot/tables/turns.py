@@ -71,7 +71,7 @@ class Turns:
         when: float | None = None
         if record.status == LOBBY:
             when = record.lobby_deadline
-        elif table.playing:
+        elif table.playing and not table.parked:
             if table.ai_at is not None:
                 when = table.ai_at
             elif record.deadline is not None:

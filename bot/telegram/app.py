@@ -14,6 +14,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageH
 from telegram.request import HTTPXRequest
 
 from bot.presenter import dm_dest, hand_key
+from bot.settings import CommandLimits
 from bot.telegram.commands import register_commands
 from bot.telegram.common import Services, join_payload
 from bot.telegram.handlers import Handlers
@@ -70,6 +71,7 @@ def build_application(
     connection_pool_size: int = 8,
     outbox_pool_size: int = 32,
     presenter_factory: Callable[[TableManager, TelegramTransport, Clock | None], Presenter] | None = None,
+    limits: CommandLimits | None = None,
 ) -> TgApp:
     """The Application: handlers installed; on ``initialize()`` the transport and presenter are made,
     the command menus set and the manager started (its tables restored and shown again).
@@ -77,7 +79,8 @@ def build_application(
 
     ``base_url`` points at a self-hosted Bot API server (or a test fake). ``outbox_clock`` paces
     the outboxes (the manager's clock by default). ``close_manager``: stopping closes it.
-    ``start_manager`` may be a coroutine function, awaited instead of ``manager.start()`` once the
+    ``limits``: how often one person may send commands and press buttons (bot/settings.py, on the
+    manager's clock). ``start_manager`` may be a coroutine function, awaited instead of ``manager.start()`` once the
     presenter is subscribed (the runner's gate, when two bots share the manager).
 
     The outboxes send through a second ``Bot`` with its own HTTP pool (``outbox_pool_size``), so
@@ -94,7 +97,7 @@ def build_application(
     outbox_request = HTTPXRequest(connection_pool_size=outbox_pool_size, pool_timeout=30.0)
     outbox_bot = (Bot(token, base_url=base_url, base_file_url=file_url, request=outbox_request)
                   if base_url and file_url else Bot(token, request=outbox_request))
-    services = Services(manager=manager)
+    services = Services(manager=manager, limits=limits or CommandLimits())
     state = Majlis(manager=manager, services=services)
 
     async def post_init(app: TgApp) -> None:

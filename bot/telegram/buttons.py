@@ -7,6 +7,7 @@ says why (``bot/render/errors.py``). "My hand" answers with the cards in an aler
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable
 from typing import Any
 
@@ -23,7 +24,7 @@ from bot.render.cards import cards_line
 from bot.render.errors import render_error
 from bot.telegram import texts
 from bot.telegram.common import Base
-from bot.telegram.transport import NOOP
+from bot.telegram.transport import DISABLED, NOOP, player_id
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,14 @@ class Buttons(Base):
         if query is None:
             return
         try:
+            verdict = self.s.press_verdict(player_id(query.from_user.id))
+            if not verdict.ok:  # a flood: answered (the spinner stops), nothing dispatched
+                text = None
+                if verdict.first:
+                    t = await self.person_t(query.from_user)
+                    text = render_error("slow_down", {"seconds": max(1, math.ceil(verdict.wait))}, t)
+                await _answer(query.answer(text))
+                return
             await self._press(query, context)
         except Exception:
             log.exception("telegram button failed on %r", query.data)
@@ -48,6 +57,8 @@ class Buttons(Base):
 
     async def _press(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
         data = query.data or ""
+        if data.startswith(DISABLED):  # a move shown disabled: the table says why it is not allowed
+            data = data[len(DISABLED):]
         if data == NOOP or not codec.is_ours(data):
             await _answer(query.answer())
             return

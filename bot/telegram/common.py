@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from telegram import Message, Update, User
@@ -17,9 +17,10 @@ from telegram.ext import ContextTypes
 
 from bot.commands import Actor, Command
 from bot.i18n import T, resolve_lang, translator
-from bot.outbox import NEW
+from bot.outbox import NEW, Cooldown, Verdict
 from bot.render.message import OutMessage
 from bot.service import Service
+from bot.settings import CommandLimits
 from bot.telegram.transport import TelegramTransport, dm_dest, group_dest, parse_dest, player_id
 from bot.types import Person, TableSnapshot
 
@@ -67,7 +68,11 @@ class Services:
     on_started: Callable[[Person], Awaitable[None]] | None = None
     on_lang: Callable[[str], None] | None = None
     on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
+    #: Per-person limits (bot/settings.py), on the manager's clock.
+    limits: CommandLimits = field(default_factory=CommandLimits)
     _service: Service | None = None
+    _commands: Cooldown | None = None
+    _presses: Cooldown | None = None
 
     @property
     def service(self) -> Service:
@@ -75,6 +80,18 @@ class Services:
         if self._service is None:
             self._service = Service(self.manager)
         return self._service
+
+    def command_verdict(self, chat_id: str, player: str) -> Verdict:
+        """Whether a command of ``player`` in ``chat_id`` may be served now (token bucket)."""
+        if self._commands is None:
+            self._commands = self.limits.commands(self.manager.clock)
+        return self._commands.check(f"{chat_id} {player}")
+
+    def press_verdict(self, player: str) -> Verdict:
+        """Whether a button press of ``player`` may be served now (a flood cap)."""
+        if self._presses is None:
+            self._presses = self.limits.presses(self.manager.clock)
+        return self._presses.check(player)
 
 class Base:
     """Helpers of the command and button handlers (languages, replies, admin checks)."""

@@ -7,13 +7,27 @@ live messages through the outbox. Button presses are in ``bot/telegram/buttons.p
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+import math
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot.commands import Begin, ChangeSettings, Command, Join, JoinByLink, Leave, NewTable, SetLanguage, Stop
+from bot.commands import (
+    Begin,
+    ChangeSettings,
+    Command,
+    Join,
+    JoinByLink,
+    Leave,
+    NewTable,
+    SetLanguage,
+    ShowHand,
+    ShowLeaderboard,
+    ShowScores,
+    Stop,
+)
 from bot.errors import TableError
 from bot.i18n import normalize_lang, resolve_lang, translator
 from bot.identity import ascii_int
@@ -23,7 +37,6 @@ from bot.telegram import texts
 from bot.telegram.buttons import Buttons
 from bot.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.telegram.transport import player_id
-from bot.types import Person
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +65,8 @@ class Handlers(Base):
         """Every command is answered: what a handler did not expect is logged and apologized for."""
         async def guarded(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             try:
+                if await self._throttled(update):
+                    return
                 await callback(update, context)
             except Exception:
                 log.exception("telegram command failed on %r", update)
@@ -64,6 +79,23 @@ class Handlers(Base):
                         t = translator(resolve_lang(None, where[1].language_code))
                     await self.reply(where[2], render_error("internal", {}, t))
         return guarded
+
+    async def _throttled(self, update: Update) -> bool:
+        """Whether the sender is over their command limit in this chat (bot/settings.py
+        ``CommandLimits``): the first command over it is answered "slow down", later ones in the
+        same window are dropped without a word (a reply would spend the group's budget)."""
+        where = self._where(update)
+        if where is None:
+            return False
+        message, user, dest = where
+        verdict = self.s.command_verdict(dest, player_id(user.id))
+        if verdict.ok:
+            return False
+        log.info("command of %s in %s dropped (over the limit for %.1f s)", user.id, dest, verdict.wait)
+        if verdict.first:
+            t = await self.chat_t(dest, user) if message.chat.type in GROUP_TYPES else await self.person_t(user)
+            await self.reply(dest, render_error("slow_down", {"seconds": max(1, math.ceil(verdict.wait))}, t))
+        return True
 
     async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Any:
         """Dispatch a group command; a refusal is answered in the group. None if refused."""
@@ -79,20 +111,6 @@ class Handlers(Base):
         except TableError as e:
             await self.reply(chat_id, render_error(e.code, e.params, await self.chat_t(chat_id, user)))
             return None
-
-    async def _group_call(self, update: Update, call: Callable[[str, Person], Awaitable[Any]]) -> None:
-        """Run a manager call for a group command; a refusal is answered in the group."""
-        where = self._where(update)
-        if where is None:
-            return
-        message, user, chat_id = where
-        if message.chat.type not in GROUP_TYPES:
-            await self.reply(chat_id, texts.private_only(await self.person_t(user)))
-            return
-        try:
-            await call(chat_id, person_of(user))
-        except TableError as e:
-            await self.reply(chat_id, render_error(e.code, e.params, await self.chat_t(chat_id, user)))
 
     # ------------------------------------------------------------------ table commands
 
@@ -132,24 +150,22 @@ class Handlers(Base):
 
     async def scores(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/scores``: this table's running totals."""
-        async def show(chat: str, person: Person) -> None:
-            snap = self.s.manager.table_in_chat(chat)
-            if snap is None:
-                raise TableError("no_table")
-            await self.reply(chat, render_scores(snap, await self.chat_t(chat, update.effective_user)))
-        await self._group_call(update, show)
+        snap = await self._command(update, context, ShowScores())
+        where = self._where(update)
+        if snap is not None and where is not None:
+            await self.reply(where[2], render_scores(snap, await self.chat_t(where[2], where[1])))
 
     async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/leaderboard [game]``: this group's best per game."""
         args = context.args or []
         wanted = texts.GAME_ALIASES.get(args[0].lower()) if args else None
-
-        async def show(chat: str, person: Person) -> None:
-            t = await self.chat_t(chat, update.effective_user)
-            parts = [render_leaderboard(await self.s.manager.leaderboard(chat, g), g, t).text
-                     for g in ((wanted,) if wanted else texts.GAMES)]
-            await self.reply(chat, "\n\n".join(parts))
-        await self._group_call(update, show)
+        boards = await self._command(update, context, ShowLeaderboard((wanted,) if wanted else texts.GAMES))
+        where = self._where(update)
+        if boards is None or where is None:
+            return
+        t = await self.chat_t(where[2], where[1])
+        await self.reply(where[2], "\n\n".join(render_leaderboard(rows, game, t).text
+                                               for game, rows in boards.items()))
 
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/stats``: the sender's record (in this group, or everywhere in private)."""
@@ -185,12 +201,18 @@ class Handlers(Base):
 
     async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/hand``: a fresh copy of the sender's hand in the private chat (the group is told if that
-        fails); in the group, the hand at this group's table."""
+        fails); in the group, the hand at this group's table (the dispatch checks they sit there; a
+        refusal is answered in the group). In private: the hands of every table they sit at."""
         where = self._where(update)
         if where is None or self.s.on_hand is None:
             return
-        message, user, dest = where
-        snap = self.s.manager.table_in_chat(dest) if message.chat.type in GROUP_TYPES else None
+        message, user, _ = where
+        snap = None
+        if message.chat.type in GROUP_TYPES:
+            shown = await self._command(update, context, ShowHand())
+            if shown is None:
+                return
+            snap = shown[0]
         await self.s.on_hand(person_of(user), snap)
 
     # ------------------------------------------------------------------ admin commands
@@ -290,6 +312,8 @@ def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]])
     changes: dict[str, Any] = {}
     new_defaults = {g: dict(o) for g, o in defaults.items()}
     for key, value in opts.items():
+        if isinstance(value, str) and _foreign_digits(value):
+            return None  # "turn=٣٠", "tarneeb.target=٤١", "turn=²": numbers are ASCII digits only
         if key in ("turn", "timer", "turn_seconds") and isinstance(value, int) and value >= 0:
             changes["turn_seconds"] = value
         elif key == "digits" and value in ("western", "arabic"):
@@ -304,3 +328,9 @@ def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]])
     if new_defaults != defaults:
         changes["default_options"] = new_defaults
     return changes or None
+
+
+def _foreign_digits(text: str) -> bool:
+    """Whether ``text`` holds a digit or number sign that is not ASCII (Arabic-Indic ``٣``, ``۳``,
+    ``²``, ``①``): ``int()`` would read some of them, ``bot.identity.ascii_int`` reads none."""
+    return any(not ch.isascii() and ch.isnumeric() for ch in text)

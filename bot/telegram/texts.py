@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import T
+from bot.identity import ascii_int
 from bot.render.cards import game_name
 from bot.types import TableSnapshot
 from storage.records import ChatRecord
@@ -109,7 +110,5 @@ def _value(raw: str) -> Any:
         return True
     if low in ("false", "no", "off"):
         return False
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
+    number = ascii_int(raw)  # ASCII digits only: "٣٠", "²" or "①" stay words and are refused as values
+    return number if number is not None else raw

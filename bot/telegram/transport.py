@@ -39,8 +39,12 @@ GLOBAL_BUDGET = Budget(30, 1.0, burst=5, margin=0.05)
 MAX_TEXT = 4096
 #: Group → supergroup moves remembered for messages still queued under the old id.
 MAX_MOVED = 1024
-#: Callback data of a button shown disabled (Telegram has no disabled buttons): answered silently.
+#: Callback data of a placeholder button without a payload (Telegram has no disabled buttons):
+#: answered silently.
 NOOP = "noop"
+#: Prefix of a disabled move's callback data (``DISABLED + payload``): pressing it runs the move, so
+#: that the table refuses it with its reason ("you must follow suit"), in the presser's answer only.
+DISABLED = "off:"
 
 _GONE = ("message to edit not found", "message to delete not found", "message_id_invalid",
          "message can't be edited", "message can't be deleted", "message not found")
@@ -86,6 +90,9 @@ def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | No
                 out.append(InlineKeyboardButton(b.label, url=b.url))
             elif b.payload is not None and not b.disabled:
                 out.append(InlineKeyboardButton(b.label, callback_data=b.payload))
+            elif b.payload is not None and len((DISABLED + b.payload).encode()) <= 64:
+                # a move not allowed now (a card that does not follow suit): pressing it says why
+                out.append(InlineKeyboardButton(b.label, callback_data=DISABLED + b.payload))
             else:
                 out.append(InlineKeyboardButton(b.label, callback_data=NOOP))
         if out:

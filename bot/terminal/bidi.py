@@ -18,6 +18,8 @@ import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 
+from bot.identity import ascii_int
+
 MODES = ("auto", "terminal", "none")
 #: Invisible direction marks: never printed to a terminal as such.
 ISOLATES = "\u2066\u2067\u2068\u2069"
@@ -40,8 +42,8 @@ def detect(env: Mapping[str, str] | None = None, *, tty: bool | None = None) -> 
         return "terminal"
     if env.get("TMUX") or env.get("STY"):
         return "none"  # a multiplexer keeps its own grid of cells, whatever the outer terminal does
-    vte = env.get("VTE_VERSION", "")
-    if vte.isdigit() and int(vte) >= 5800:
+    vte = ascii_int(env.get("VTE_VERSION", ""))  # "²" or "٥٨٠٠" is not a version
+    if vte is not None and vte >= 5800:
         return "terminal"
     if env.get("MLTERM") or env.get("KONSOLE_VERSION"):
         return "terminal"
@@ -114,7 +116,7 @@ VTE_AUTODETECT_OFF = "\x1b[0 k"
 def wants_autodetect(mode: str, env: Mapping[str, str] | None = None) -> bool:
     """True when a VTE terminal lays out Arabic itself and must be told to find each line's direction."""
     env = os.environ if env is None else env
-    return mode == "terminal" and env.get("VTE_VERSION", "").isdigit() and not env.get("TMUX")
+    return mode == "terminal" and ascii_int(env.get("VTE_VERSION", "")) is not None and not env.get("TMUX")
 
 
 def logical(line: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import T
+from bot.identity import ascii_int
 from bot.terminal.choices import PASS_KEY, Menu
 
 
@@ -10,7 +11,8 @@ def help_text(menu: Menu, t: T) -> str:
     """How to answer this prompt, then the commands that work at every prompt."""
     lines = []
     if menu.is_bid:
-        first = int(menu.choices[0].key) if menu.choices and menu.choices[0].key.isdigit() else 7
+        key = ascii_int(menu.choices[0].key) if menu.choices else None
+        first = key if key is not None else 7
         full = "bid " + t.number(13 - menu.bid_offset)
         lines.append(t.gettext("Type your bid as a number: {example} bids {example}. To bid all 13 tricks type "
                                "{full} (a plain 13 asks once more).", example=first,

@@ -8,11 +8,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from math import floor
 from typing import Any, ClassVar
 
 from engine import cards as C
-from engine import trick_serial
+from engine import search, trick_serial
 from engine.base import Event, Option
 from engine.errors import IllegalAction
 from engine.tarneeb.rules import OPTIONS
@@ -20,6 +21,11 @@ from engine.tarneeb.scoring import score_hand
 from engine.trick import BID, BIDDING, NO_TRUMP, PASS, PLAYING, TRUMP, TRUMP_CHOICE, TrickGame, suit_code
 
 _BID_IDS: tuple[tuple[int, ...], ...] = tuple(tuple(BID + v for v in range(max(7, lo), 14)) for lo in range(15))
+#: The trump choices in ``_bid_ids``'s order, by ``no_trump_allowed``.
+_TRUMP_IDS: tuple[tuple[int, ...], tuple[int, ...]] = (
+    tuple(TRUMP + s for s in (C.SPADES, C.HEARTS, C.DIAMONDS, C.CLUBS)),
+    (*(TRUMP + s for s in (C.SPADES, C.HEARTS, C.DIAMONDS, C.CLUBS)), NO_TRUMP),
+)
 
 
 class TarneebGame(TrickGame):
@@ -103,10 +109,7 @@ class TarneebGame(TrickGame):
             if self._pass_allowed():
                 out.append(PASS)
             return out
-        out = [TRUMP + s for s in (C.SPADES, C.HEARTS, C.DIAMONDS, C.CLUBS)]
-        if self.options["no_trump_allowed"]:
-            out.append(NO_TRUMP)
-        return out
+        return list(_TRUMP_IDS[self.options["no_trump_allowed"]])
 
     def _check_other(self, aid: int) -> None:
         if self.phase == BIDDING:
@@ -174,6 +177,64 @@ class TarneebGame(TrickGame):
             self._all_passed(events)
         else:
             self.to_act = (seat + 1) & 3
+
+    def _bid_playout(self, rnd: Callable[[], float]) -> None:
+        """The auction and the trump choice of a random playout, inlined (``_apply_other`` without events).
+
+        Draws as ``_bid_ids``'s order gives them: the bids from the lowest allowed to 13, then
+        ``pass`` when allowed; the trumps S, H, D, C, then no trump when allowed. Only the default
+        ``pass_is_final`` auction is inlined; the other goes through the generic driver.
+        """
+        if self.phase == BIDDING:
+            if not self._final:
+                search.bid_playout(self, rnd)
+                return
+            seat: int = self.to_act  # type: ignore[assignment]
+            passed = self.passed
+            history = list(self.history)
+            high_bid = self.high_bid
+            high_seat = self.high_seat
+            passes = self.passes
+            forced = self._forced
+            active = passed.count(False)
+            while True:
+                lo = high_bid + 1 if high_bid else 7
+                nb = 14 - lo
+                k = floor(rnd() * (nb + 1 if not forced or high_seat >= 0 or passes < 3 else nb))
+                if k < nb:
+                    high_bid = lo + k
+                    high_seat = seat
+                    passes = 0
+                    history.append((seat, high_bid))
+                    if high_bid == 13:
+                        break
+                else:
+                    history.append((seat, None))
+                    passes += 1
+                    passed[seat] = True
+                    active -= 1
+                if high_seat >= 0 and active == 1:
+                    break
+                if high_seat < 0 and active == 0:
+                    break
+                seat = (seat + 1) & 3
+                while passed[seat]:
+                    seat = (seat + 1) & 3
+            self.history = tuple(history)
+            self.high_bid = high_bid
+            self.high_seat = high_seat
+            self.passes = passes
+            self.to_act = seat
+            if high_seat < 0:
+                self._all_passed(None)
+                return
+            self._auction_won(None)
+            if self.phase != TRUMP_CHOICE:
+                return
+        ids = _TRUMP_IDS[self.options["no_trump_allowed"]]
+        aid = ids[floor(rnd() * len(ids))]
+        self.trump = None if aid == NO_TRUMP else aid - TRUMP
+        self._start_play(self.to_act)  # type: ignore[arg-type]
 
     def _auction_won(self, events: list[Event] | None) -> None:
         d = self.high_seat

@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from math import floor
 from typing import Any, ClassVar
 
 from engine import cards as C
@@ -127,6 +128,22 @@ class Tarneeb41Game(TrickGame):
                     best = s
             first = best
         self._start_play(first)
+
+    def _bid_playout(self, rnd: Callable[[], float]) -> None:
+        """The bids of a random playout up to the dealer's, inlined; the dealer's through ``_apply_other``.
+
+        Each seat draws among ``_bid_ids``: its minimum (``min_bid_for``) to 13, ascending.
+        """
+        seat: int = self.to_act  # type: ignore[assignment]
+        dealer = self.dealer
+        bids = self.bids
+        while seat != dealer:
+            lo = self._min_bid if not self._rising else self.min_bid_for(seat)
+            bids[seat] = lo + floor(rnd() * (14 - lo))
+            seat = (seat + 1) & 3
+        self.to_act = seat
+        lo = self._min_bid if not self._rising else self.min_bid_for(seat)
+        self._apply_other(BID + lo + floor(rnd() * (14 - lo)), None)
 
     def _auto_other(self) -> int:
         return BID + max(2, self.min_bid_for(self.to_act))  # type: ignore[arg-type]

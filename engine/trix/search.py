@@ -12,6 +12,7 @@ legal moves.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import floor
 from typing import TYPE_CHECKING
 
 from engine import cards as C
@@ -34,13 +35,15 @@ _SUIT_IDS = C.SUIT_IDS
 _SUIT_MASK = C.SUIT_MASK
 _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-#: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
-_POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
 _DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
-#: The layout's open cards from the set of cards on the table (see :func:`_layout_playout`).
-_JACKS = sum(1 << C.card(L.JACK, suit) for suit in range(4))
-_NOT_TWOS = C.FULL_DECK & ~sum(1 << C.card(2, suit) for suit in range(4))
-_NOT_ACES = C.FULL_DECK & ~sum(1 << C.card(14, suit) for suit in range(4))
+#: ``_NEXT3[s]``: the three seats after ``s`` in play order.
+_NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
+#: ``_GROW[card]``: the cards a legal layout play of ``card`` opens (X-L2): the next rank outward
+#: on its row (both neighbours for a jack, none past a two or an ace).
+_GROW: tuple[int, ...] = tuple(
+    (1 << (c - 1) if 2 < c % 13 + 2 <= L.JACK else 0) | (1 << (c + 1) if L.JACK <= c % 13 + 2 < 14 else 0)
+    for c in range(52)
+)
 
 
 def step(g: TrixGame, aid: int) -> None:
@@ -52,14 +55,15 @@ def playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     """Play uniformly random legal actions until this deal ends (or the match does).
 
     ``rnd`` returns floats in ``[0, 1)``. The same stream gives the same actions as
-    ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated.
+    ``step(ids[int(rnd() * len(ids))])`` with ``ids = legal_ids()``, repeated (``floor`` here: the
+    same index for a non-negative float, a cheaper call than ``int``).
     """
     deal_no = g.deal_no
     while g.to_act is not None and g.deal_no == deal_no:
         phase = g.phase
         if phase == "contract":  # TrixGame._apply of a contract id, the ids of legal_ids()
-            left = g.contracts_left()
-            g._begin_contract(left[int(rnd() * len(left))], False, None)
+            left = g._rules.left[g.used]
+            g._begin_contract(left[floor(rnd() * len(left))], False, None)
         elif phase == "double":
             _doubling_playout(g, rnd)
         elif g.contract == TRIX:
@@ -70,7 +74,7 @@ def playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                 g._apply(PASS, None)
         elif g._rules.king_rules:
             ids = g.legal_ids()
-            g._apply(ids[int(rnd() * len(ids))], None)
+            g._apply(ids[floor(rnd() * len(ids))], None)
         else:
             _tricks_playout(g, rnd)
 
@@ -91,8 +95,8 @@ def _doubling_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         for c, _ in doubles:
             m &= ~(1 << c)
         while True:
-            opts = C.cards_of(m)
-            k = int(rnd() * (len(opts) + 1))
+            opts = _card_ids(m)
+            k = floor(rnd() * (len(opts) + 1))
             if k == len(opts):  # done
                 break
             card = opts[k]
@@ -107,9 +111,14 @@ def _doubling_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
 def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     """A trick contract without the K♥ options, played to the deal's end and scored.
 
-    ``TrixGame._trick_play`` and ``_close_trick`` inlined: a trick in progress is finished card by
-    card, then each trick is four plays unrolled in local variables; the winner is the highest
-    card of the suit led (no trumps in Trix), read from the bits of the four cards.
+    ``TrixGame._trick_play`` and ``_close_trick`` inlined. A trick in progress is finished card by
+    card on the hands' bit sets. Then each seat's cards are four short lists, one per suit,
+    ascending (``legal_ids()``'s order), and each trick is four plays unrolled in local
+    variables, the seats from :data:`_NEXT3`: a follow pops the ``k``-th card of the list of the
+    suit led; a lead or a discard (a void follower) pops the ``k``-th card of the whole hand,
+    found list by list (after a whole trick every hand holds ``13 - n`` cards). No trumps in
+    Trix: the winner is the highest card of the suit led, kept while the follows are drawn. The
+    hands' bit sets are rebuilt from the lists when the deal ends early.
     """
     hands = g.hands
     captured = g.captured
@@ -119,14 +128,13 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     r = g._rules
     pen = PENALTY_CARDS[contract] if r.early_end else 0
     scoring = SCORING[contract]
-    p_diamond = r.penalties[2]
-    p_trick = r.penalties[3]
+    per_trick = r.penalties[3] if contract == TRICKS else 0
+    per_diamond = r.penalties[2] if contract == DIAMONDS else 0
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
-    pop = _POP13
-    card_ids = _card_ids
     bit = _BIT
-    suit_mask = _SUIT_MASK
+    nxt3 = _NEXT3
+    fl = floor
     s: int = g.to_act  # type: ignore[assignment]
     leader = g.leader
     n = tricks[0] + tricks[1] + tricks[2] + tricks[3]
@@ -134,76 +142,161 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     past = list(g.past_tricks)
     trick = g.trick
     g.exposed = True
-    while True:
-        if trick:  # the trick in progress, card by card
-            led = trick[0] // 13
-            while len(trick) < 4:
-                hand = hands[s]
-                follow = hand >> (13 * led) & 8191
-                opts = table[led][follow] if follow else card_ids(hand)
-                c = opts[int(rnd() * len(opts))]
-                hands[s] = hand ^ bit[c]
-                trick.append(c)
-                s = (s + 1) & 3
-            c0, c1, c2, c3 = trick
-            trick = []
-        else:
+    if trick:  # the trick in progress, card by card
+        led = trick[0] // 13
+        while len(trick) < 4:
             hand = hands[s]
-            opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-            c0 = opts[int(rnd() * len(opts))]
-            hands[s] = hand ^ bit[c0]
-            led = c0 // 13
-            sh = 13 * led
-            suit_ids = table[led]
+            follow = hand >> (13 * led) & 8191
+            opts = table[led][follow] if follow else _card_ids(hand)
+            c = opts[fl(rnd() * len(opts))]
+            hands[s] = hand ^ bit[c]
+            trick.append(c)
             s = (s + 1) & 3
-            hand = hands[s]
-            follow = hand >> sh & 8191
-            if follow:
-                c1 = suit_ids[follow][int(rnd() * pop[follow])]
-            else:
-                opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-                c1 = opts[int(rnd() * len(opts))]
-            hands[s] = hand ^ bit[c1]
-            s = (s + 1) & 3
-            hand = hands[s]
-            follow = hand >> sh & 8191
-            if follow:
-                c2 = suit_ids[follow][int(rnd() * pop[follow])]
-            else:
-                opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-                c2 = opts[int(rnd() * len(opts))]
-            hands[s] = hand ^ bit[c2]
-            s = (s + 1) & 3
-            hand = hands[s]
-            follow = hand >> sh & 8191
-            if follow:
-                c3 = suit_ids[follow][int(rnd() * pop[follow])]
-            else:
-                opts = [*t0[hand & 8191], *t1[hand >> 13 & 8191], *t2[hand >> 26 & 8191], *t3[hand >> 39]]
-                c3 = opts[int(rnd() * len(opts))]
-            hands[s] = hand ^ bit[c3]
+        c0, c1, c2, c3 = trick
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & suit_mask[led]).bit_length() - 1
+        top = (m & _SUIT_MASK[led]).bit_length() - 1
         w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        done = _score_trick(g, m, w, leader, n + 1, taken | m, pen)
+        past.append((w, leader, (c0, c1, c2, c3)))
+        leader = s = w
+        n += 1
+        taken |= m
+    else:
+        done = False
+    # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
+    H = [[list(t0[h & 8191]), list(t1[h >> 13 & 8191]), list(t2[h >> 26 & 8191]), list(t3[h >> 39])] for h in hands]
+    while not done:
+        left = 13 - n
+        s1, s2, s3 = nxt3[s]
+        h = H[s]
+        k = fl(rnd() * left)
+        a = h[0]
+        p = len(a)
+        if k < p:
+            c0 = a.pop(k)
+            led = 0
+        else:
+            k -= p
+            a = h[1]
+            p = len(a)
+            if k < p:
+                c0 = a.pop(k)
+                led = 1
+            else:
+                k -= p
+                a = h[2]
+                p = len(a)
+                if k < p:
+                    c0 = a.pop(k)
+                    led = 2
+                else:
+                    c0 = h[3].pop(k - p)
+                    led = 3
+        top = c0
+        w = s
+        f = H[s1][led]
+        if f:
+            c1 = f.pop(fl(rnd() * len(f)))
+            if c1 > top:
+                top = c1
+                w = s1
+        else:
+            h = H[s1]
+            k = fl(rnd() * left)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c1 = a.pop(k)
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c1 = a.pop(k)
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    c1 = a.pop(k) if k < p else h[3].pop(k - p)
+        f = H[s2][led]
+        if f:
+            c2 = f.pop(fl(rnd() * len(f)))
+            if c2 > top:
+                top = c2
+                w = s2
+        else:
+            h = H[s2]
+            k = fl(rnd() * left)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c2 = a.pop(k)
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c2 = a.pop(k)
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    c2 = a.pop(k) if k < p else h[3].pop(k - p)
+        f = H[s3][led]
+        if f:
+            c3 = f.pop(fl(rnd() * len(f)))
+            if c3 > top:
+                w = s3
+        else:
+            h = H[s3]
+            k = fl(rnd() * left)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c3 = a.pop(k)
+            else:
+                k -= p
+                a = h[1]
+                p = len(a)
+                if k < p:
+                    c3 = a.pop(k)
+                else:
+                    k -= p
+                    a = h[2]
+                    p = len(a)
+                    c3 = a.pop(k) if k < p else h[3].pop(k - p)
+        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
         captured[w] |= m
         tricks[w] += 1
         n += 1
-        taken |= m
-        if contract == TRICKS:
-            ds[w] -= p_trick
-        elif contract == DIAMONDS:
-            ds[w] -= p_diamond * (m & _DIAMOND_MASK).bit_count()
+        if per_trick:
+            ds[w] -= per_trick
+        elif per_diamond:
+            ds[w] -= per_diamond * (m & _DIAMOND_MASK).bit_count()
         elif m & scoring:
             pts = trick_points(
                 contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
                 self_capture=r.self_capture,
             )
-            for x in range(4):
-                ds[x] += pts[x]
+            ds[0] += pts[0]
+            ds[1] += pts[1]
+            ds[2] += pts[2]
+            ds[3] += pts[3]
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
-        if n == 13 or (pen and taken & pen == pen):
+        if n == 13:
             break
+        if pen:
+            taken |= m
+            if taken & pen == pen:
+                break
+    if n == 13:
+        hands[0] = hands[1] = hands[2] = hands[3] = 0
+    else:  # an early end (X-T4): the cards still held, back to bit sets
+        get = bit.__getitem__
+        for x in range(4):
+            h = H[x]
+            hands[x] = sum(map(get, h[0])) | sum(map(get, h[1])) | sum(map(get, h[2])) | sum(map(get, h[3]))
     g.trick = []
     g.leader = leader
     g.to_act = leader
@@ -212,28 +305,51 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     g._end_deal(None)
 
 
+def _score_trick(g: TrixGame, m: int, w: int, leader: int, n: int, taken: int, pen: int) -> bool:
+    """Score the trick ``m`` (cards) won by ``w`` as ``TrixGame._close_trick``; True when the deal ends.
+
+    ``n`` counts the tricks with this one, ``taken`` every card taken with these; ``pen``: the
+    early end's penalty cards (0 without one).
+    """
+    g.captured[w] |= m
+    g.tricks[w] += 1
+    contract = g.contract
+    r = g._rules
+    ds = g.deal_scores
+    if contract == TRICKS:
+        ds[w] -= r.penalties[3]
+    elif contract == DIAMONDS:
+        ds[w] -= r.penalties[2] * (m & _DIAMOND_MASK).bit_count()
+    elif m & SCORING[contract]:
+        pts = trick_points(
+            contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
+            self_capture=r.self_capture,
+        )
+        for x in range(4):
+            ds[x] += pts[x]
+    return n == 13 or bool(pen and taken & pen == pen)
+
+
 def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     """The layout (the Trix contract) played on: ``TrixGame._layout_play`` inlined, the same actions.
 
-    The rows are kept as one set of the cards on the table: each row is a run of ranks around its
-    jack, so the cards that may be played are the neighbours of the runs plus the jacks not yet
-    down (``layout.open_cards``, computed with two shifts). The rows are written back at the end.
-    Runs until the deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which
-    goes back to :func:`playout`.
+    Only the set of open cards is kept while playing: a card played leaves it and opens its
+    outward neighbour on its row (both neighbours for a jack; nothing past a two or an ace),
+    :data:`_GROW`, the same set as ``layout.open_cards``. A seat's one playable card is taken
+    without a list (its draw still made). The rows are written back at the end from the cards no
+    hand holds (every card of the Trix contract is in a hand or on the table). Runs until the
+    deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which goes back to
+    :func:`playout`.
     """
     hands = g.hands
     bit = _BIT
+    grow = _GROW
     t0, t1, t2, t3 = _SUIT_IDS
-    not_twos = _NOT_TWOS
-    not_aces = _NOT_ACES
-    jacks = _JACKS
+    fl = floor
     auto = g._rules.auto_pass
     finished = g.finished
     log = list(g.layout_log)
-    played = 0
-    for suit, (low, high) in enumerate(g.rows):
-        if low:
-            played |= ((1 << (high - low + 1)) - 1) << (13 * suit + low - 2)
+    append = log.append
     open_mask = g.open_mask
     s: int = g.to_act  # type: ignore[assignment]
     g.exposed = True
@@ -243,37 +359,47 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         if not m:  # a pass by hand: playout() applies it
             g.to_act = s
             break
-        opts = [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
-        card = opts[int(rnd() * len(opts))]
-        b = bit[card]
+        if m & (m - 1):
+            opts = [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
+            card = opts[fl(rnd() * len(opts))]
+            b = bit[card]
+        else:  # one playable card: the only legal id, drawn for
+            rnd()
+            b = m
+            card = m.bit_length() - 1
         hand ^= b
         hands[s] = hand
-        log.append(s * 64 + card)
-        played |= b
-        open_mask = ((played << 1 & not_twos) | (played >> 1 & not_aces) | jacks) & ~played
+        append(s * 64 + card)
+        open_mask = open_mask ^ b | grow[card]
         if not hand:
             g._player_out(s, None)
             if len(finished) == 3:
                 g._player_out(next(x for x in range(4) if x not in finished), None)
                 g.to_act = s
-                _write_layout(g, played, open_mask, log)
+                _write_layout(g, open_mask, log)
                 g._end_deal(None)
                 return
         # the next seat that holds cards and can play; automatic passes on the way (X-L3, X-L4)
+        s = (s + 1) & 3
+        if hands[s] & open_mask:  # the common case: the next seat can play
+            continue
+        s = (s - 1) & 3
         for _ in range(8):
             s = (s + 1) & 3
             nxt = hands[s]
             if nxt:
                 if nxt & open_mask or not auto:
                     break
-                log.append(s * 64 + 63)
+                append(s * 64 + 63)
         else:
             raise AssertionError("the layout cannot lock up (X-L6)")
-    _write_layout(g, played, open_mask, log)
+    _write_layout(g, open_mask, log)
 
 
-def _write_layout(g: TrixGame, played: int, open_mask: int, log: list[int]) -> None:
+def _write_layout(g: TrixGame, open_mask: int, log: list[int]) -> None:
     """Store the layout kept in locals by :func:`_layout_playout` in the game's own form."""
+    h = g.hands
+    played = C.FULL_DECK ^ (h[0] | h[1] | h[2] | h[3])
     rows = g.rows
     for suit in range(4):
         run = played >> (13 * suit) & 8191

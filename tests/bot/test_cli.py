@@ -78,6 +78,10 @@ def test_majlis_config_names_the_file_and_overrides_win(tmp_path: Path) -> None:
     ({"MAJLIS_LANG": "fr"}, "MAJLIS_LANG"),
     ({"MAJLIS_AI_LEVEL": "godlike"}, "MAJLIS_AI_LEVEL"),
     ({"MAJLIS_CONFIG": "/nonexistent/majlis.toml"}, "MAJLIS_CONFIG"),
+    ({"MAJLIS_TURN_SECONDS": "٣٠"}, "MAJLIS_TURN_SECONDS"),  # float() would read Arabic-Indic digits
+    ({"MAJLIS_COMMAND_BURST": "-1"}, "MAJLIS_COMMAND_BURST"),
+    ({"MAJLIS_COMMAND_EVERY": "۳"}, "MAJLIS_COMMAND_EVERY"),
+    ({"MAJLIS_PRESS_BURST": "1.5"}, "MAJLIS_PRESS_BURST"),
 ])
 def test_a_bad_value_names_its_variable(tmp_path: Path, env: dict[str, str], needle: str) -> None:
     with pytest.raises(ConfigError, match=needle):
@@ -101,6 +105,8 @@ def test_webhook_and_metrics_settings_come_from_the_file_and_the_environment(tmp
 @pytest.mark.parametrize(("env", "needle"), [
     ({"MAJLIS_TELEGRAM_WEBHOOK_PORT": "80000"}, "MAJLIS_TELEGRAM_WEBHOOK_PORT"),
     ({"MAJLIS_METRICS_PORT": "http"}, "MAJLIS_METRICS_PORT"),
+    ({"MAJLIS_METRICS_PORT": "²"}, "MAJLIS_METRICS_PORT"),  # "²".isdigit() is True; int("²") raised
+    ({"MAJLIS_TELEGRAM_WEBHOOK_PORT": "٨٠٨٠"}, "MAJLIS_TELEGRAM_WEBHOOK_PORT"),
     ({"MAJLIS_TELEGRAM_WEBHOOK_URL": "bot.example.org"}, "MAJLIS_TELEGRAM_WEBHOOK_URL"),
     ({"MAJLIS_TELEGRAM_WEBHOOK": "maybe"}, "MAJLIS_TELEGRAM_WEBHOOK"),
 ])
@@ -235,3 +241,13 @@ def test_cards_are_numbered_in_the_order_the_hand_shows_them() -> None:
     legal = ["play 3C", "play AC", "play 7D", "play 10H".replace("10", "T"), "play 8S", "play AS"]
     assert display_order(legal) == ["play AS", "play 8S", "play TH", "play 7D", "play AC", "play 3C"]
     assert display_order(["bid 7", "pass"]) == ["bid 7", "pass"]
+
+
+def test_the_command_limits_come_from_the_file_and_the_environment(tmp_path: Path) -> None:
+    f = tmp_path / "m.toml"
+    f.write_text("command_burst = 3\ncommand_every = 4.5\npress_burst = 0\n", encoding="utf-8")
+    cfg = load_config({"MAJLIS_CONFIG": str(f), "MAJLIS_PRESS_EVERY": "0.2"})
+    limits = cfg.limits()
+    assert (limits.burst, limits.every, limits.press_burst, limits.press_every) == (3, 4.5, 0, 0.2)
+    plain = load_config({"HOME": str(tmp_path)}).limits()
+    assert (plain.burst, plain.every, plain.press_burst, plain.press_every) == (5, 3.0, 30, 0.1)

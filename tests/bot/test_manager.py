@@ -24,7 +24,7 @@ from test_manager_helpers import (
 )
 
 from bot.errors import TableError
-from bot.types import Person, TableUpdate
+from bot.types import Person, TableSnapshot, TableUpdate
 from storage.memory import MemoryRepository
 
 
@@ -289,6 +289,40 @@ async def test_private_views_go_to_seated_people_only(h: Harness) -> None:
     assert update.private[0]["hand"] == live_game(h, snap.table_id).hand(0)
     assert "hand" not in update.snapshot.public  # type: ignore[operator]
     assert [s.is_ai for s in snap.table.seats] == [False, False, True, True]
+
+
+async def test_private_views_are_made_when_read_and_show_the_state_of_their_update(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    snap = await started_table(h, ALICE, BOB)
+    person = person_to_act(h, snap, (ALICE, BOB))
+    seat = turn(h, snap)
+    assert person is not None and seat is not None
+    game_class = type(live_game(h, snap.table_id))
+    made: list[int | None] = []
+    real_view = game_class.view
+
+    def counted(self: object, s: int | None) -> dict[str, object]:
+        made.append(s)
+        return real_view(self, s)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game_class, "view", counted)
+    legal = h.manager.view(snap.table_id, seat)["legal"]
+    made.clear()
+    count = len(h.updates)
+    await h.manager.act(snap.table_id, person, snap.table.version, legal[0])
+    posted_game = live_game(h, snap.table_id)  # the state the act's update was posted with
+    expected = {s: real_view(posted_game, s) for s in (0, 1)}  # type: ignore[arg-type]
+    await h.manager.run_due()  # the AI seats move on
+    posted = h.updates[count:]
+    assert posted and all(set(u.private) == {0, 1} for u in posted)
+    assert [s for s in made if s in (0, 1, None)] == []  # no person's view, no public one: nobody read them
+    first = posted[0]
+    assert first.snapshot.table.version == snap.table.version + 1
+    assert {s: first.private[s] for s in (0, 1)} == expected  # made on reading, from its own state
+    assert first.private[seat] is first.private[seat] and made.count(seat) == 1  # and made once
+    assert first.snapshot.public == real_view(posted_game, None) and made.count(None) == 1  # type: ignore[arg-type]
+    assert first.snapshot == TableSnapshot(first.snapshot.table, real_view(posted_game, None),  # type: ignore[arg-type]
+                                           first.snapshot.to_act)
 
 
 async def test_ai_seats_play_through_the_player_interface_with_their_view_only() -> None:

@@ -16,7 +16,7 @@ from test_manager_helpers import ALICE, BOB, CAROL, CHAT, DAN, Harness, make_man
 from bot.clock import FakeClock
 from bot.discord.transport import CHANNEL_BUDGET
 from bot.discord.transport import DM_BUDGET as DISCORD_DM_BUDGET
-from bot.outbox import MAIN, Budget, Limiter, Outbox, OutboxHub
+from bot.outbox import MAIN, Budget, Cooldown, Limiter, Outbox, OutboxHub
 from bot.presenter import Presenter, table_key
 from bot.render.message import OutMessage
 from bot.telegram.transport import DM_BUDGET, GROUP_BUDGET
@@ -360,3 +360,23 @@ async def test_finished_tables_are_forgotten_and_idle_outboxes_evicted() -> None
     await advance(clock, 70)
     assert hub.sweep() == 100
     assert hub.outboxes == {}
+
+
+def test_the_command_cooldown_is_a_bucket_per_key_with_one_warning_per_window() -> None:
+    clock = FakeClock()
+    cd = Cooldown(clock, burst=3, every=2.0, maxsize=50)
+    assert [cd.check("a").ok for _ in range(3)] == [True, True, True]  # the burst
+    first, second = cd.check("a"), cd.check("a")
+    assert not first.ok and first.first and first.wait == pytest.approx(2.0)
+    assert not second.ok and not second.first  # told once, then dropped
+    assert cd.check("b").ok  # another person is not affected
+    clock.advance(2.0)
+    assert cd.check("a").ok and not cd.check("a").ok  # one every 2 s ...
+    refused = cd.check("a")
+    assert not refused.ok and not refused.first
+    clock.advance(6.0)
+    assert [cd.check("a").ok for _ in range(4)] == [True, True, True, False]  # ... then the burst again
+    assert Cooldown(clock, burst=0).check("a").ok  # off
+    for i in range(200):  # bounded: the oldest keys go first, and a full bucket is forgotten
+        cd.check(f"p{i}")
+    assert len(cd._state) <= 50

@@ -136,6 +136,9 @@ def test_bidi_auto_detects_terminals_that_do_bidi() -> None:
     assert bidi.detect({"XTERM_VERSION": "XTerm(379)"}, tty=True) == "none"
     assert bidi.detect({"VTE_VERSION": "7200", "TMUX": "/tmp/x"}, tty=True) == "none"
     assert bidi.detect({"XTERM_VERSION": "XTerm(379)"}, tty=False) == "terminal"  # a pipe: logical order
+    for odd in ("²", "①", "٧٢٠٠", "7200²"):  # isdigit() is true for these; int() refuses or misreads them
+        assert bidi.detect({"VTE_VERSION": odd}, tty=True) == "none"
+        assert not bidi.wants_autodetect("terminal", {"VTE_VERSION": odd})
     assert bidi.configured(None, {"bidi": "terminal"}, {}) == "terminal"
     assert bidi.configured("none", {"bidi": "terminal"}, {}) == "none"
     assert bidi.configured(None, None, {"MAJLIS_BIDI": "none"}) == "none"

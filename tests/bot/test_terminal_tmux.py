@@ -77,6 +77,14 @@ def frame_rows(screen: str) -> list[str]:
     return [r for r in screen.split("\n") if r.startswith(("╭", "│", "╰"))]
 
 
+def last_frame(screen: str) -> list[str]:
+    """The rows of the newest drawing of the boxes (older ones may still be on the screen above)."""
+    lines = screen.split("\n")
+    top = max(i for i, r in enumerate(lines) if r.startswith("╭"))
+    bottom = next(i for i in range(top, len(lines)) if lines[i].startswith("╰"))
+    return lines[top:bottom + 1]
+
+
 def edge_columns(rows: list[str]) -> set[int]:
     """The columns where the boxes' sides are drawn, over all rows (two aligned boxes: 4 columns)."""
     return {i for r in rows for i, ch in enumerate(r) if ch in "│╭╮╰╯"}
@@ -110,6 +118,46 @@ def test_arabic_in_visual_order_no_isolates_aligned_frames(term: Tmux) -> None:
     assert rows and edge_columns(rows) == {0, 27, 29, 78}, shown  # the hand on the left, the table on the right
     term.type("q")
     term.wait_for("majlis play --resume")
+
+
+def card_prompt(term: Tmux, must: str, timeout: float = 60) -> str:
+    """The screen once it waits for a card (its last line the empty prompt) and shows ``must``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        shown = term.screen()
+        last = [r for r in shown.split("\n") if r.strip()][-1:] or [""]
+        if must in shown and last[0].startswith("Your card (") and last[0].rstrip().endswith(":"):
+            return shown
+        time.sleep(0.2)
+    raise AssertionError(f"no card prompt with {must!r}; the screen:\n{term.screen()}")
+
+
+def test_after_resume_the_panel_shows_the_table_not_a_play_by_play_line(term: Tmux) -> None:
+    """Issue 13: after ``majlis play --resume`` the table's box holds the table (seats, trump, the
+    trick, scores) exactly as it was when the match was saved, twice in a row (each process numbers
+    its messages anew), and the story lines stay outside the boxes."""
+    term.start("--game", "tarneeb41", "--lang", "en", "--seed", "3")
+    term.wait_for("Your bid (2")
+    term.type("3")
+    now = term
+    try:
+        for n, (must, step) in enumerate((("On the table:", "a"), ("Last trick:", None))):
+            saved = last_frame(card_prompt(now, must))  # save, resume, play a card, save, resume
+            assert any("Target: 41" in r for r in saved), saved
+            now.type("q")
+            now.wait_for("majlis play --resume")
+            now.close()
+            now = Tmux(term.tmp, f"again{n}")  # a new terminal (and tmux server) for the new process
+            now.start("--game", "tarneeb41", "--lang", "en", "--resume")
+            shown = card_prompt(now, "Resuming table 1.")
+            rows = last_frame(shown)
+            assert rows == saved, shown  # the same table, the same hand
+            assert not any(" plays " in r or " bids " in r for r in rows), shown  # no play-by-play in the boxes
+            if step is not None:
+                now.type(step)
+                now.wait_for("You play")
+    finally:
+        now.close()
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:

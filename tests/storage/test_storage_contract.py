@@ -248,6 +248,29 @@ async def test_one_refused_write_does_not_spoil_writes_batched_with_it(repo: Rep
     assert len(await repo.actions(a.table_id)) == 1 and len(await repo.actions(b.table_id)) == 1
 
 
+async def test_a_stale_append_batched_with_good_ones_is_refused_alone(repo: Repo) -> None:
+    a, b, c = await new_table(repo), await new_table(repo), await new_table(repo)
+    b = await repo.save_table(replace(b, deadline=1.0))  # b's rev moves on: the append below is stale
+    stale = replace(b, rev=b.rev - 1)
+    outcomes = await asyncio.gather(
+        repo.append_action(*act(a, 1)), repo.append_action(*act(stale, 1)), repo.append_action(*act(c, 1)),
+        return_exceptions=True)
+    assert isinstance(outcomes[0], TableRecord) and isinstance(outcomes[2], TableRecord)
+    assert isinstance(outcomes[1], TableConflict)
+    assert [len(await repo.actions(t.table_id)) for t in (a, b, c)] == [1, 0, 1]
+    assert await repo.get_table(b.table_id) == b
+
+
+async def test_two_appends_to_one_table_in_one_batch_both_land_in_order(repo: Repo) -> None:
+    table = await new_table(repo)
+    first, moved = act(table, 1)
+    second, moved_again = act(replace(moved, rev=moved.rev + 1), 2)
+    outcomes = await asyncio.gather(repo.append_action(first, moved), repo.append_action(second, moved_again))
+    assert [o.rev for o in outcomes] == [table.rev + 1, table.rev + 2]
+    assert [a.seq for a in await repo.actions(table.table_id)] == [1, 2]
+    assert await repo.get_table(table.table_id) == outcomes[1]
+
+
 # --- snapshots and restore ------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from storage.records import (
     Seat,
     TableRecord,
 )
+from storage.rows import record_json
 from storage.sqlite import SQLiteRepository, migrate, migrations, statements
 
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
@@ -132,6 +133,30 @@ async def test_a_failing_statement_mid_append_rolls_back_the_action(tmp_path: Pa
         assert await repo.get_table(table_id) == table
 
 
+async def test_a_failing_statement_in_a_batch_of_appends_spoils_only_its_own_write(tmp_path: Path) -> None:
+    path = tmp_path / "b.db"
+    async with SQLiteRepository(path) as repo:
+        ids = [await repo.create_table(table_record()) for _ in range(3)]
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TRIGGER boom BEFORE UPDATE ON tables WHEN NEW.status = 'boom' "
+                 "BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    conn.commit()
+    conn.close()
+    async with SQLiteRepository(path) as repo:
+        tables = [await repo.get_table(i) for i in ids]
+        assert all(tables)
+        before = repo.commits
+        outcomes = await asyncio.gather(*(
+            repo.append_action(ActionRecord(t.table_id, 1, 0, "bid 7", "tg:1", 1.0),
+                               replace(t, version=1, status="boom" if k == 1 else PLAYING))
+            for k, t in enumerate(tables) if t is not None), return_exceptions=True)
+        assert repo.commits == before + 1 and repo.reruns == 1  # one transaction, rolled back once, run again
+        assert isinstance(outcomes[0], TableRecord) and isinstance(outcomes[2], TableRecord)
+        assert isinstance(outcomes[1], sqlite3.IntegrityError)
+        assert [len(await repo.actions(i)) for i in ids] == [1, 0, 1]
+        assert await repo.get_table(ids[1]) == tables[1]
+
+
 async def test_a_failing_statement_mid_record_match_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "r.db"
     async with SQLiteRepository(path) as repo:
@@ -164,10 +189,16 @@ async def test_concurrent_appends_share_commits(tmp_path: Path) -> None:
             assert t is not None
             tables.append(t)
         before = repo.commits
-        await asyncio.gather(*(repo.append_action(ActionRecord(t.table_id, 1, 0, "bid 7", "tg:1", 1.0),
-                                                  replace(t, version=1)) for t in tables))
+        moved = [replace(t, version=1, deadline=5.5 + i, warned=True, message_ids={"table": str(i)}, lang="ar",
+                         status=FINISHED if i == 3 else PLAYING) for i, t in enumerate(tables)]
+        await asyncio.gather(*(repo.append_action(ActionRecord(t.table_id, 1, 0, "bid 7", "tg:1", 1.0), t)
+                               for t in moved))
         assert repo.commits - before < len(tables)
+        assert repo.reruns == 0  # every batch went in as one statement per run of appends, then COMMIT
         assert [len(await repo.actions(t.table_id)) for t in tables] == [1] * len(tables)
+        assert [await repo.get_table(t.table_id) for t in tables] == [replace(t, rev=t.rev + 1) for t in moved]
+    # the appending view and trigger live in the connection only: the file's schema is unchanged
+    assert rows(tmp_path / "g.db", "SELECT name FROM sqlite_master WHERE name LIKE 'majlis%'") == []
 
 
 async def test_without_group_commit_each_write_is_its_own_transaction(tmp_path: Path) -> None:
@@ -362,3 +393,17 @@ async def test_the_repository_talks_through_aiosqlites_public_connection(tmp_pat
         assert [r.rev for r in revs if isinstance(r, TableRecord)] == [t.rev + 1]  # one won the rev
         assert sum(isinstance(r, TableConflict) for r in revs) == 4  # the others refused, nothing else lost
         assert db.total_changes == changes + 1 and not db.in_transaction
+
+
+async def test_a_records_dict_changed_in_place_is_written_as_it_is_now(tmp_path: Path) -> None:
+    options: dict[str, object] = {"target": 31, "seats": [0, 1]}
+    assert record_json(options) == record_json(options) == '{"target":31,"seats":[0,1]}'
+    options["seats"].append(2)  # type: ignore[attr-defined]
+    options["lang"] = "ar"
+    assert record_json(options) == '{"target":31,"seats":[0,1,2],"lang":"ar"}'
+    async with SQLiteRepository(tmp_path / "j.db") as repo:
+        t = await repo.get_table(await repo.create_table(replace(table_record(), options=options)))
+        assert t is not None and t.options == options
+        options["target"] = 41
+        t = await repo.save_table(replace(t, options=options))
+        assert (await repo.get_table(t.table_id)) == t and t.options["target"] == 41

@@ -22,10 +22,13 @@ from bot.discord.client import MajlisClient, MajlisShardedClient
 from bot.discord.handlers import Handlers
 from bot.manager import TableManager
 from bot.presenter import Presenter
-from bot.settings import ManagerSettings
+from bot.settings import CommandLimits, ManagerSettings
 from storage import open_repository
 from tests.adapters.discord.fake_discord import FakeDiscord, Interaction, Message
 
+#: The bot's command limit as configured by default (real time); the press cap is off, since
+#: simulated members press at machine speed.
+TEST_LIMITS = CommandLimits(press_burst=0)
 CARD = re.compile(r"(10|[2-9AKQJ])([♠♥♦♣])")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -160,8 +163,11 @@ class Bot:
     """Storage, manager, client: started against a fake, stoppable, restartable on the same file."""
 
     def __init__(self, fake: FakeDiscord, db: Path, *, sharded: bool = False,
-                 settings: ManagerSettings | None = None) -> None:
+                 settings: ManagerSettings | None = None, limits: CommandLimits = TEST_LIMITS,
+                 limits_clock: Any = None) -> None:
         self.fake = fake
+        self.limits = limits
+        self.limits_clock = limits_clock
         self.db = db
         self.sharded = sharded
         self.settings = settings or ManagerSettings(ai_delay=0.0, default_turn_seconds=0, lobby_timeout=3600)
@@ -183,7 +189,7 @@ class Bot:
             return p
 
         self.client = build_client(self.manager, sharded=self.sharded, presenter=presenter,
-                                   guild_ready_timeout=0.05)
+                                   guild_ready_timeout=0.05, limits=self.limits, limits_clock=self.limits_clock)
         privacy.watch_handlers(self.client.handlers)
         self._task = asyncio.create_task(self.client.start("fake-token"))
         await asyncio.wait_for(self.client.wait_until_ready(), 15)

@@ -23,7 +23,7 @@ from bot.outbox import Budget, Outbox, OutboxHub
 from bot.presenter import Presenter
 from bot.render.cards import card_label
 from bot.render.message import OutMessage
-from bot.settings import ManagerSettings
+from bot.settings import CommandLimits, ManagerSettings
 from bot.telegram.app import TgApp, build_application, default_presenter, start_polling, stop_polling
 from bot.telegram.transport import TelegramTransport
 from bot.types import TableUpdate
@@ -35,6 +35,9 @@ CARDS = frozenset(r + s for r in "23456789TJQKA" for s in "SHDC")
 GROUP = -1001000
 CHAT = f"tg:{GROUP}"  # the group's chat id in the manager
 TEST_DM_BUDGET = Budget(20, 1.0)
+#: The bot's command limit as configured by default (on the manager's fake clock: it refills only
+#: when a test moves the clock); the press cap is off, since simulated people press at machine speed.
+TEST_LIMITS = CommandLimits(press_burst=0)
 
 
 class ScaledClock:
@@ -170,11 +173,13 @@ class Bed:
     The outboxes run on a :class:`ScaledClock` (``speed`` × real time), so the group budget of 20
     per minute is exercised for real in seconds. The private-chat budget is raised (``dm_budget``,
     default 20 per second) because the tests check the group budget; ``None`` keeps Telegram's 1 per
-    second. The manager runs on a :class:`FakeClock`: turn timers fire only when a test moves it.
+    second. The manager runs on a :class:`FakeClock`: turn timers fire only when a test moves it, and
+    the per-person command limit (``limits``, on the same clock) refills only then.
     """
 
     def __init__(self, tmp_path: Path, *, speed: float = 10.0, settings: ManagerSettings | None = None,
-                 seed: int = 1, dm_budget: Budget | None = TEST_DM_BUDGET) -> None:
+                 seed: int = 1, dm_budget: Budget | None = TEST_DM_BUDGET,
+                 limits: CommandLimits = TEST_LIMITS) -> None:
         self.db = str(tmp_path / "majlis.sqlite3")
         self.clock = FakeClock()
         self.outbox_clock = ScaledClock(speed)
@@ -184,6 +189,7 @@ class Bed:
                                                     default_turn_seconds=3600, seed_source=lambda: next(seeds))
         self.checker = PrivacyChecker(lambda: self.manager)
         self.dm_budget = dm_budget
+        self.limits = limits
         self.sent_at: dict[str, list[float]] = {}
         self.repo: Repository | None = None
         self.manager: TableManager
@@ -209,7 +215,7 @@ class Bed:
             return presenter
 
         self.app = build_application(TOKEN, self.manager, base_url=self.tg.base_url,
-                                     outbox_clock=self.outbox_clock, presenter_factory=factory)
+                                     outbox_clock=self.outbox_clock, presenter_factory=factory, limits=self.limits)
         await start_polling(self.app)
 
     def _log_sends(self, hub: OutboxHub) -> None:

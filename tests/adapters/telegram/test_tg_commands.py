@@ -77,6 +77,11 @@ async def test_settings_admins_change_everyone_reads(bed: Bed, people: list[Play
     assert chat.turn_seconds == 30 and chat.digits == "arabic"
     assert chat.default_options["tarneeb"]["target"] == 41
     assert "Use /settings" in await said(bed, ali, "/settings colour=blue")
+    # Numbers are ASCII digits only: Arabic-Indic (٣٠), Persian (۳۰) or ² are refused like a bad word
+    assert "Use /settings" in await said(bed, ali, "/settings turn=٣٠")
+    assert "Use /settings" in await said(bed, ali, "/settings tarneeb.target=۳۱ turn=²")
+    chat = await bed.manager.chat_settings(CHAT)
+    assert chat.turn_seconds == 30 and chat.default_options["tarneeb"]["target"] == 41
 
 
 async def test_lobby_join_leave_begin_with_ai_then_stop(bed: Bed, people: list[Player]) -> None:
