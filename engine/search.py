@@ -88,8 +88,8 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     four plays unrolled in local variables, the seats from :data:`_NEXT3`: a follow pops the
     ``k``-th card of the list of the suit led; a lead or a discard (a void follower) pops the
     ``k``-th card of the whole hand, found list by list (after a whole trick every hand holds
-    ``13 - trick_no`` cards). The winner is read from the bits of the four cards (the highest
-    trump, else the highest card of the suit led), the same as ``cards.trick_winner``.
+    ``13 - trick_no`` cards). The winner is kept while the cards are drawn (the highest trump,
+    else the highest card of the suit led), the same as ``cards.trick_winner``.
     """
     hands = g.hands
     tricks = g.tricks
@@ -159,9 +159,15 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     else:
                         c0 = h[3].pop(k - p)
                         led = 3
+        top = c0
+        w = s
+        ruffed = False  # a trump on a lead of another suit wins over the suit led
         f = H[s1][led]
         if f:
             c1 = f.pop(fl(rnd() * len(f)))
+            if c1 > top and not ruffed:
+                top = c1
+                w = s1
         else:
             h = H[s1]
             k = fl(rnd() * n)
@@ -180,9 +186,16 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     a = h[2]
                     p = len(a)
                     c1 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c1 // 13 == trump and (c1 > top or not ruffed):  # a ruff, or an overruff
+                top = c1
+                w = s1
+                ruffed = True
         f = H[s2][led]
         if f:
             c2 = f.pop(fl(rnd() * len(f)))
+            if c2 > top and not ruffed:
+                top = c2
+                w = s2
         else:
             h = H[s2]
             k = fl(rnd() * n)
@@ -201,9 +214,16 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     a = h[2]
                     p = len(a)
                     c2 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c2 // 13 == trump and (c2 > top or not ruffed):  # a ruff, or an overruff
+                top = c2
+                w = s2
+                ruffed = True
         f = H[s3][led]
         if f:
             c3 = f.pop(fl(rnd() * len(f)))
+            if c3 > top and not ruffed:
+                top = c3
+                w = s3
         else:
             h = H[s3]
             k = fl(rnd() * n)
@@ -222,9 +242,10 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     a = h[2]
                     p = len(a)
                     c3 = a.pop(k) if k < p else h[3].pop(k - p)
-        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
-        w = s if top == c0 else s1 if top == c1 else s2 if top == c2 else s3
+            if c3 // 13 == trump and (c3 > top or not ruffed):  # a ruff, or an overruff
+                top = c3
+                w = s3
+                ruffed = True
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
