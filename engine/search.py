@@ -125,7 +125,13 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
     # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
-    H = [[list(t0[h & 8191]), list(t1[h >> 13 & 8191]), list(t2[h >> 26 & 8191]), list(t3[h >> 39])] for h in hands]
+    h0, h1, h2, h3 = hands
+    H = [
+        [[*t0[h0 & 8191]], [*t1[h0 >> 13 & 8191]], [*t2[h0 >> 26 & 8191]], [*t3[h0 >> 39]]],
+        [[*t0[h1 & 8191]], [*t1[h1 >> 13 & 8191]], [*t2[h1 >> 26 & 8191]], [*t3[h1 >> 39]]],
+        [[*t0[h2 & 8191]], [*t1[h2 >> 13 & 8191]], [*t2[h2 >> 26 & 8191]], [*t3[h2 >> 39]]],
+        [[*t0[h3 & 8191]], [*t1[h3 >> 13 & 8191]], [*t2[h3 >> 26 & 8191]], [*t3[h3 >> 39]]],
+    ]
     while trick_no < 13:
         n = 13 - trick_no
         s1, s2, s3 = nxt3[s]

@@ -164,7 +164,13 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     else:
         done = False
     # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
-    H = [[list(t0[h & 8191]), list(t1[h >> 13 & 8191]), list(t2[h >> 26 & 8191]), list(t3[h >> 39])] for h in hands]
+    h0, h1, h2, h3 = hands
+    H = [
+        [[*t0[h0 & 8191]], [*t1[h0 >> 13 & 8191]], [*t2[h0 >> 26 & 8191]], [*t3[h0 >> 39]]],
+        [[*t0[h1 & 8191]], [*t1[h1 >> 13 & 8191]], [*t2[h1 >> 26 & 8191]], [*t3[h1 >> 39]]],
+        [[*t0[h2 & 8191]], [*t1[h2 >> 13 & 8191]], [*t2[h2 >> 26 & 8191]], [*t3[h2 >> 39]]],
+        [[*t0[h3 & 8191]], [*t1[h3 >> 13 & 8191]], [*t2[h3 >> 26 & 8191]], [*t3[h3 >> 39]]],
+    ]
     while not done:
         left = 13 - n
         s1, s2, s3 = nxt3[s]
@@ -296,7 +302,7 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         get = bit.__getitem__
         for x in range(4):
             h = H[x]
-            hands[x] = sum(map(get, h[0])) | sum(map(get, h[1])) | sum(map(get, h[2])) | sum(map(get, h[3]))
+            hands[x] = sum(map(get, h[0] + h[1] + h[2] + h[3]))
     g.trick = []
     g.leader = leader
     g.to_act = leader
