@@ -21,7 +21,9 @@ from engine.trix.actions import PASS
 from engine.trix.contracts import (
     DIAMONDS,
     DOUBLABLE,
+    KING,
     PENALTY_CARDS,
+    QUEENS,
     SCORING,
     TRICKS,
     TRIX,
@@ -130,6 +132,10 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     scoring = SCORING[contract]
     per_trick = r.penalties[3] if contract == TRICKS else 0
     per_diamond = r.penalties[2] if contract == DIAMONDS else 0
+    per_card = r.penalties[0] if contract == KING else r.penalties[1] if contract == QUEENS else 0
+    #: each doubled card's bit -> its doubler (a card is doubled at most once)
+    doubled = {1 << c: seat for c, seat in g.doubles}
+    self_capture = r.self_capture
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
     bit = _BIT
@@ -280,14 +286,33 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         elif per_diamond:
             ds[w] -= per_diamond * (m & _DIAMOND_MASK).bit_count()
         elif m & scoring:
-            pts = trick_points(
-                contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
-                self_capture=r.self_capture,
-            )
-            ds[0] += pts[0]
-            ds[1] += pts[1]
-            ds[2] += pts[2]
-            ds[3] += pts[3]
+            if per_card:  # K♥ or queens: contracts.trick_points / _penalty_card inlined
+                pm = m & scoring
+                while pm:
+                    low = pm & -pm
+                    pm ^= low
+                    doubler = doubled.get(low, -1)
+                    if doubler < 0:
+                        ds[w] -= per_card
+                    elif doubler != w:
+                        ds[w] -= 2 * per_card
+                        ds[doubler] += per_card
+                    elif self_capture == "original_penalty":
+                        ds[w] -= per_card
+                    elif self_capture == "leader_gains":
+                        ds[w] -= 2 * per_card
+                        ds[leader] += per_card
+                    else:
+                        ds[w] -= 2 * per_card
+            else:
+                pts = trick_points(
+                    contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
+                    self_capture=r.self_capture,
+                )
+                ds[0] += pts[0]
+                ds[1] += pts[1]
+                ds[2] += pts[2]
+                ds[3] += pts[3]
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
         if n == 13:
