@@ -366,16 +366,14 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
 
     Only the set of open cards is kept while playing: a card played leaves it and opens its
     outward neighbour on its row (both neighbours for a jack; nothing past a two or an ace),
-    :data:`_GROW`, the same set as ``layout.open_cards``. A seat's one playable card is taken
-    without a list (its draw still made). The rows are written back at the end from the cards no
-    hand holds (every card of the Trix contract is in a hand or on the table). Runs until the
-    deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which goes back to
-    :func:`playout`.
+    :data:`_GROW`, the same set as ``layout.open_cards``. The ``k``-th playable card is the
+    lowest bit left after dropping ``k`` (no list; a seat's one playable card still takes its
+    draw). The rows are written back at the end from the cards no hand holds (every card of the
+    Trix contract is in a hand or on the table). Runs until the deal ends or a seat must pass by
+    hand (``auto_pass_in_layout`` off), which goes back to :func:`playout`.
     """
     hands = g.hands
-    bit = _BIT
     grow = _GROW
-    t0, t1, t2, t3 = _SUIT_IDS
     fl = floor
     auto = g._rules.auto_pass
     finished = g.finished
@@ -390,14 +388,16 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         if not m:  # a pass by hand: playout() applies it
             g.to_act = s
             break
-        if m & (m - 1):
-            opts = [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
-            card = opts[fl(rnd() * len(opts))]
-            b = bit[card]
+        if m & (m - 1):  # the k-th lowest playable card: drop k lowest bits
+            k = fl(rnd() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            b = m & -m
         else:  # one playable card: the only legal id, drawn for
             rnd()
             b = m
-            card = m.bit_length() - 1
+        card = b.bit_length() - 1
         hand ^= b
         hands[s] = hand
         append(s * 64 + card)
