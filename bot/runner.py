@@ -209,11 +209,9 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
     async def connected() -> tuple[bool, str]:
         if not ready.is_set() or client.is_closed() or not client.is_ready():
             return False, "not connected"
-        shards = getattr(client, "shards", None)
-        sockets = [shard.ws for shard in shards.values()] if shards else [client.ws]
-        if not all(ws is not None and ws.open for ws in sockets):
-            return False, "gateway closed"
-        return True, ""
+        shards = getattr(client, "shards", None)  # AutoShardedClient: a ShardInfo per shard of this process
+        closed = any(s.is_closed() for s in shards.values()) if shards else client.ws is None or not client.ws.open
+        return (False, "gateway closed") if closed else (True, "")
 
     bot = _Bot("discord", start, stop, connected=connected)
     bot.extra["client"] = client

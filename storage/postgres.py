@@ -10,6 +10,7 @@ Concurrency (READ COMMITTED, the default level):
 - An action locks its table's row (``SELECT … FOR UPDATE``) before it reads the log's last seq,
   so two processes appending to one table are serialized and the second gets a
   :class:`VersionConflict`; the ``(table_id, seq)`` primary key refuses a doubled seq anyway.
+  ``append_action`` does all of it in one statement (:data:`_APPEND`): one round trip.
 - Every write of a table row is a compare-and-set on ``rev`` (:class:`TableConflict`).
 - Ratings: a match first inserts the missing rating rows, then locks its players' rows with
   ``SELECT … FOR UPDATE`` in one fixed order (scope, then player id) before it reads, rates and
@@ -94,6 +95,26 @@ _COLS = TABLE_COLUMNS.split(", ")
 _T_COLUMNS = ", ".join(f"t.{c}" for c in _COLS)
 _UPDATE_TABLE = (f"UPDATE tables SET {', '.join(f'{c} = ${i + 2}' for i, c in enumerate(_COLS[1:-1]))}, "
                  f"rev = rev + 1 WHERE table_id = $1 AND rev = ${len(_COLS)} RETURNING rev")
+
+
+# An append in one statement: lock the table's row (appends to one table queue here, across
+# processes; a waiter then sees the row as the one before it left it), read the log's last seq,
+# insert the action if the stored rev is the caller's and the seq the next one, and write the table
+# row with rev + 1 if the action went in. Returns (stored rev, last seq, new rev): new rev NULL means
+# refused (no such table, stale seq or stale rev), with nothing written. Any append that got in
+# first moved the rev, so a stale one is refused by the rev even when this statement's snapshot is
+# older than the lock it waited for.
+_N = len(_COLS)  # $1 … $6 the action, $7 … the table row from chat_id to rev
+_APPEND = (
+    "WITH t AS (SELECT rev FROM tables WHERE table_id = $1 FOR UPDATE), "
+    "last AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM actions WHERE table_id = $1), "
+    "ins AS (INSERT INTO actions SELECT $1::bigint, $2::integer, $3::integer, $4::text, $5::text, "
+    "$6::double precision FROM t, last "
+    f"WHERE t.rev = ${_N + 5} AND last.seq + 1 = $2 RETURNING 1), "
+    f"upd AS (UPDATE tables SET {', '.join(f'{c} = ${i + 7}' for i, c in enumerate(_COLS[1:-1]))}, "
+    f"rev = rev + 1 WHERE table_id = $1 AND rev = ${_N + 5} AND EXISTS (SELECT 1 FROM ins) RETURNING rev) "
+    "SELECT (SELECT rev FROM t), (SELECT seq FROM last), (SELECT rev FROM upd)"
+)
 
 
 def is_postgres_url(url: str) -> bool:
@@ -528,14 +549,29 @@ class PostgresRepository:
         return await self._write(move)
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
+        """One statement, one round trip (its own transaction): see :data:`_APPEND`."""
         check_append(action, table)
         arow, trow = action_row(action), table_row(table)
-
-        async def append(c: Conn) -> int:
-            await _append(c, action, arow)
-            return await _update_table(c, trow)
-
-        return table_at(table, await self._write(append))
+        pool = self._pool_or_fail()
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.where} was opened read-only")
+        for attempt in range(_RETRIES):
+            try:
+                async with pool.acquire() as conn:
+                    stored, last, new = await conn.fetchrow(_APPEND, *arow, *trow[1:])
+                break
+            except (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError):
+                if attempt == _RETRIES - 1:
+                    raise
+            except Exception as e:
+                raise storage_error(e, self.where) from None
+        if new is not None:
+            return table_at(table, int(new))
+        if stored is None:
+            raise KeyError(action.table_id)
+        if action.seq != last + 1:
+            raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last}")
+        raise TableConflict(action.table_id, trow[-1], stored)
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._read(lambda c: c.fetch(

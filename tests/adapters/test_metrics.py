@@ -130,7 +130,8 @@ async def test_metrics_move_with_real_actions_and_healthz_follows_the_bot_api(
     assert code == 0, err.decode()[-3000:]
 
 
-async def test_healthz_follows_the_discord_gateway(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shards", ["", "0-1/2"])
+async def test_healthz_follows_the_discord_gateway(tmp_path: Path, shards: str) -> None:
     dc = FakeDiscord()
     await dc.start()
     port = free_port()
@@ -139,9 +140,10 @@ async def test_healthz_follows_the_discord_gateway(tmp_path: Path) -> None:
         proc = await start_run("discord", tmp_path, {
             "MAJLIS_DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GAbCdE.fakefakefakefakefakefakefakefake12",
             "MAJLIS_DISCORD_API_BASE": dc.api_base, "MAJLIS_DISCORD_GATEWAY": dc.gateway_url,
-            "MAJLIS_DB": str(tmp_path / "d.sqlite3"), "MAJLIS_METRICS_PORT": str(port), "MAJLIS_SHUTDOWN_GRACE": "2"})
+            "MAJLIS_DB": str(tmp_path / "d.sqlite3"), "MAJLIS_METRICS_PORT": str(port), "MAJLIS_SHUTDOWN_GRACE": "2",
+            **({"MAJLIS_DISCORD_SHARDS": shards} if shards else {})})
         try:
-            await dc.wait_connected(timeout=60)
+            await dc.wait_connected(shards=2 if shards else 1, timeout=60)
             for _ in range(100):  # connected comes just before the runner calls the bot ready
                 status, body = await get(f"{base}/healthz")
                 if status == 200:

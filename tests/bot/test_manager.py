@@ -24,7 +24,7 @@ from test_manager_helpers import (
 )
 
 from bot.errors import TableError
-from bot.types import Person, TableUpdate
+from bot.types import Person, TableSnapshot, TableUpdate
 from storage.memory import MemoryRepository
 
 
@@ -315,11 +315,14 @@ async def test_private_views_are_made_when_read_and_show_the_state_of_their_upda
     await h.manager.run_due()  # the AI seats move on
     posted = h.updates[count:]
     assert posted and all(set(u.private) == {0, 1} for u in posted)
-    assert [s for s in made if s in (0, 1)] == []  # no person's view made while nobody read one
+    assert [s for s in made if s in (0, 1, None)] == []  # no person's view, no public one: nobody read them
     first = posted[0]
     assert first.snapshot.table.version == snap.table.version + 1
     assert {s: first.private[s] for s in (0, 1)} == expected  # made on reading, from its own state
     assert first.private[seat] is first.private[seat] and made.count(seat) == 1  # and made once
+    assert first.snapshot.public == real_view(posted_game, None) and made.count(None) == 1  # type: ignore[arg-type]
+    assert first.snapshot == TableSnapshot(first.snapshot.table, real_view(posted_game, None),  # type: ignore[arg-type]
+                                           first.snapshot.to_act)
 
 
 async def test_ai_seats_play_through_the_player_interface_with_their_view_only() -> None:

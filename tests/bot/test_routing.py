@@ -259,3 +259,70 @@ async def test_settings_and_languages_changed_in_one_process_are_seen_by_the_oth
     await Service(a.manager).dispatch(SetLanguage("ar", "me"), dm(BOB))
     await _until(lambda: (b.manager.prefs._players.peek(BOB.player_id) or BOB).lang == "ar")
     assert b.manager.prefs.refreshed >= 3
+
+
+async def test_a_pending_command_is_served_by_the_process_that_takes_the_table_over(
+        pair: tuple[Harness, Harness], repos: Callable[[], Repository]) -> None:
+    a, b = pair
+    repo = repos()
+    await repo.open()
+    c = make_manager(repo, a.clock, owner="c", lease_seconds=LEASE, heartbeat_seconds=10.0, background=False,
+                     route_wait=10.0)
+    await c.manager.start()
+    try:
+        snap = await table_at_a(a)
+        seat = turn(a, snap)
+        assert seat is not None and a.manager.router is not None
+        person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
+        code = a.manager.view(snap.table_id, seat)["legal"][0]
+        await a.manager.router.close()  # a dies with its lease still running
+        press = Act(snap.table_id, snap.table.version, code)
+        sent = asyncio.create_task(Service(c.manager).dispatch(press, dm(person)))
+        await asyncio.sleep(0.2)  # c's command waits in the inbox for a
+        assert not sent.done()
+        a.clock.advance(LEASE + 1)
+        await b.manager.heartbeat()  # b takes a's table over, and with it what waits for the table
+        answer = await asyncio.wait_for(sent, 8)
+        assert answer.table.version == snap.table.version + 1
+        assert b.manager.router is not None and b.manager.router.stats["served"] == 1
+        assert len(await b.repo.actions(snap.table_id)) == snap.table.version + 1
+    finally:
+        await c.manager.close()
+
+
+async def test_a_holder_that_took_the_command_but_did_not_answer_is_reported_as_unknown(
+        pair: tuple[Harness, Harness]) -> None:
+    a, b = pair
+    snap = await table_at_a(a)
+    seat = turn(a, snap)
+    assert seat is not None and b.manager.router is not None
+    person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
+    code = a.manager.view(snap.table_id, seat)["legal"][0]
+    b.manager.router.wait = 0.5
+    table = a.manager.registry.table(snap.table_id)
+    async with table.lock:  # a takes the command but is stuck on it past the sender's wait
+        with pytest.raises(TableError) as unsure:
+            await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
+    assert unsure.value.code == "route_unknown"
+    assert "look at the table" in render_error("route_unknown", {}, translator("en")).lower()
+    await a.manager.drain()
+    await asyncio.sleep(0.2)  # a went on once unstuck: the move was made, once
+    assert (await a.repo.get_table(snap.table_id)).version == snap.table.version + 1  # type: ignore[union-attr]
+    retry = await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
+    assert retry.table.version == snap.table.version + 1  # the same press again: the answer it got, no new move
+    assert len(await a.repo.actions(snap.table_id)) == snap.table.version + 1
+    other = Actor(person, dm_dest(person.player_id), event_id="dc:99")  # a new press of the old button
+    with pytest.raises(TableError) as again:
+        await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), other)
+    assert again.value.code in ("stale", "not_your_turn")  # meets the table's own check
+
+
+async def test_one_process_without_leases_has_no_router_and_no_inbox_work() -> None:
+    h = make_manager(MemoryRepository(), background=False)
+    await h.manager.start()
+    try:
+        assert h.manager.router is None  # Service.dispatch runs today's path, not one query more
+        snap = await Service(h.manager).dispatch(NewTable("trix"), Actor(ALICE, CHAT))
+        assert await h.repo.table_lease(snap.table_id) == (None, None)
+    finally:
+        await h.manager.close()

@@ -30,6 +30,7 @@ from storage.records import (
     Seat,
     TableRecord,
 )
+from storage.rows import record_json
 from storage.sqlite import SQLiteRepository, migrate, migrations, statements
 
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
@@ -392,3 +393,17 @@ async def test_the_repository_talks_through_aiosqlites_public_connection(tmp_pat
         assert [r.rev for r in revs if isinstance(r, TableRecord)] == [t.rev + 1]  # one won the rev
         assert sum(isinstance(r, TableConflict) for r in revs) == 4  # the others refused, nothing else lost
         assert db.total_changes == changes + 1 and not db.in_transaction
+
+
+async def test_a_records_dict_changed_in_place_is_written_as_it_is_now(tmp_path: Path) -> None:
+    options: dict[str, object] = {"target": 31, "seats": [0, 1]}
+    assert record_json(options) == record_json(options) == '{"target":31,"seats":[0,1]}'
+    options["seats"].append(2)  # type: ignore[attr-defined]
+    options["lang"] = "ar"
+    assert record_json(options) == '{"target":31,"seats":[0,1,2],"lang":"ar"}'
+    async with SQLiteRepository(tmp_path / "j.db") as repo:
+        t = await repo.get_table(await repo.create_table(replace(table_record(), options=options)))
+        assert t is not None and t.options == options
+        options["target"] = 41
+        t = await repo.save_table(replace(t, options=options))
+        assert (await repo.get_table(t.table_id)) == t and t.options["target"] == 41
