@@ -45,7 +45,21 @@ class TrixRules:
 
     @classmethod
     def from_options(cls, o: Mapping[str, Any]) -> TrixRules:
-        """Build from a resolved options dict, refusing values out of range."""
+        """Build from a resolved options dict, refusing values out of range.
+
+        The value is frozen, so games with equal options share one (a new match or a load of a
+        variant already seen builds none).
+        """
+        key = tuple((k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in o.items())
+        rules = _CACHE.get(key)
+        if rules is None:
+            if len(_CACHE) >= 64:
+                _CACHE.clear()
+            rules = _CACHE[key] = cls._build(o)
+        return rules
+
+    @classmethod
+    def _build(cls, o: Mapping[str, Any]) -> TrixRules:
         pen = o["penalties"]
         ts = o["trix_scores"]
         if any(not 0 <= v <= 1000 for v in pen):
@@ -82,6 +96,10 @@ class TrixRules:
             ),
             left=_LEFT[o["mode"]],
         )
+
+
+#: Built rules by their options (:meth:`TrixRules.from_options`): the few variants a process plays.
+_CACHE: dict[tuple[Any, ...], TrixRules] = {}
 
 
 def option_names() -> list[str]:

@@ -40,6 +40,8 @@ _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 _DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
 #: ``_NEXT3[s]``: the three seats after ``s`` in play order.
 _NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
+#: ``_FROM[s]``: the four seats in play order from ``s``.
+_FROM: tuple[tuple[int, int, int, int], ...] = tuple((s, (s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 #: ``_GROW[card]``: the cards a legal layout play of ``card`` opens (X-L2): the next rank outward
 #: on its row (both neighbours for a jack, none past a two or an ace).
 _GROW: tuple[int, ...] = tuple(
@@ -63,9 +65,8 @@ def playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     deal_no = g.deal_no
     while g.to_act is not None and g.deal_no == deal_no:
         phase = g.phase
-        if phase == "contract":  # TrixGame._apply of a contract id, the ids of legal_ids()
-            left = g._rules.left[g.used]
-            g._begin_contract(left[floor(rnd() * len(left))], False, None)
+        if phase == "contract":
+            _contract_playout(g, rnd)
         elif phase == "double":
             _doubling_playout(g, rnd)
         elif g.contract == TRIX:
@@ -79,6 +80,44 @@ def playout(g: TrixGame, rnd: Callable[[], float]) -> None:
             g._apply(ids[floor(rnd() * len(ids))], None)
         else:
             _tricks_playout(g, rnd)
+
+
+def _contract_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
+    """The owner's random contract, its doubling window and the opening of play, in one go.
+
+    ``TrixGame._apply`` of a contract id (the ids of ``legal_ids()``), ``_begin_contract``, the
+    doubling of :func:`_doubling_playout` and ``_begin_play`` inlined: the seats holding a
+    doublable card are asked in play order from the owner (``doubling_queue``), each drawing
+    among its doublable cards, ascending, then ``done``; a seat's cards are its own, so no other
+    seat's double removes one of them (``doublable_now``). The state is the one the rules leave
+    when the play opens (the queue empty again).
+    """
+    r = g._rules
+    left = r.left[g.used]
+    contract = left[floor(rnd() * len(left))]
+    g.contract = contract
+    can = DOUBLABLE[contract] if r.doubling else 0
+    if can:
+        hands = g.hands
+        doubles = g.doubles
+        for seat in _FROM[g.owner]:
+            m = hands[seat] & can
+            if not m:  # not asked
+                continue
+            while True:  # the k-th lowest doublable card, or done (k == n; the only id once none is left)
+                n = m.bit_count()
+                k = floor(rnd() * (n + 1))
+                if k == n:
+                    break
+                b = m
+                while k:
+                    b &= b - 1
+                    k -= 1
+                b &= -b
+                doubles = (*doubles, (b.bit_length() - 1, seat))
+                m ^= b
+        g.doubles = doubles
+    g._begin_play(None)
 
 
 def _doubling_playout(g: TrixGame, rnd: Callable[[], float]) -> None:

@@ -68,6 +68,18 @@ def test_unknown_or_out_of_range_options_refused(options: dict[str, Any]) -> Non
         engine.new_game("trix", seed=1, options=options)
 
 
+def test_equal_options_share_their_rules_and_bad_ones_are_refused_every_time() -> None:
+    a = engine.new_game("trix", seed=1, options={"penalties": [80, 20, 10, 15]})
+    b = engine.load(engine.new_game("trix", seed=2, options={"penalties": [80, 20, 10, 15]}).to_json())
+    assert isinstance(a, TrixGame) and isinstance(b, TrixGame)
+    assert a.rules is b.rules and a.rules.penalties == (80, 20, 10, 15)
+    on = engine.new_game("trix", seed=1, options={"doubling": True})
+    assert isinstance(on, TrixGame) and on.rules is not new().rules and on.rules.doubling
+    for _ in range(2):
+        with pytest.raises(engine.InvalidOptions):
+            engine.new_game("trix", seed=1, options={"penalties": [75, 25, 10, 2000]})
+
+
 def test_defaults_resolved_in_options_and_view() -> None:
     g = new()
     assert g.options["mode"] == "kingdoms" and g.options["penalties"] == [75, 25, 10, 15]
