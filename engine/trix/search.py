@@ -38,6 +38,8 @@ _SUIT_MASK = C.SUIT_MASK
 _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 _DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
+#: The doubled cards of a deal without doubles (read only).
+_NO_DOUBLES: dict[int, int] = {}
 #: ``_NEXT3[s]``: the three seats after ``s`` in play order.
 _NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 #: ``_FROM[s]``: the four seats in play order from ``s``.
@@ -158,8 +160,9 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     variables, the seats from :data:`_NEXT3`: a follow pops the ``k``-th card of the list of the
     suit led; a lead or a discard (a void follower) pops the ``k``-th card of the whole hand,
     found list by list (after a whole trick every hand holds ``13 - n`` cards). No trumps in
-    Trix: the winner is the highest card of the suit led, kept while the follows are drawn. The
-    hands' bit sets are rebuilt from the lists when the deal ends early.
+    Trix: the winner is the highest card of the suit led, kept while the follows are drawn. When
+    the deal ends early, each hand's bit set is its set when the lists were built less the cards
+    taken since (every card played lies in a completed trick then).
     """
     hands = g.hands
     captured = g.captured
@@ -173,7 +176,7 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     per_diamond = r.penalties[2] if contract == DIAMONDS else 0
     per_card = r.penalties[0] if contract == KING else r.penalties[1] if contract == QUEENS else 0
     #: each doubled card's bit -> its doubler (a card is doubled at most once)
-    doubled = {1 << c: seat for c, seat in g.doubles}
+    doubled = {1 << c: seat for c, seat in g.doubles} if g.doubles else _NO_DOUBLES
     self_capture = r.self_capture
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
@@ -362,11 +365,11 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                 break
     if n == 13:
         hands[0] = hands[1] = hands[2] = hands[3] = 0
-    else:  # an early end (X-T4): the cards still held, back to bit sets
-        get = bit.__getitem__
-        for x in range(4):
-            h = H[x]
-            hands[x] = sum(map(get, h[0] + h[1] + h[2] + h[3]))
+    else:  # an early end (X-T4, only with ``pen``): each seat's cards of the lists' start not taken since
+        hands[0] = h0 & ~taken
+        hands[1] = h1 & ~taken
+        hands[2] = h2 & ~taken
+        hands[3] = h3 & ~taken
     g.trick = []
     g.leader = leader
     g.to_act = leader
@@ -421,9 +424,9 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     open_mask = g.open_mask
     s: int = g.to_act  # type: ignore[assignment]
     g.exposed = True
+    hand = hands[s]
+    m = hand & open_mask  # what the seat to act can play (kept from the turn's search below)
     while True:
-        hand = hands[s]
-        m = hand & open_mask
         if not m:  # a pass by hand: playout() applies it
             g.to_act = s
             break
@@ -451,14 +454,17 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
                 return
         # the next seat that holds cards and can play; automatic passes on the way (X-L3, X-L4)
         s = (s + 1) & 3
-        if hands[s] & open_mask:  # the common case: the next seat can play
+        hand = hands[s]
+        m = hand & open_mask
+        if m:  # the common case: the next seat can play
             continue
         s = (s - 1) & 3
         for _ in range(8):
             s = (s + 1) & 3
-            nxt = hands[s]
-            if nxt:
-                if nxt & open_mask or not auto:
+            hand = hands[s]
+            if hand:
+                m = hand & open_mask
+                if m or not auto:
                     break
                 append(s * 64 + 63)
         else:
