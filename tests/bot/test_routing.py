@@ -14,7 +14,7 @@ import pytest
 from test_manager_helpers import ALICE, BOB, CAROL, CHAT, Harness, make_manager, replayed, turn
 
 from bot.clock import FakeClock
-from bot.commands import Act, Actor, Begin, Join, NewTable, ShowHand, Stop
+from bot.commands import Act, Actor, Begin, Join, NewTable, ShowHand, ShowLeaderboard, ShowScores, Stop
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.identity import dm_dest
@@ -155,6 +155,16 @@ async def test_a_hand_asked_of_the_other_process_is_the_holders_private_view(pai
     assert seat == snap.table.seats.index(next(s for s in snap.table.seats if s.player_id == BOB.player_id))
     assert view == a.manager.view(snap.table_id, seat)
     assert got.table == a.manager.get(snap.table_id).table  # type: ignore[union-attr]
+
+
+async def test_scores_come_from_the_holder_and_leaderboards_from_storage_here(pair: tuple[Harness, Harness]) -> None:
+    a, b = pair
+    snap = await table_at_a(a)
+    got = await Service(b.manager).dispatch(ShowScores(), Actor(BOB, CHAT))  # b does not hold the table
+    assert isinstance(got, TableSnapshot) and got.table == a.manager.get(snap.table_id).table  # type: ignore[union-attr]
+    assert got.public == a.manager.get(snap.table_id).public  # type: ignore[union-attr]
+    boards = await Service(b.manager).dispatch(ShowLeaderboard(("tarneeb41", "trix")), Actor(BOB, CHAT))
+    assert boards == {"tarneeb41": [], "trix": []}  # no finished match yet; read here, not forwarded
 
 
 async def test_stop_by_an_admin_is_forwarded_with_what_the_receiver_asked_the_platform(
