@@ -198,9 +198,10 @@ class TableManager:
         """Sit ``person`` in ``seat`` (or the first free seat) of the chat's lobby."""
         return await self.lobby.join(chat_id, person, seat)
 
-    async def begin(self, chat_id: str, person: Person) -> TableSnapshot:
-        """Start the match: the creator or anyone seated may; AI players fill the empty seats."""
-        return await self.lobby.begin(chat_id, person)
+    async def begin(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
+        """Start the match: the creator or anyone seated may; AI players fill the empty seats. A parked
+        match goes on again (the creator, anyone seated, or an admin)."""
+        return await self.lobby.begin(chat_id, person, is_admin=is_admin)
 
     async def leave(self, chat_id: str, person: Person) -> TableSnapshot:
         """Leave the chat's table: in the lobby the seat frees; mid-match an AI takes it over."""

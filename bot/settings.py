@@ -36,8 +36,8 @@ class ManagerSettings:
       are answered, ``get()`` still finds it) before it is dropped; None: until the chat opens a new one.
     - ``retry_first``, ``retry_max``, ``park_after``: a table whose timer or AI move fails is tried
       again after ``retry_first`` seconds, doubling up to ``retry_max``; after ``park_after`` failures
-      in a row it is parked: no more tries until a person's move (stored: a restart leaves it parked;
-      ``stop`` still ends it), one log line and a message in its chat.
+      in a row it is parked: no more tries until a person's move or ``begin`` (stored: a restart
+      leaves it parked; ``stop`` still ends it), one log line and a message in its chat.
     - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
       (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
       table; None: every live table.

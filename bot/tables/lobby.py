@@ -9,7 +9,7 @@ from typing import Any
 import engine
 from bot.errors import TableError
 from bot.prefs import Prefs, check_options
-from bot.table import EMPTY, Table, ai_seat_id, left_key
+from bot.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.registry import Registry, require_lobby, require_playing
 from bot.types import Person, TableSnapshot
@@ -93,10 +93,21 @@ class Lobby:
                 self.publisher.post(table, events, "lobby")
             return table.snapshot()
 
-    async def begin(self, chat_id: str, person: Person) -> TableSnapshot:
-        """Start the match: the creator or anyone seated may; AI players fill the empty seats."""
+    async def begin(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
+        """Start the match: the creator or anyone seated may; AI players fill the empty seats. On a
+        parked match (its timer or AI move kept failing) the creator, anyone seated or an admin sets
+        it going again: the stored mark is cleared and its next step is tried now."""
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
+            if table.playing and table.parked:
+                if not is_admin and person.player_id != table.record.creator \
+                        and table.seat_of(person.player_id) is None:
+                    raise TableError("not_allowed")
+                table.update(message_ids={k: v for k, v in table.record.message_ids.items() if k != PARKED_KEY})
+                self.lifecycle.turns.replan(table, self.lifecycle.clock.now())  # a whole turn from now
+                table.record = await self.repo.save_table(table.record)
+                self.lifecycle.turns.reschedule(table)
+                return table.snapshot()
             require_lobby(table)
             if person.player_id != table.record.creator and table.seat_of(person.player_id) is None:
                 raise TableError("not_allowed")
