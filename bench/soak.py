@@ -120,7 +120,8 @@ async def run(args: argparse.Namespace) -> None:
             while next_report <= finished:
                 next_report += report_every
             gc.collect()
-            sample = (finished, rss_mib(), {**sizes(manager, presenter), "objects": len(gc.get_objects())})
+            sample = (finished, rss_mib(), {**sizes(manager, presenter), "objects": len(gc.get_objects()),
+                                               "blocks": sys.getallocatedblocks()})
             samples.append(sample)
             extra = " ".join(f"{k}={v}" for k, v in sample[2].items())
             traced = ""
