@@ -384,11 +384,15 @@ class PostgresRepository:
                f"({', '.join(f'${i + 1}' for i in range(len(cols)))}) "
                f"ON CONFLICT (chat_id) WHERE status IN {_LIVE} DO NOTHING RETURNING table_id")
 
+        live_sql = f"SELECT table_id FROM tables WHERE chat_id = $1 AND status IN {_LIVE}"
+
         async def insert(c: Conn) -> int:
-            table_id = await c.fetchval(sql, *row)
+            # looked up first so that a refusal does not use up an id (as on SQLite and in memory); the
+            # index decides when two processes insert at the same moment
+            live = await c.fetchval(live_sql, table.chat_id) if table.status in LIVE_STATUSES else None
+            table_id = None if live is not None else await c.fetchval(sql, *row)
             if table_id is None:
-                live = await c.fetchval(f"SELECT table_id FROM tables WHERE chat_id = $1 AND status IN {_LIVE}",
-                                        table.chat_id)
+                live = live if live is not None else await c.fetchval(live_sql, table.chat_id)
                 raise ChatHasLiveTable(table.chat_id, None if live is None else int(live))
             return int(table_id)
 

@@ -430,9 +430,9 @@ class SQLiteRepository:
             except sqlite3.IntegrityError:  # tables_one_live_per_chat (0006): the chat has its live table
                 live = await _one(c, f"SELECT table_id FROM tables WHERE chat_id = ? AND status IN {_LIVE}",
                                   (table.chat_id,))
-                if live is None and table.status in LIVE_STATUSES:
+                if live is None or table.status not in LIVE_STATUSES:
                     raise
-                raise ChatHasLiveTable(table.chat_id, None if live is None else int(live[0])) from None
+                raise ChatHasLiveTable(table.chat_id, int(live[0])) from None
             rowid = cur.lastrowid
             await cur.close()
             assert rowid is not None

@@ -19,9 +19,9 @@ from tests.pg import free_port
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
 
 
-def table_record(players: tuple[str, str, str, str] | None = None) -> TableRecord:
+def table_record(players: tuple[str, str, str, str] | None = None, status: str = PLAYING) -> TableRecord:
     seats = SEATS if players is None else tuple(Seat(p) for p in players)
-    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", PLAYING, seats)  # type: ignore[arg-type]
+    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", status, seats)  # type: ignore[arg-type]
 
 
 async def test_processes_racing_on_one_table_store_each_seq_once(pg_url: str) -> None:
@@ -75,7 +75,7 @@ async def test_two_pools_finishing_matches_with_a_shared_player_lose_no_update(p
     try:
         tables = []
         for i in range(8):
-            tid = await a.create_table(table_record(("tg:star", f"tg:x{i}", f"tg:y{i}", f"tg:z{i}")))
+            tid = await a.create_table(table_record(("tg:star", f"tg:x{i}", f"tg:y{i}", f"tg:z{i}"), FINISHED))
             t = await a.get_table(tid)
             assert t is not None
             tables.append(replace(t, status=FINISHED))

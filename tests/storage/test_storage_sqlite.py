@@ -36,8 +36,8 @@ from storage.sqlite import SQLiteRepository, migrate, migrations, statements
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
 
 
-def table_record() -> TableRecord:
-    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", PLAYING, SEATS)
+def table_record(chat: str = "tg:-1") -> TableRecord:
+    return TableRecord(0, chat, "tarneeb", {}, 5, 0, "tg:1", PLAYING, SEATS)
 
 
 def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -136,7 +136,7 @@ async def test_a_failing_statement_mid_append_rolls_back_the_action(tmp_path: Pa
 async def test_a_failing_statement_in_a_batch_of_appends_spoils_only_its_own_write(tmp_path: Path) -> None:
     path = tmp_path / "b.db"
     async with SQLiteRepository(path) as repo:
-        ids = [await repo.create_table(table_record()) for _ in range(3)]
+        ids = [await repo.create_table(table_record(f"tg:-{i}")) for i in range(3)]
     conn = sqlite3.connect(path)
     conn.execute("CREATE TRIGGER boom BEFORE UPDATE ON tables WHEN NEW.status = 'boom' "
                  "BEGIN SELECT RAISE(ABORT, 'boom'); END")
@@ -183,8 +183,8 @@ async def test_a_failing_statement_mid_record_match_writes_nothing(tmp_path: Pat
 async def test_concurrent_appends_share_commits(tmp_path: Path) -> None:
     async with SQLiteRepository(tmp_path / "g.db") as repo:
         tables = []
-        for _ in range(50):
-            table_id = await repo.create_table(table_record())
+        for i in range(50):
+            table_id = await repo.create_table(table_record(f"tg:-{i}"))
             t = await repo.get_table(table_id)
             assert t is not None
             tables.append(t)
@@ -203,7 +203,7 @@ async def test_concurrent_appends_share_commits(tmp_path: Path) -> None:
 
 async def test_without_group_commit_each_write_is_its_own_transaction(tmp_path: Path) -> None:
     async with SQLiteRepository(tmp_path / "n.db", group_commit=False) as repo:
-        ids = await asyncio.gather(*(repo.create_table(table_record()) for _ in range(10)))
+        ids = await asyncio.gather(*(repo.create_table(table_record(f"tg:-{i}")) for i in range(10)))
         assert sorted(ids) == list(range(1, 11))
         assert repo.commits == 10
 
