@@ -12,6 +12,7 @@ import pytest
 
 from storage import make_repository, open_repository
 from storage.errors import (
+    ChatHasLiveTable,
     DatabaseLocked,
     DatabaseUnavailable,
     NotADatabase,
@@ -252,6 +253,36 @@ async def test_an_existing_file_is_upgraded_and_keeps_its_rows(tmp_path: Path) -
         assert [t.table_id for t in await repo.live_tables()] == [table_id]
     indexes = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "tables_live_by_id" in indexes and "tables_live" not in indexes
+
+
+async def test_upgrading_a_file_with_two_live_tables_in_a_chat_keeps_one_and_ends_the_others(
+        tmp_path: Path) -> None:
+    path = tmp_path / "dup.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, migrations()[:5]) == 5  # before 0006: nothing stopped a second live table
+    seats = record_json([{"player_id": "tg:1"}, {}, {}, {}])
+    rows_in = [(1, "tg:-1", "lobby"), (2, "tg:-1", "lobby"),  # the race of two processes' first /new
+               (3, "tg:-2", "playing"), (4, "tg:-2", "lobby"),  # a match in progress beats a newer lobby
+               (5, "tg:-3", "playing"), (6, "tg:-3", "playing"), (7, "tg:-3", "finished"),
+               (8, "tg:-4", "lobby")]
+    for table_id, chat, status in rows_in:
+        conn.execute("INSERT INTO tables (table_id, chat_id, game, seed, creator, status, seats, deadline, "
+                     "lobby_deadline, rev) VALUES (?, ?, 'trix', 1, 'tg:1', ?, ?, 50.0, 60.0, 3)",
+                     (table_id, chat, status, seats))
+    conn.close()
+    async with SQLiteRepository(path) as repo:
+        assert repo.schema_version == len(migrations())
+        assert [t.table_id for t in await repo.live_tables()] == [2, 3, 6, 8]
+        ended = {i: await repo.get_table(i) for i in (1, 4, 5)}
+        assert {i: t.status for i, t in ended.items() if t} == {1: "cancelled", 4: "cancelled", 5: "stopped"}
+        assert all(t and (t.deadline, t.lobby_deadline, t.rev) == (None, None, 4) for t in ended.values())
+        untouched = await repo.get_table(7)
+        assert untouched is not None and (untouched.status, untouched.deadline, untouched.rev) == ("finished", 50.0, 3)
+        with pytest.raises(ChatHasLiveTable) as refused:
+            await repo.create_table(table_record("tg:-1"))
+        assert refused.value.table_id == 2
+    indexes = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "tables_one_live_per_chat" in indexes
 
 
 def test_statements_split_scripts_but_keep_triggers_and_strings_whole() -> None:
