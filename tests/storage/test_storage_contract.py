@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import pytest
 
+from storage.errors import ChatHasLiveTable
 from storage.memory import MemoryRepository
 from storage.postgres import PostgresRepository
 from storage.ratings import DEFAULT, GLOBAL, rate_match
-from storage.errors import ChatHasLiveTable
 from storage.records import (
     CANCELLED,
     FINISHED,
