@@ -88,8 +88,8 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     four plays unrolled in local variables, the seats from :data:`_NEXT3`: a follow pops the
     ``k``-th card of the list of the suit led; a lead or a discard (a void follower) pops the
     ``k``-th card of the whole hand, found list by list (after a whole trick every hand holds
-    ``13 - trick_no`` cards). The winner is read from the bits of the four cards (the highest
-    trump, else the highest card of the suit led), the same as ``cards.trick_winner``.
+    ``13 - trick_no`` cards). The winner is kept while the cards are drawn (the highest trump,
+    else the highest card of the suit led), the same as ``cards.trick_winner``.
     """
     hands = g.hands
     tricks = g.tricks
@@ -125,7 +125,13 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
     # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
-    H = [[list(t0[h & 8191]), list(t1[h >> 13 & 8191]), list(t2[h >> 26 & 8191]), list(t3[h >> 39])] for h in hands]
+    h0, h1, h2, h3 = hands
+    H = [
+        [[*t0[h0 & 8191]], [*t1[h0 >> 13 & 8191]], [*t2[h0 >> 26 & 8191]], [*t3[h0 >> 39]]],
+        [[*t0[h1 & 8191]], [*t1[h1 >> 13 & 8191]], [*t2[h1 >> 26 & 8191]], [*t3[h1 >> 39]]],
+        [[*t0[h2 & 8191]], [*t1[h2 >> 13 & 8191]], [*t2[h2 >> 26 & 8191]], [*t3[h2 >> 39]]],
+        [[*t0[h3 & 8191]], [*t1[h3 >> 13 & 8191]], [*t2[h3 >> 26 & 8191]], [*t3[h3 >> 39]]],
+    ]
     while trick_no < 13:
         n = 13 - trick_no
         s1, s2, s3 = nxt3[s]
@@ -159,9 +165,15 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     else:
                         c0 = h[3].pop(k - p)
                         led = 3
+        top = c0
+        w = s
+        ruffed = False  # a trump on a lead of another suit wins over the suit led
         f = H[s1][led]
         if f:
             c1 = f.pop(fl(rnd() * len(f)))
+            if c1 > top and not ruffed:
+                top = c1
+                w = s1
         else:
             h = H[s1]
             k = fl(rnd() * n)
@@ -180,9 +192,16 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     a = h[2]
                     p = len(a)
                     c1 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c1 // 13 == trump and (c1 > top or not ruffed):  # a ruff, or an overruff
+                top = c1
+                w = s1
+                ruffed = True
         f = H[s2][led]
         if f:
             c2 = f.pop(fl(rnd() * len(f)))
+            if c2 > top and not ruffed:
+                top = c2
+                w = s2
         else:
             h = H[s2]
             k = fl(rnd() * n)
@@ -201,9 +220,16 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     a = h[2]
                     p = len(a)
                     c2 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c2 // 13 == trump and (c2 > top or not ruffed):  # a ruff, or an overruff
+                top = c2
+                w = s2
+                ruffed = True
         f = H[s3][led]
         if f:
             c3 = f.pop(fl(rnd() * len(f)))
+            if c3 > top and not ruffed:
+                top = c3
+                w = s3
         else:
             h = H[s3]
             k = fl(rnd() * n)
@@ -222,9 +248,10 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
                     a = h[2]
                     p = len(a)
                     c3 = a.pop(k) if k < p else h[3].pop(k - p)
-        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
-        w = s if top == c0 else s1 if top == c1 else s2 if top == c2 else s3
+            if c3 // 13 == trump and (c3 > top or not ruffed):  # a ruff, or an overruff
+                top = c3
+                w = s3
+                ruffed = True
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))

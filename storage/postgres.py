@@ -119,6 +119,18 @@ _APPEND = (
 )
 
 
+# A snapshot in one statement: written if the table exists and the seq is within its log (and not
+# older than the stored one); returns what it checked, so a refusal gets its typed error.
+_SAVE_SNAPSHOT = (
+    "WITH t AS (SELECT EXISTS (SELECT 1 FROM tables WHERE table_id = $1::bigint) AS found, "
+    "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1::bigint) AS last), "
+    "ins AS (INSERT INTO snapshots SELECT $1::bigint, $2::integer, $3::text FROM t "
+    "WHERE t.found AND $2::integer BETWEEN 0 AND t.last ON CONFLICT (table_id) DO UPDATE "
+    "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq RETURNING 1) "
+    "SELECT found, last FROM t"
+)
+
+
 def is_postgres_url(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
@@ -603,17 +615,18 @@ class PostgresRepository:
     async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
         text = dumps(state)
 
-        async def save(c: Conn) -> None:
-            if await c.fetchval("SELECT 1 FROM tables WHERE table_id = $1", table_id) is None:
-                raise KeyError(table_id)
-            last = await c.fetchval("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1", table_id)
-            if not 0 <= seq <= last:
-                raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
-            await c.execute("INSERT INTO snapshots VALUES ($1, $2, $3) ON CONFLICT (table_id) DO UPDATE "
-                            "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
-                            table_id, seq, text)
-
-        await self._write(save)
+        pool = self._pool_or_fail()
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.where} was opened read-only")
+        try:  # one statement, one round trip; it writes nothing when it refuses
+            async with pool.acquire() as conn:
+                found, last = await conn.fetchrow(_SAVE_SNAPSHOT, table_id, seq, text)
+        except Exception as e:
+            raise storage_error(e, self.where) from None
+        if not found:
+            raise KeyError(table_id)
+        if not 0 <= seq <= last:
+            raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
 
     async def latest_snapshot(self, table_id: int) -> Snapshot | None:
         row = await self._read(lambda c: c.fetchrow(

@@ -600,16 +600,14 @@ class SQLiteRepository:
     async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
         text = dumps(state)
 
-        async def save(c: Conn) -> None:
-            if await _one(c, "SELECT 1 FROM tables WHERE table_id = ?", (table_id,)) is None:
-                raise KeyError(table_id)
-            last = (await _one(c, "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?",
-                               (table_id,)))[0]
-            if not 0 <= seq <= last:
-                raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
-            await c.execute("INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE "
-                            "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
-                            (table_id, seq, text))
+        async def save(c: Conn) -> None:  # one statement; a second one only to say why nothing changed
+            if await _rowcount(c, _SAVE_SNAPSHOT, (table_id, seq, text)) == 0:
+                stored, last = await _one(c, _LOG_AND_REV, (table_id,))
+                if stored is None:
+                    raise KeyError(table_id)
+                if not 0 <= seq <= last:
+                    raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
+                # else an older snapshot than the stored one: the newer one stays
 
         await self._write(save)
 
@@ -786,6 +784,10 @@ async def _migrate(c: Conn, scripts: Sequence[tuple[int, str]]) -> int:
     return current
 
 
+_SAVE_SNAPSHOT = ("INSERT INTO snapshots SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM tables WHERE table_id = ?1) "
+                  "AND ?2 BETWEEN 0 AND (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?1) "
+                  "ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, state = excluded.state "
+                  "WHERE excluded.seq >= snapshots.seq")
 _LOG_AND_REV = ("SELECT (SELECT rev FROM tables WHERE table_id = ?1), "
                 "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?1)")
 
@@ -881,10 +883,10 @@ async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool,
     appends is one ``executemany`` into ``majlis_append``, whatever its length, and a batch that
     starts with one needs no ``BEGIN`` of its own (the connection begins ``IMMEDIATE`` before a
     write's first statement): a batch of appends is two trips, that statement and ``COMMIT``. Any
-    other write runs in its own savepoint. When a run is refused (a stale seq or rev, a missing
-    table) or one of its statements fails, the transaction is rolled back and the batch run again
-    with a savepoint per write, which refuses exactly the writes it must, with their own errors,
-    and keeps the others.
+    other write runs in its own savepoint (none when alone in its batch). When a run is refused (a
+    stale seq or rev, a missing table) or one of its statements fails, the transaction is rolled
+    back and the batch run again with a savepoint per write, which refuses exactly the writes it
+    must, with their own errors, and keeps the others.
     """
     try:
         if batch[0].append is None:
@@ -924,6 +926,14 @@ async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[t
             continue
         write = batch[i]
         i += 1
+        if len(batch) == 1:  # alone in its transaction: rolling that back undoes a failed write
+            try:
+                outcomes.append((True, await write.fn(c)))
+            except Exception as exc:
+                if c.in_transaction:
+                    await c.rollback()
+                outcomes.append((False, exc))
+            continue
         await c.execute("SAVEPOINT w")
         try:
             value = await write.fn(c)

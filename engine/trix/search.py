@@ -21,7 +21,9 @@ from engine.trix.actions import PASS
 from engine.trix.contracts import (
     DIAMONDS,
     DOUBLABLE,
+    KING,
     PENALTY_CARDS,
+    QUEENS,
     SCORING,
     TRICKS,
     TRIX,
@@ -130,6 +132,10 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     scoring = SCORING[contract]
     per_trick = r.penalties[3] if contract == TRICKS else 0
     per_diamond = r.penalties[2] if contract == DIAMONDS else 0
+    per_card = r.penalties[0] if contract == KING else r.penalties[1] if contract == QUEENS else 0
+    #: each doubled card's bit -> its doubler (a card is doubled at most once)
+    doubled = {1 << c: seat for c, seat in g.doubles}
+    self_capture = r.self_capture
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
     bit = _BIT
@@ -164,7 +170,13 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     else:
         done = False
     # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
-    H = [[list(t0[h & 8191]), list(t1[h >> 13 & 8191]), list(t2[h >> 26 & 8191]), list(t3[h >> 39])] for h in hands]
+    h0, h1, h2, h3 = hands
+    H = [
+        [[*t0[h0 & 8191]], [*t1[h0 >> 13 & 8191]], [*t2[h0 >> 26 & 8191]], [*t3[h0 >> 39]]],
+        [[*t0[h1 & 8191]], [*t1[h1 >> 13 & 8191]], [*t2[h1 >> 26 & 8191]], [*t3[h1 >> 39]]],
+        [[*t0[h2 & 8191]], [*t1[h2 >> 13 & 8191]], [*t2[h2 >> 26 & 8191]], [*t3[h2 >> 39]]],
+        [[*t0[h3 & 8191]], [*t1[h3 >> 13 & 8191]], [*t2[h3 >> 26 & 8191]], [*t3[h3 >> 39]]],
+    ]
     while not done:
         left = 13 - n
         s1, s2, s3 = nxt3[s]
@@ -274,14 +286,33 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         elif per_diamond:
             ds[w] -= per_diamond * (m & _DIAMOND_MASK).bit_count()
         elif m & scoring:
-            pts = trick_points(
-                contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
-                self_capture=r.self_capture,
-            )
-            ds[0] += pts[0]
-            ds[1] += pts[1]
-            ds[2] += pts[2]
-            ds[3] += pts[3]
+            if per_card:  # K♥ or queens: contracts.trick_points / _penalty_card inlined
+                pm = m & scoring
+                while pm:
+                    low = pm & -pm
+                    pm ^= low
+                    doubler = doubled.get(low, -1)
+                    if doubler < 0:
+                        ds[w] -= per_card
+                    elif doubler != w:
+                        ds[w] -= 2 * per_card
+                        ds[doubler] += per_card
+                    elif self_capture == "original_penalty":
+                        ds[w] -= per_card
+                    elif self_capture == "leader_gains":
+                        ds[w] -= 2 * per_card
+                        ds[leader] += per_card
+                    else:
+                        ds[w] -= 2 * per_card
+            else:
+                pts = trick_points(
+                    contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
+                    self_capture=r.self_capture,
+                )
+                ds[0] += pts[0]
+                ds[1] += pts[1]
+                ds[2] += pts[2]
+                ds[3] += pts[3]
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
         if n == 13:
@@ -296,7 +327,7 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         get = bit.__getitem__
         for x in range(4):
             h = H[x]
-            hands[x] = sum(map(get, h[0])) | sum(map(get, h[1])) | sum(map(get, h[2])) | sum(map(get, h[3]))
+            hands[x] = sum(map(get, h[0] + h[1] + h[2] + h[3]))
     g.trick = []
     g.leader = leader
     g.to_act = leader
@@ -335,16 +366,14 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
 
     Only the set of open cards is kept while playing: a card played leaves it and opens its
     outward neighbour on its row (both neighbours for a jack; nothing past a two or an ace),
-    :data:`_GROW`, the same set as ``layout.open_cards``. A seat's one playable card is taken
-    without a list (its draw still made). The rows are written back at the end from the cards no
-    hand holds (every card of the Trix contract is in a hand or on the table). Runs until the
-    deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which goes back to
-    :func:`playout`.
+    :data:`_GROW`, the same set as ``layout.open_cards``. The ``k``-th playable card is the
+    lowest bit left after dropping ``k`` (no list; a seat's one playable card still takes its
+    draw). The rows are written back at the end from the cards no hand holds (every card of the
+    Trix contract is in a hand or on the table). Runs until the deal ends or a seat must pass by
+    hand (``auto_pass_in_layout`` off), which goes back to :func:`playout`.
     """
     hands = g.hands
-    bit = _BIT
     grow = _GROW
-    t0, t1, t2, t3 = _SUIT_IDS
     fl = floor
     auto = g._rules.auto_pass
     finished = g.finished
@@ -359,14 +388,16 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         if not m:  # a pass by hand: playout() applies it
             g.to_act = s
             break
-        if m & (m - 1):
-            opts = [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
-            card = opts[fl(rnd() * len(opts))]
-            b = bit[card]
+        if m & (m - 1):  # the k-th lowest playable card: drop k lowest bits
+            k = fl(rnd() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            b = m & -m
         else:  # one playable card: the only legal id, drawn for
             rnd()
             b = m
-            card = m.bit_length() - 1
+        card = b.bit_length() - 1
         hand ^= b
         hands[s] = hand
         append(s * 64 + card)
