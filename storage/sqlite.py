@@ -2,16 +2,16 @@
 
 The repository holds one ``aiosqlite`` connection and talks to it through aiosqlite's public API
 only (``execute``, ``execute_fetchall``, ``executemany``, ``commit``, ``rollback``, ``close``,
-``in_transaction``, ``isolation_level``). An ``asyncio.Lock`` lets one method at a time use it, so a
-method's statements never interleave with another's and a read never runs inside another
-coroutine's open write transaction. Writes go through a group-commit queue: the writes that arrive
-while a commit is in flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so
-that one refused write (a :class:`VersionConflict`, say) leaves the others intact. Each statement
-is one trip through aiosqlite's thread, so the hot path takes few (:func:`_run_batch`): a batch of
-appends is one ``executemany`` into a temporary view whose trigger checks and writes each append
-(seq, compare-and-set on ``rev``), then ``COMMIT``; other writes run in a savepoint each, and a
-refused append sends its batch round again that way. A caller returns only after the commit that
-holds its write is done. Durability (:data:`DURABILITY`):
+``in_transaction``). An ``asyncio.Lock`` lets one method at a time use it, so a method's statements
+never interleave with another's and a read never runs inside another coroutine's open write
+transaction. Writes go through a group-commit queue: the writes that arrive while a commit is in
+flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so that one refused
+write (a :class:`VersionConflict`, say) leaves the others intact. Each statement is one trip
+through aiosqlite's thread, so the hot path takes few (:func:`_run_batch`): a batch of appends is
+one ``executemany`` into a temporary view whose trigger checks and writes each append (seq,
+compare-and-set on ``rev``), then ``COMMIT``, and a lone append is that one statement; other writes
+run in a savepoint each, and a refused append sends its batch round again that way. A caller
+returns only after the commit that holds its write is done. Durability (:data:`DURABILITY`):
 ``"crash"`` (the default) is WAL with ``synchronous=NORMAL``, which keeps every acknowledged write
 through a crash or ``kill -9`` of the process; ``"power"`` is ``synchronous=FULL``, which also waits
 for the disk on each commit and so keeps them through a power cut or an operating-system crash.
@@ -270,7 +270,6 @@ class SQLiteRepository:
             self.schema_version = await _migrate(db, scripts)
             for statement in _APPEND_OBJECTS:
                 await db.execute(statement)
-            db.isolation_level = "IMMEDIATE"  # a write's first statement begins its transaction itself
         except BaseException as e:
             await db.close()
             raise storage_error(e, self.path) from None
@@ -880,18 +879,18 @@ async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool,
 
     Every trip to aiosqlite's thread waits for the event loop to come round (and, on a busy machine,
     for the operating system to run the thread), so the batch takes few: each run of consecutive
-    appends is one ``executemany`` into ``majlis_append``, whatever its length, and a batch that
-    starts with one needs no ``BEGIN`` of its own (the connection begins ``IMMEDIATE`` before a
-    write's first statement): a batch of appends is two trips, that statement and ``COMMIT``. Any
-    other write runs in its own savepoint (none when alone in its batch). When a run is refused (a
-    stale seq or rev, a missing table) or one of its statements fails, the transaction is rolled
-    back and the batch run again with a savepoint per write, which refuses exactly the writes it
-    must, with their own errors, and keeps the others.
+    appends is one ``executemany`` into ``majlis_append``, whatever its length: a batch of appends
+    is ``BEGIN IMMEDIATE``, that statement and ``COMMIT``, and an append alone in its batch is ONE
+    trip (the connection is in autocommit mode: the statement, trigger and all, is atomic and
+    committed before it returns). Any other write runs in its own savepoint (none when alone in
+    its batch). When a run is refused (a stale seq or rev, a missing table) or one of its
+    statements fails, the transaction is rolled back and the batch run again with a savepoint per
+    write, which refuses exactly the writes it must, with their own errors, and keeps the others.
     """
     try:
-        if batch[0].append is None:
+        if len(batch) > 1 or batch[0].append is None:
             await c.execute("BEGIN IMMEDIATE")
-        outcomes = await _run_writes(c, batch, fast=True)
+        outcomes = await _run_writes(c, batch, fast=True)  # a lone append: one statement, committed by itself
         rerun = outcomes is None
         if outcomes is None:
             if c.in_transaction:
@@ -899,7 +898,8 @@ async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool,
             await c.execute("BEGIN IMMEDIATE")
             outcomes = await _run_writes(c, batch, fast=False)
             assert outcomes is not None
-        await c.commit()
+        if c.in_transaction:
+            await c.commit()
     except BaseException:
         if c.in_transaction:
             await c.rollback()
