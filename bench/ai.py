@@ -3,8 +3,8 @@
     python bench/ai.py --game tarneeb --deals 40          # strong vs easy (the rule player)
     python bench/ai.py --game tarneeb --deals 40 --level strong --against normal
     python bench/ai.py --game tarneeb41 --deals 40
-    python bench/ai.py --game trix --deals 8               # --jobs 2: two processes (Trix only)
-    python bench/ai.py --game trix-kingdom --deals 160     # 8 kingdoms, the owner chooses
+    python bench/ai.py --game trix --deals 8               # --jobs 2: two processes
+    python bench/ai.py --game trix-kingdom --deals 320 --jobs 2 --cpu-only   # 16 kingdoms, the owner chooses
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
 
@@ -22,7 +22,9 @@ the same seat. Bids (``--game bids``): the card play is the rule player's everyw
 bidding differs (classic: team points per deal, both seatings; 41: personal points per deal).
 Trix: each deal is played once with four ``--against`` players and once with the level's player
 in each seat, for every contract (the owner's choice is forced); the figure is the level's seat
-points minus the other's in that seat. Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
+points minus the other's in that seat. (The search reads the owner's choice as evidence of its
+cards, misleading here where the contract is imposed: the kingdoms are the measure.)
+Trix kingdoms (``--game trix-kingdom``, ``--deals`` / 20
 kingdoms): five deals, one per contract, the kingdom's owner choosing the order, so the contract
 choice counts too; the figure is the same difference per deal. Prints means with standard errors
 and the level's decision times (of decisions with a choice only: a forced move is answered at
@@ -151,7 +153,8 @@ def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, 
 def bench_tarneeb(deals: int, level: str, against: str, jobs: int = 1) -> None:
     card_gain: list[float] = []
     score_gain: list[float] = []
-    for card, score in _in_workers(_tarneeb_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    work = [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)]
+    for card, score in _in_workers(_tarneeb_deal, work, jobs):
         if card is not None:
             card_gain.append(card)
         if score is not None:
@@ -187,9 +190,10 @@ def _t41_deal(args: tuple[int, str, str, int]) -> tuple[tuple[list[float], int],
 def bench_tarneeb41(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: list[float] = []
     thrown = 0
-    for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    for d, t in _in_workers(_t41_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         diffs.extend(d)
         thrown += t
+    _dump("tarneeb41", level, against, diffs)
     print(f"tarneeb41, {level} vs {against}: {deals} deals x 2 seatings ({thrown} runs thrown in)")
     print(f"  personal score per deal per seat: {_fig(diffs, 'points')}")
 
@@ -226,7 +230,7 @@ def bench_bids(deals: int, level: str, against: str, jobs: int = 1) -> None:
     """Bidding alone: the rule player plays every card; only who bids differs (points, duplicate)."""
     classic: list[float] = []
     syrian: list[float] = []
-    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         classic.append(c)
         syrian.extend(sy)
     print(f"bidding alone (rule card play), {level} bids vs {against} bids: {deals} deals x 2 seatings")
@@ -252,6 +256,22 @@ def _trix_deal(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]],
             d = play_deal("trix", cards, players, 3000 + i, contract=contract, timed={s})["deltas"]["players"]
             out[contract].append(d[s] - base[s])
     return out, _times_since(before)
+
+
+#: ``--dump FILE``: each figure's values (one per deal and seat, in order) as a JSON line there, so
+#: two runs on the same deals can be compared pair by pair.
+DUMP: str | None = None
+#: ``--skip N``: start at the set's deal (or kingdom) number N, to extend an earlier run with new deals.
+SKIP = 0
+
+
+def _dump(game: str, level: str, against: str, xs: list[float]) -> None:
+    if DUMP:
+        import json
+
+        with open(DUMP, "a") as f:
+            f.write(json.dumps({"game": game, "level": level, "against": against, "offset": OFFSET,
+                                "values": xs}) + "\n")
 
 
 def _set_offset(offset: int) -> None:
@@ -345,7 +365,7 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
     other_x: list[float] = []
     per_contract: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     reordered = 0
-    work = [(i, level, against, OFFSET) for i in range(kingdoms)]
+    work = [(i, level, against, OFFSET) for i in range(SKIP, SKIP + kingdoms)]
     for diffs, r, split in _in_workers(_trix_kingdom, work, jobs):
         allx.extend(diffs)
         reordered += r
@@ -353,6 +373,7 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
             (owner_x if is_owner else other_x).append(x)
             for c, v in by_c.items():
                 per_contract[c].append(v)
+    _dump("trix-kingdom", level, against, allx)
     print(f"trix kingdoms, {level} vs {against}: {kingdoms} kingdoms x 5 deals x 4 seats (owner chooses)")
     print(f"  points per deal per seat: {_fig(allx, 'points', 1)}"
           f" (contract order changed in {reordered} of {4 * kingdoms} runs)")
@@ -364,7 +385,7 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
 
 def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: dict[str, list[float]] = {c: [] for c in CONTRACTS}
-    for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(deals)], jobs):
+    for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         for c, xs in out.items():
             diffs[c].extend(xs)
     allx = [x for v in diffs.values() for x in v]
@@ -460,7 +481,7 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
 
 
 def main() -> None:
-    global OFFSET
+    global OFFSET, DUMP, SKIP
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
                     default="all")
@@ -474,12 +495,17 @@ def main() -> None:
     ap.add_argument("--cpu-only", action="store_true",
                     help="the levels' CPU budgets alone bound the search (no one-second wall cap in this"
                          " process): the strength a machine with a core free per worker gives, whatever the load")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="begin at this deal (kingdom) of the set: more deals for an earlier run")
+    ap.add_argument("--dump", help="append each figure's values (per deal and seat) to this file, as JSON lines")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
     ap.add_argument("--workers", type=int, default=0, help="lag: worker processes (default: one per core)")
     a = ap.parse_args()
     OFFSET = SEEDS[a.seeds]
+    DUMP = a.dump
+    SKIP = a.skip
     if a.cpu_only:
         os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
     t0 = time.perf_counter()

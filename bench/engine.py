@@ -141,6 +141,45 @@ def clone_us(game: str) -> float:
     return best * 1e6
 
 
+def trix_contracts(seconds: float) -> dict[str, float]:
+    """Microseconds per Trix deal through ``playout()``, per kingdom contract.
+
+    Each from a state just after the contract was chosen (doubling, play, scoring and the next
+    deal's shuffle), on copies loaded from JSON so no generator is shared (no copy at the deal's
+    end); the layout (``trix``) and the penalty contracts differ a lot.
+    """
+    from engine.trix.contracts import CONTRACT_NAMES, KINGDOM_CONTRACTS
+
+    out: dict[str, float] = {}
+    for c in KINGDOM_CONTRACTS["kingdoms"]:
+        starts: list[dict[str, Any]] = []
+        seed = 0
+        while len(starts) < 40:
+            r = random.Random(seed)
+            g: Any = engine.new_game("trix", seed=seed)
+            seed += 1
+            while g.to_act is not None:
+                if g.phase == "contract" and c in g.contracts_left():  # the owner picks this contract
+                    g.step(g.legal_ids()[g.contracts_left().index(c)])
+                    if g.contract == c and g.phase != "contract":
+                        starts.append(g.to_json())
+                    break
+                ids = g.legal_ids()
+                g.step(ids[floor(r.random() * len(ids))])
+        rnd = random.Random(4).random
+        n = 0
+        spent = 0.0
+        while spent < seconds:
+            games = [engine.load(d) for d in starts]
+            t0 = _clock()
+            for g in games:
+                g.playout(rnd)
+            spent += _clock() - t0
+            n += len(games)
+        out[CONTRACT_NAMES[c]] = spent / n * 1e6
+    return out
+
+
 def _pyspiel() -> Any:
     try:
         import pyspiel
@@ -285,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     games = [g for g in args.games if _available(g)]
     cols = ("ours", "hearts", "cpp", "xh", "xcpp", "step", "act", "rollouts", "clone")
     fig: dict[str, dict[str, list[float]]] = {g: {c: [] for c in cols} for g in games}
+    contracts: dict[str, list[float]] = {}
     for _ in range(args.rounds):
         for game in games:
             f = fig[game]
@@ -300,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
                 f["act"].append(deals_public(game, args.extra))
                 f["rollouts"].append(rollouts(game, args.extra))
                 f["clone"].append(clone_us(game))
+                if game == "trix":
+                    for name, us in trix_contracts(args.extra / 2).items():
+                        contracts.setdefault(name, []).append(us)
     print(
         f"medians of {args.rounds} rounds (range in brackets); per round and game {args.seconds:g} s of CPU time"
         f" per driver in {args.slices} alternating slices (ours, hearts from Python, hearts in C++)"
@@ -329,6 +372,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"{game:10} {_median(f['step']):9.0f} {_median(f['act']):9.0f} {_median(f['rollouts']):11.0f}"
                 f" {_median(f['clone']):9.2f}"
             )
+        if contracts:
+            print("trix, µs per deal through playout() from the chosen contract (doubling, play, scoring,")
+            print("the next deal's shuffle), per contract:")
+            print("  " + ", ".join(f"{name} {_median(us):.0f}" for name, us in contracts.items()))
     return 0
 
 

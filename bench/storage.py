@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from storage.records import PLAYING, ActionRecord, Seat, TableRecord
-from storage.rows import action_row, table_row
+from storage.rows import TABLE_COLUMNS, action_row, table_row
 from storage.sqlite import DURABILITY, SQLiteRepository
 
 SEATS = (Seat("tg:1", "A"), Seat("tg:2", "B"), Seat("ai:easy:2", "AI", is_ai=True), Seat("tg:4", "D"))
@@ -86,7 +86,8 @@ def populate(path: Path, tables: int, actions: int) -> None:
     conn.execute("BEGIN")
     for i in range(tables):
         row = table_row(replace(table(f"tg:-{i}"), version=actions))
-        cur = conn.execute(f"INSERT INTO tables VALUES ({', '.join('?' * len(row))})", (None, *row[1:]))
+        cur = conn.execute(f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({', '.join('?' * len(row))})",
+                           (None, *row[1:]))  # the columns named: the lease columns keep their defaults
         tid = cur.lastrowid
         assert tid is not None
         conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",

@@ -1,7 +1,7 @@
 """N concurrent AI tables in one process on durable SQLite, with the real presenter and renderer.
 
     python bench/tables.py --tables 1000 --seconds 8
-    python bench/tables.py --tables 1000 --synchronous NORMAL
+    python bench/tables.py --tables 1000 --synchronous FULL   # durability "power"
 
 Every table sits in a Telegram-shaped group (``tg:-100…``) whose messages go through the real
 :class:`~bot.presenter.Presenter`, renderer and outbox, at Telegram's real budgets on real time,
@@ -295,7 +295,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=2000.0, help="offered load of the paced phase")
     parser.add_argument("--game", default="trix", choices=["trix", "tarneeb41", "tarneeb"])
     parser.add_argument("--ai", default="easy", help="easy (the rule AI), legal (random legal moves), normal, strong")
-    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL", "OFF"])
+    parser.add_argument("--synchronous", default="NORMAL", choices=["FULL", "NORMAL", "OFF"],
+                        help="NORMAL: the default durability (crash); FULL: durability power")
     parser.add_argument("--db", default="", help="SQLite file (default: a temporary one)")
     parser.add_argument("--gc", default="tuned", choices=["tuned", "default"],
                         help="tuned: bot.settings.tune_gc() after setup and after the restore")

@@ -104,11 +104,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Start the Telegram and/or Discord bot; say exactly what to set when no token is configured."""
     cfg = load_config(db=args.db, telegram_webhook=True if args.webhook else None)  # a ConfigError: one line
     t = translator(_cli_lang(None, cfg.lang))
-    if cfg.telegram_webhook and not cfg.telegram_webhook_url and cfg.telegram_token:
-        raise ConfigError("a Telegram webhook needs the public address Telegram posts to",
-                          "set MAJLIS_TELEGRAM_WEBHOOK_URL or [telegram] webhook_url")
     want_tg = args.telegram or not (args.telegram or args.discord)
     want_dc = args.discord or not (args.telegram or args.discord)
+    if want_tg and cfg.telegram_token and cfg.telegram_webhook and not cfg.telegram_webhook_url:
+        raise ConfigError("a Telegram webhook needs the public address Telegram posts to",
+                          "set MAJLIS_TELEGRAM_WEBHOOK_URL or [telegram] webhook_url")
     where = t.gettext("or put them in {path}", path=str(cfg.config_file or cfg.data_dir / "majlis.toml"))
     missing: list[str] = []
     if args.telegram and not cfg.telegram_token:

@@ -31,6 +31,7 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     api_base = "https://discord.com/api/v10"
     gateway = "wss://gateway.discord.gg/"
     sharded = false
+    shards = "0-3/8"          # this process runs shards 0-3 of 8 (bot/discord/shards.py)
 
 Most keys have an environment variable that wins over the file (see :data:`ENV`). A value that
 cannot be used, a file that is not UTF-8 or not TOML raise :class:`ConfigError`, whose message
@@ -80,6 +81,8 @@ ENV: dict[str, str] = {
     "telegram_webhook_secret": "MAJLIS_TELEGRAM_WEBHOOK_SECRET",
     "metrics_port": "MAJLIS_METRICS_PORT",
     "metrics_host": "MAJLIS_METRICS_HOST",
+    "discord_shards": "MAJLIS_DISCORD_SHARDS",
+    "lease_seconds": "MAJLIS_LEASE_SECONDS",
 }
 CONFIG_ENV = "MAJLIS_CONFIG"
 #: ``[section] key`` in the file -> config field (top-level keys are the field names).
@@ -90,6 +93,7 @@ _SECTIONS = {
     ("discord", "api_base"): "discord_api_base",
     ("discord", "gateway"): "discord_gateway",
     ("discord", "sharded"): "discord_sharded",
+    ("discord", "shards"): "discord_shards",
     ("telegram", "concurrent_updates"): "telegram_concurrent_updates",
     ("telegram", "outbox_pool_size"): "telegram_outbox_pool_size",
     ("telegram", "webhook"): "telegram_webhook",
@@ -151,6 +155,10 @@ class Config:
     discord_api_base: str | None = None
     discord_gateway: str | None = None
     discord_sharded: bool = False
+    #: ``<ids>/<count>``: the Discord shards this process runs (``bot/discord/shards.py``); None: all.
+    discord_shards: str | None = None
+    #: Several processes on PostgreSQL: seconds a table's lease lasts (renewed every third of it).
+    lease_seconds: float = 30.0
     #: ``majlis run --telegram --webhook``: Telegram posts updates to ``telegram_webhook_url``, which
     #: the operator's proxy forwards to ``telegram_webhook_listen:telegram_webhook_port`` (same path).
     telegram_webhook: bool = False
@@ -204,6 +212,22 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     def bad(expected: str) -> ConfigError:
         return ConfigError(f"{where}: expected {expected}, got {value!r}", _fix(where))
 
+    if name == "discord_shards":
+        from bot.discord.shards import parse_shards
+
+        try:
+            parse_shards(str(value))
+        except ValueError as e:
+            raise ConfigError(f"{where}: {e}, got {value!r}", _fix(where)) from None
+        return str(value).strip()
+    if name == "lease_seconds":
+        try:
+            x = -1.0 if isinstance(value, bool) or not str(value).isascii() else float(value)
+        except (TypeError, ValueError):
+            x = -1.0
+        if not 1.0 <= x < float("inf"):
+            raise bad("a number of seconds, at least 1")
+        return x
     if name in ("ai_delay", "shutdown_grace", "command_every", "press_every", *_WHOLE, *_COUNTS):
         if isinstance(value, bool) or not isinstance(value, int | float | str) \
                 or (isinstance(value, str) and not value.isascii()):  # float() also reads "٣٠"

@@ -29,13 +29,15 @@ import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
 
+# no *_created series: a scrape holds what the README lists, nothing more
+disable_created_metrics()  # type: ignore[no-untyped-call]
 REGISTRY = CollectorRegistry()
 
 ACTIONS = Counter("majlis_actions", "Engine actions committed", ["reason"], registry=REGISTRY)
@@ -47,6 +49,8 @@ AI_THINK = Histogram(
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0), registry=REGISTRY)
 RATE_LIMITED = Counter("majlis_rate_limited", "429 answers (retry after) the outboxes got", ["platform"],
                        registry=REGISTRY)
+for _kind in ("person", "ai", "timeout"):  # present from the first scrape, so rate() sees them start at 0
+    ACTIONS.labels(_kind)
 
 _hubs: weakref.WeakSet[Any] = weakref.WeakSet()
 _managers: weakref.WeakSet[Any] = weakref.WeakSet()

@@ -3,11 +3,19 @@
 :class:`Prefs` passes chat and player records through to storage and keeps the one preference
 cache of the process (used by the table manager, the presenter and both chat adapters): bounded in
 size (least recently used out first) and re-read from storage after ``ttl`` seconds.
+
+Several processes on one PostgreSQL (:meth:`Prefs.listen`): every change a process stores is
+announced on the channel ``majlis_prefs`` (``chat:<id>``, ``player:<id>``), and every process reads
+an entry it holds again at once, so a language or a turn timer changed through one process is used
+by all of them within one notification's time (``bench/routing.py`` measures it); the time bound
+stays as the safety net (a lost listening connection clears the whole cache when it comes back).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -22,6 +30,11 @@ from storage.records import ChatRecord, PlayerRecord
 from storage.repository import Repository
 
 V = TypeVar("V")
+
+log = logging.getLogger(__name__)
+
+#: The channel on which stored settings changes are announced to the other processes.
+PREFS_CHANNEL = "majlis_prefs"
 
 #: Entries kept per cache, and the seconds after which an entry is read from storage again.
 CACHE_SIZE = 10_000
@@ -60,6 +73,13 @@ class TTLCache(Generic[V]):
         """Forget ``key``."""
         self._data.pop(key, None)
 
+    def clear(self) -> None:
+        """Forget everything."""
+        self._data.clear()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._data
+
     def __len__(self) -> int:
         return len(self._data)
 
@@ -90,6 +110,50 @@ class Prefs:
         self._chats: TTLCache[tuple[ChatRecord | None]] = TTLCache(size, chat_ttl)  # the stored record
         self._players: TTLCache[PlayerRecord | None] = TTLCache(size, player_ttl)
         self._parents: TTLCache[str] = TTLCache(size, float("inf"))
+        self._notify: Any = None  # the repository's notify() once listening (several processes)
+        self._refreshing: set[asyncio.Task[None]] = set()
+        self.refreshed = 0  # entries read again because another process changed them (tests, bench)
+
+    # -- several processes: announce what is stored, hear what the others store -----------------
+
+    async def listen(self) -> bool:
+        """Hear the other processes' changes (PostgreSQL LISTEN/NOTIFY); False where storage cannot."""
+        listen = getattr(self.repo, "listen", None)
+        if listen is None or self._notify is not None:
+            return self._notify is not None
+        await listen(PREFS_CHANNEL, self._heard)
+        self._notify = self.repo.notify  # type: ignore[attr-defined]
+        return True
+
+    async def _announce(self, kind: str, key: str) -> None:
+        if self._notify is not None:
+            try:
+                await self._notify(PREFS_CHANNEL, f"{kind}:{key}")
+            except Exception:  # stored already; the others see it when their entry expires
+                log.warning("could not announce the change of %s %s", kind, key, exc_info=True)
+
+    def _heard(self, payload: str) -> None:
+        if payload == "*":  # the listening connection came back: anything may have changed
+            self._chats.clear()
+            self._players.clear()
+            return
+        kind, _, key = payload.partition(":")
+        cache: Any = self._chats if kind == "chat" else self._players if kind == "player" else None
+        if cache is None or key not in cache:
+            return
+        task = asyncio.get_running_loop().create_task(self._reread(kind, key))
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _reread(self, kind: str, key: str) -> None:
+        try:
+            if kind == "chat":
+                self._chats.put(key, (await self.repo.get_chat(key),))
+            else:
+                self._players.put(key, await self.repo.get_player(key))
+            self.refreshed += 1
+        except Exception:  # storage away: forget it, so that the next use reads it
+            (self._chats if kind == "chat" else self._players).pop(key)
 
     # -- chats ----------------------------------------------------------------------------------
     #
@@ -171,6 +235,7 @@ class Prefs:
         chat = dataclasses.replace(chat, **changes)
         await self.repo.save_chat(chat)
         self._chats.put(chat_id, (chat,))
+        await self._announce("chat", chat_id)
         return chat
 
     # -- languages: the one order, for the presenter and both adapters ---------------------------
@@ -215,13 +280,18 @@ class Prefs:
     async def touch_player(self, person: Person) -> PlayerRecord:
         """The person's record, created on first sight; the stored name follows the platform's."""
         record = await self.player_record(person.player_id)
+        changed = False
         if record is None:
             record = PlayerRecord(player_id=person.player_id, name=person.name)
             await self.repo.save_player(record)
+            changed = True
         elif record.name != person.name and person.name:
             record = dataclasses.replace(record, name=person.name)
             await self.repo.save_player(record)
+            changed = True
         self._players.put(person.player_id, record)
+        if changed:
+            await self._announce("player", person.player_id)
         return record
 
     async def update_player(self, player_id: str, **changes: Any) -> PlayerRecord:
@@ -233,6 +303,7 @@ class Prefs:
         record = dataclasses.replace(record, **changes)
         await self.repo.save_player(record)
         self._players.put(player_id, record)
+        await self._announce("player", player_id)
         return record
 
     def forget_chat(self, chat_id: str) -> None:

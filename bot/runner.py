@@ -51,7 +51,8 @@ def manager_settings(config: Config, prefixes: tuple[str, ...]) -> ManagerSettin
     """The manager's settings for the bots: the configured pace, timer and chat defaults."""
     return ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
                            default_ai_level=config.ai_level, default_digits=config.digits,
-                           chat_prefixes=prefixes, owner=lease_owner(config.db))
+                           chat_prefixes=prefixes, owner=lease_owner(config.db),
+                           lease_seconds=config.lease_seconds, heartbeat_seconds=config.lease_seconds / 3)
 
 
 class StartGate:
@@ -164,7 +165,14 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
             return Presenter(m, {"dc": transport}, table_link=front.watch_button)
 
         options["presenter"] = presenter
-    client = build_client(manager, sharded=config.discord_sharded, start_manager=False, on_setup=gate.arrive,
+    sharded = config.discord_sharded
+    if config.discord_shards:  # this process runs some of the shards (bot/discord/shards.py)
+        from bot.discord.shards import parse_shards
+
+        options["shard_ids"], options["shard_count"] = parse_shards(config.discord_shards)
+        sharded = True
+        log.info("discord: shards %s of %s", options["shard_ids"], options["shard_count"])
+    client = build_client(manager, sharded=sharded, start_manager=False, on_setup=gate.arrive,
                           limits=config.limits(), **options)
     if front is not None:
         client.handlers.web_link = front.discord_button
@@ -201,11 +209,9 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
     async def connected() -> tuple[bool, str]:
         if not ready.is_set() or client.is_closed() or not client.is_ready():
             return False, "not connected"
-        shards = getattr(client, "shards", None)
-        sockets = [shard.ws for shard in shards.values()] if shards else [client.ws]
-        if not all(ws is not None and ws.open for ws in sockets):
-            return False, "gateway closed"
-        return True, ""
+        shards = getattr(client, "shards", None)  # AutoShardedClient: a ShardInfo per shard of this process
+        closed = any(s.is_closed() for s in shards.values()) if shards else client.ws is None or not client.ws.open
+        return (False, "gateway closed") if closed else (True, "")
 
     bot = _Bot("discord", start, stop, connected=connected)
     bot.extra["client"] = client

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 class ManagerSettings:
     """Knobs of :class:`bot.manager.TableManager`.
 
-    - ``one_table_per_chat``: refuse a second live table in a chat (``table_exists``).
     - ``lobby_timeout``: seconds after which a lobby nobody started is cancelled.
     - ``ai_delay``: seconds an AI seat waits before it moves, so people can follow (0 in tests and
       benchmarks); ``ai_jitter`` spreads it over ``delay * (1 ± jitter)``;
@@ -52,7 +51,6 @@ class ManagerSettings:
       (None: 1 s where the database notifies, PostgreSQL; 0.05 s where it cannot).
     """
 
-    one_table_per_chat: bool = True
     lobby_timeout: float = 600.0
     ai_delay: float = 1.0
     ai_jitter: float = 0.0

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.types import TableSnapshot
+from bot.types import TableSnapshot, live_snapshot
 from engine import Game
 from storage.records import LIVE_STATUSES, PLAYING, MatchResult, PlayerResult, Seat, TableRecord
 
@@ -104,9 +104,8 @@ class Table:
 
     def snapshot(self) -> TableSnapshot:
         """An immutable copy for callers, cached until the next change."""
-        if self._snapshot is None:
-            public = self.game.view(None) if self.game is not None else None
-            self._snapshot = TableSnapshot(table=self.record, public=public, to_act=self.to_act)
+        if self._snapshot is None:  # its public view is made when first read (most are never read)
+            self._snapshot = live_snapshot(self.record, self.game, self.to_act)
         return self._snapshot
 
     def seat_of(self, player_id: str) -> int | None:

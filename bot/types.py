@@ -48,6 +48,50 @@ class TableSnapshot:
         return None
 
 
+_PUBLIC = TableSnapshot.__dict__["public"]  # the slot that holds a snapshot's public view
+
+
+class _LiveSnapshot(TableSnapshot):
+    """A :class:`TableSnapshot` of a live table whose public view is made when first read.
+
+    ``game`` is the engine state the snapshot was taken of (never changed afterwards: a move acts on
+    a clone), so the view made later is the one that would have been made at once; an action whose
+    snapshot nobody renders costs no public view. Equal to a plain snapshot with the same values.
+    """
+
+    __slots__ = ("_game",)
+    _game: Any
+
+    @property
+    def public(self) -> dict[str, Any] | None:
+        game = self._game
+        if game is not None:
+            _PUBLIC.__set__(self, game.view(None))
+            object.__setattr__(self, "_game", None)
+        value: dict[str, Any] | None = _PUBLIC.__get__(self, TableSnapshot)
+        return value
+
+    @public.setter
+    def public(self, value: dict[str, Any] | None) -> None:  # the dataclass __init__ (and unpickling)
+        _PUBLIC.__set__(self, value)
+        object.__setattr__(self, "_game", None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TableSnapshot):
+            return NotImplemented
+        return (self.table, self.public, self.to_act) == (other.table, other.public, other.to_act)
+
+    __hash__ = TableSnapshot.__hash__
+
+
+def live_snapshot(table: TableRecord, game: Any, to_act: int | None) -> TableSnapshot:
+    """The snapshot of a table whose engine state is ``game`` (None in the lobby): its public view
+    is ``game.view(None)``, made when first read."""
+    snap = _LiveSnapshot(table=table, public=None, to_act=to_act)
+    object.__setattr__(snap, "_game", game)
+    return snap
+
+
 class LazyViews(Mapping[int, dict[str, Any]]):
     """Seat -> that seat's private view, each made on first reading (then kept).
 

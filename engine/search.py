@@ -23,8 +23,6 @@ _SUIT_IDS = C.SUIT_IDS
 _SUIT_MASK = C.SUIT_MASK
 _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-#: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
-_POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
 #: ``_NEXT3[s]``: the three seats after ``s`` in play order.
 _NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
 
@@ -85,13 +83,13 @@ def bid_playout(g: TrickGame, rnd: Callable[[], float]) -> None:
 def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     """The card play of :func:`playout` from the current state to the deal's 13th trick, scored.
 
-    A trick in progress is finished card by card; then each trick is four plays unrolled in
-    local variables, the seats from :data:`_NEXT3`. After a whole trick every hand holds
-    ``13 - trick_no`` cards, so a lead or a discard (a void follower) is the ``k``-th card of the
-    hand, found suit by suit from the 13-bit rank masks (the ``k``-th entry of ``legal_ids()``,
-    no list built); a follow is the ``k``-th card of the suit led. The winner is read from the
-    bits of the four cards (the highest trump, else the highest card of the suit led), the same
-    as ``cards.trick_winner``.
+    A trick in progress is finished card by card on the hands' bit sets. Then each seat's cards
+    are four short lists, one per suit, ascending (``legal_ids()``'s order), and each trick is
+    four plays unrolled in local variables, the seats from :data:`_NEXT3`: a follow pops the
+    ``k``-th card of the list of the suit led; a lead or a discard (a void follower) pops the
+    ``k``-th card of the whole hand, found list by list (after a whole trick every hand holds
+    ``13 - trick_no`` cards). The winner is kept while the cards are drawn (the highest trump,
+    else the highest card of the suit led), the same as ``cards.trick_winner``.
     """
     hands = g.hands
     tricks = g.tricks
@@ -100,7 +98,6 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
     suit_mask = _SUIT_MASK
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
-    pop = _POP13
     bit = _BIT
     fl = floor
     nxt3 = _NEXT3
@@ -127,114 +124,139 @@ def _play_out(g: TrickGame, rnd: Callable[[], float]) -> None:
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
+    # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
+    h0, h1, h2, h3 = hands
+    H = [
+        [[*t0[h0 & 8191]], [*t1[h0 >> 13 & 8191]], [*t2[h0 >> 26 & 8191]], [*t3[h0 >> 39]]],
+        [[*t0[h1 & 8191]], [*t1[h1 >> 13 & 8191]], [*t2[h1 >> 26 & 8191]], [*t3[h1 >> 39]]],
+        [[*t0[h2 & 8191]], [*t1[h2 >> 13 & 8191]], [*t2[h2 >> 26 & 8191]], [*t3[h2 >> 39]]],
+        [[*t0[h3 & 8191]], [*t1[h3 >> 13 & 8191]], [*t2[h3 >> 26 & 8191]], [*t3[h3 >> 39]]],
+    ]
     while trick_no < 13:
         n = 13 - trick_no
         s1, s2, s3 = nxt3[s]
-        hand = hands[s]
-        if trick_no == 0 and (lead := g._lead_mask(hand)) != hand:
+        h = H[s]
+        if trick_no == 0 and (lead := g._lead_mask(hands[s])) != hands[s]:
             opts = _card_ids(lead)
             c0 = opts[fl(rnd() * len(opts))]
             led = c0 // 13
+            h[led].remove(c0)
         else:
             k = fl(rnd() * n)
-            m = hand & 8191
-            p = pop[m]
+            a = h[0]
+            p = len(a)
             if k < p:
-                c0 = t0[m][k]
+                c0 = a.pop(k)
                 led = 0
             else:
                 k -= p
-                m = hand >> 13 & 8191
-                p = pop[m]
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c0 = t1[m][k]
+                    c0 = a.pop(k)
                     led = 1
                 else:
                     k -= p
-                    m = hand >> 26 & 8191
-                    p = pop[m]
+                    a = h[2]
+                    p = len(a)
                     if k < p:
-                        c0 = t2[m][k]
+                        c0 = a.pop(k)
                         led = 2
                     else:
-                        c0 = t3[hand >> 39][k - p]
+                        c0 = h[3].pop(k - p)
                         led = 3
-        hands[s] = hand ^ bit[c0]
-        sh = 13 * led
-        suit_ids = table[led]
-        hand = hands[s1]
-        follow = hand >> sh & 8191
-        if follow:
-            c1 = suit_ids[follow][fl(rnd() * pop[follow])]
+        top = c0
+        w = s
+        ruffed = False  # a trump on a lead of another suit wins over the suit led
+        f = H[s1][led]
+        if f:
+            c1 = f.pop(fl(rnd() * len(f)))
+            if c1 > top and not ruffed:
+                top = c1
+                w = s1
         else:
+            h = H[s1]
             k = fl(rnd() * n)
-            m = hand & 8191
-            p = pop[m]
+            a = h[0]
+            p = len(a)
             if k < p:
-                c1 = t0[m][k]
+                c1 = a.pop(k)
             else:
                 k -= p
-                m = hand >> 13 & 8191
-                p = pop[m]
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c1 = t1[m][k]
+                    c1 = a.pop(k)
                 else:
                     k -= p
-                    m = hand >> 26 & 8191
-                    p = pop[m]
-                    c1 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-        hands[s1] = hand ^ bit[c1]
-        hand = hands[s2]
-        follow = hand >> sh & 8191
-        if follow:
-            c2 = suit_ids[follow][fl(rnd() * pop[follow])]
+                    a = h[2]
+                    p = len(a)
+                    c1 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c1 // 13 == trump and (c1 > top or not ruffed):  # a ruff, or an overruff
+                top = c1
+                w = s1
+                ruffed = True
+        f = H[s2][led]
+        if f:
+            c2 = f.pop(fl(rnd() * len(f)))
+            if c2 > top and not ruffed:
+                top = c2
+                w = s2
         else:
+            h = H[s2]
             k = fl(rnd() * n)
-            m = hand & 8191
-            p = pop[m]
+            a = h[0]
+            p = len(a)
             if k < p:
-                c2 = t0[m][k]
+                c2 = a.pop(k)
             else:
                 k -= p
-                m = hand >> 13 & 8191
-                p = pop[m]
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c2 = t1[m][k]
+                    c2 = a.pop(k)
                 else:
                     k -= p
-                    m = hand >> 26 & 8191
-                    p = pop[m]
-                    c2 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-        hands[s2] = hand ^ bit[c2]
-        hand = hands[s3]
-        follow = hand >> sh & 8191
-        if follow:
-            c3 = suit_ids[follow][fl(rnd() * pop[follow])]
+                    a = h[2]
+                    p = len(a)
+                    c2 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c2 // 13 == trump and (c2 > top or not ruffed):  # a ruff, or an overruff
+                top = c2
+                w = s2
+                ruffed = True
+        f = H[s3][led]
+        if f:
+            c3 = f.pop(fl(rnd() * len(f)))
+            if c3 > top and not ruffed:
+                top = c3
+                w = s3
         else:
+            h = H[s3]
             k = fl(rnd() * n)
-            m = hand & 8191
-            p = pop[m]
+            a = h[0]
+            p = len(a)
             if k < p:
-                c3 = t0[m][k]
+                c3 = a.pop(k)
             else:
                 k -= p
-                m = hand >> 13 & 8191
-                p = pop[m]
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c3 = t1[m][k]
+                    c3 = a.pop(k)
                 else:
                     k -= p
-                    m = hand >> 26 & 8191
-                    p = pop[m]
-                    c3 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-        hands[s3] = hand ^ bit[c3]
-        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-        top = (m & trump_mask or m & suit_mask[led]).bit_length() - 1
-        w = s if top == c0 else s1 if top == c1 else s2 if top == c2 else s3
+                    a = h[2]
+                    p = len(a)
+                    c3 = a.pop(k) if k < p else h[3].pop(k - p)
+            if c3 // 13 == trump and (c3 > top or not ruffed):  # a ruff, or an overruff
+                top = c3
+                w = s3
+                ruffed = True
         tricks[w] += 1
         trick_no += 1
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
+    hands[0] = hands[1] = hands[2] = hands[3] = 0  # every card has been played
     g.exposed = None
     g.trick = []
     g.leader = leader

@@ -160,7 +160,7 @@ class TrickGame(Game):
         self.trick_no = 0
         self.last_trick = None
         self.past_tricks = ()
-        self._new_deal([])
+        self._new_deal(None)
 
     # ----------------------------------------------------------------- hooks
 
@@ -172,7 +172,7 @@ class TrickGame(Game):
         """Set the match totals to zero (called once, on creation)."""
 
     @abstractmethod
-    def _on_deal(self, order: list[list[int]], events: list[Event]) -> None:
+    def _on_deal(self, order: list[list[int]], events: list[Event] | None) -> None:
         """Reset the per-deal bidding state and set ``phase`` / ``to_act`` after a deal."""
 
     @abstractmethod
@@ -205,7 +205,7 @@ class TrickGame(Game):
 
     # ------------------------------------------------------------ deal / play
 
-    def _new_deal(self, events: list[Event]) -> None:
+    def _new_deal(self, events: list[Event] | None) -> None:
         if self._dshared:
             self._dealer = self._dealer.clone()
             self._dshared = False
@@ -275,7 +275,7 @@ class TrickGame(Game):
             events.append({"type": "match_over", "winner": list(self.winner), "scores": self.scores()})
 
     def _next_deal(self, events: list[Event] | None) -> None:
-        self._new_deal(events if events is not None else [])
+        self._new_deal(events)
 
     # ------------------------------------------------------------ fast path
 

@@ -10,6 +10,7 @@ Concurrency (READ COMMITTED, the default level):
 - An action locks its table's row (``SELECT … FOR UPDATE``) before it reads the log's last seq,
   so two processes appending to one table are serialized and the second gets a
   :class:`VersionConflict`; the ``(table_id, seq)`` primary key refuses a doubled seq anyway.
+  ``append_action`` does all of it in one statement (:data:`_APPEND`): one round trip.
 - Every write of a table row is a compare-and-set on ``rev`` (:class:`TableConflict`).
 - Ratings: a match first inserts the missing rating rows, then locks its players' rows with
   ``SELECT … FOR UPDATE`` in one fixed order (scope, then player id) before it reads, rates and
@@ -39,6 +40,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.errors import (
+    ChatHasLiveTable,
     DatabaseLocked,
     DatabaseUnavailable,
     ReadOnlyDatabase,
@@ -64,6 +66,7 @@ from storage.records import (
     TableRecord,
 )
 from storage.rows import (
+    END_LIVE,
     TABLE_COLUMNS,
     Row,
     Snapshot,
@@ -94,6 +97,38 @@ _COLS = TABLE_COLUMNS.split(", ")
 _T_COLUMNS = ", ".join(f"t.{c}" for c in _COLS)
 _UPDATE_TABLE = (f"UPDATE tables SET {', '.join(f'{c} = ${i + 2}' for i, c in enumerate(_COLS[1:-1]))}, "
                  f"rev = rev + 1 WHERE table_id = $1 AND rev = ${len(_COLS)} RETURNING rev")
+
+
+# An append in one statement: lock the table's row (appends to one table queue here, across
+# processes; a waiter then sees the row as the one before it left it), read the log's last seq,
+# insert the action if the stored rev is the caller's and the seq the next one, and write the table
+# row with rev + 1 if the action went in. Returns (stored rev, last seq, new rev): new rev NULL means
+# refused (no such table, stale seq or stale rev), with nothing written. Any append that got in
+# first moved the rev, so a stale one is refused by the rev even when this statement's snapshot is
+# older than the lock it waited for.
+_N = len(_COLS)  # $1 … $6 the action, $7 … the table row from chat_id to rev
+_APPEND = (
+    "WITH t AS (SELECT rev FROM tables WHERE table_id = $1 FOR UPDATE), "
+    "last AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM actions WHERE table_id = $1), "
+    "ins AS (INSERT INTO actions SELECT $1::bigint, $2::integer, $3::integer, $4::text, $5::text, "
+    "$6::double precision FROM t, last "
+    f"WHERE t.rev = ${_N + 5} AND last.seq + 1 = $2 RETURNING 1), "
+    f"upd AS (UPDATE tables SET {', '.join(f'{c} = ${i + 7}' for i, c in enumerate(_COLS[1:-1]))}, "
+    f"rev = rev + 1 WHERE table_id = $1 AND rev = ${_N + 5} AND EXISTS (SELECT 1 FROM ins) RETURNING rev) "
+    "SELECT (SELECT rev FROM t), (SELECT seq FROM last), (SELECT rev FROM upd)"
+)
+
+
+# A snapshot in one statement: written if the table exists and the seq is within its log (and not
+# older than the stored one); returns what it checked, so a refusal gets its typed error.
+_SAVE_SNAPSHOT = (
+    "WITH t AS (SELECT EXISTS (SELECT 1 FROM tables WHERE table_id = $1::bigint) AS found, "
+    "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1::bigint) AS last), "
+    "ins AS (INSERT INTO snapshots SELECT $1::bigint, $2::integer, $3::text FROM t "
+    "WHERE t.found AND $2::integer BETWEEN 0 AND t.last ON CONFLICT (table_id) DO UPDATE "
+    "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq RETURNING 1) "
+    "SELECT found, last FROM t"
+)
 
 
 def is_postgres_url(url: str) -> bool:
@@ -355,9 +390,25 @@ class PostgresRepository:
                            lease_until: float | None = None) -> int:
         row = (*table_row(table)[1:-1], owner, lease_until)  # no id (the database gives it), rev 0
         cols = [*_COLS[1:-1], "owner", "lease_until"]
+        # tables_one_live_per_chat (0003): a second live table of the chat is not inserted (a concurrent
+        # insert of the chat's first one is waited for); the chat's live table is read in that transaction
         sql = (f"INSERT INTO tables ({', '.join(cols)}) VALUES "
-               f"({', '.join(f'${i + 1}' for i in range(len(cols)))}) RETURNING table_id")
-        return int(await self._write(lambda c: c.fetchval(sql, *row)))
+               f"({', '.join(f'${i + 1}' for i in range(len(cols)))}) "
+               f"ON CONFLICT (chat_id) WHERE status IN {_LIVE} DO NOTHING RETURNING table_id")
+
+        live_sql = f"SELECT table_id FROM tables WHERE chat_id = $1 AND status IN {_LIVE}"
+
+        async def insert(c: Conn) -> int:
+            # looked up first so that a refusal does not use up an id (as on SQLite and in memory); the
+            # index decides when two processes insert at the same moment
+            live = await c.fetchval(live_sql, table.chat_id) if table.status in LIVE_STATUSES else None
+            table_id = None if live is not None else await c.fetchval(sql, *row)
+            if table_id is None:
+                live = live if live is not None else await c.fetchval(live_sql, table.chat_id)
+                raise ChatHasLiveTable(table.chat_id, None if live is None else int(live))
+            return int(table_id)
+
+        return await self._write(insert)
 
     async def save_table(self, table: TableRecord) -> TableRecord:
         row = table_row(table)
@@ -511,6 +562,9 @@ class PostgresRepository:
             raise ValueError(f"moving chat {old_chat_id!r} onto itself")
 
         async def move(c: Conn) -> int:
+            await c.execute(f"UPDATE tables SET {END_LIVE}, rev = rev + 1 WHERE chat_id = $1 AND status IN {_LIVE} "
+                            f"AND EXISTS (SELECT 1 FROM tables WHERE chat_id = $2 AND status IN {_LIVE})",
+                            old_chat_id, new_chat_id)
             await c.execute("UPDATE chats SET chat_id = $1 WHERE chat_id = $2 AND NOT EXISTS "
                             "(SELECT 1 FROM chats WHERE chat_id = $1)", new_chat_id, old_chat_id)
             await c.execute("DELETE FROM chats WHERE chat_id = $1", old_chat_id)
@@ -528,14 +582,29 @@ class PostgresRepository:
         return await self._write(move)
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:
+        """One statement, one round trip (its own transaction): see :data:`_APPEND`."""
         check_append(action, table)
         arow, trow = action_row(action), table_row(table)
-
-        async def append(c: Conn) -> int:
-            await _append(c, action, arow)
-            return await _update_table(c, trow)
-
-        return table_at(table, await self._write(append))
+        pool = self._pool_or_fail()
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.where} was opened read-only")
+        for attempt in range(_RETRIES):
+            try:
+                async with pool.acquire() as conn:
+                    stored, last, new = await conn.fetchrow(_APPEND, *arow, *trow[1:])
+                break
+            except (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError):
+                if attempt == _RETRIES - 1:
+                    raise
+            except Exception as e:
+                raise storage_error(e, self.where) from None
+        if new is not None:
+            return table_at(table, int(new))
+        if stored is None:
+            raise KeyError(action.table_id)
+        if action.seq != last + 1:
+            raise VersionConflict(f"table {action.table_id}: seq {action.seq}, log has {last}")
+        raise TableConflict(action.table_id, trow[-1], stored)
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._read(lambda c: c.fetch(
@@ -546,17 +615,18 @@ class PostgresRepository:
     async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
         text = dumps(state)
 
-        async def save(c: Conn) -> None:
-            if await c.fetchval("SELECT 1 FROM tables WHERE table_id = $1", table_id) is None:
-                raise KeyError(table_id)
-            last = await c.fetchval("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1", table_id)
-            if not 0 <= seq <= last:
-                raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
-            await c.execute("INSERT INTO snapshots VALUES ($1, $2, $3) ON CONFLICT (table_id) DO UPDATE "
-                            "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
-                            table_id, seq, text)
-
-        await self._write(save)
+        pool = self._pool_or_fail()
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.where} was opened read-only")
+        try:  # one statement, one round trip; it writes nothing when it refuses
+            async with pool.acquire() as conn:
+                found, last = await conn.fetchrow(_SAVE_SNAPSHOT, table_id, seq, text)
+        except Exception as e:
+            raise storage_error(e, self.where) from None
+        if not found:
+            raise KeyError(table_id)
+        if not 0 <= seq <= last:
+            raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
 
     async def latest_snapshot(self, table_id: int) -> Snapshot | None:
         row = await self._read(lambda c: c.fetchrow(

@@ -2,16 +2,16 @@
 
 The repository holds one ``aiosqlite`` connection and talks to it through aiosqlite's public API
 only (``execute``, ``execute_fetchall``, ``executemany``, ``commit``, ``rollback``, ``close``,
-``in_transaction``, ``isolation_level``). An ``asyncio.Lock`` lets one method at a time use it, so a
-method's statements never interleave with another's and a read never runs inside another
-coroutine's open write transaction. Writes go through a group-commit queue: the writes that arrive
-while a commit is in flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so
-that one refused write (a :class:`VersionConflict`, say) leaves the others intact. Each statement
-is one trip through aiosqlite's thread, so the hot path takes few (:func:`_run_batch`): a batch of
-appends is one ``executemany`` into a temporary view whose trigger checks and writes each append
-(seq, compare-and-set on ``rev``), then ``COMMIT``; other writes run in a savepoint each, and a
-refused append sends its batch round again that way. A caller returns only after the commit that
-holds its write is done. Durability (:data:`DURABILITY`):
+``in_transaction``). An ``asyncio.Lock`` lets one method at a time use it, so a method's statements
+never interleave with another's and a read never runs inside another coroutine's open write
+transaction. Writes go through a group-commit queue: the writes that arrive while a commit is in
+flight are run in the next transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so that one refused
+write (a :class:`VersionConflict`, say) leaves the others intact. Each statement is one trip
+through aiosqlite's thread, so the hot path takes few (:func:`_run_batch`): a batch of appends is
+one ``executemany`` into a temporary view whose trigger checks and writes each append (seq,
+compare-and-set on ``rev``), then ``COMMIT``, and a lone append is that one statement; other writes
+run in a savepoint each, and a refused append sends its batch round again that way. A caller
+returns only after the commit that holds its write is done. Durability (:data:`DURABILITY`):
 ``"crash"`` (the default) is WAL with ``synchronous=NORMAL``, which keeps every acknowledged write
 through a crash or ``kill -9`` of the process; ``"power"`` is ``synchronous=FULL``, which also waits
 for the disk on each commit and so keeps them through a power cut or an operating-system crash.
@@ -38,6 +38,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from storage.errors import (
+    ChatHasLiveTable,
     DatabaseLocked,
     DatabaseUnavailable,
     NotADatabase,
@@ -64,6 +65,7 @@ from storage.records import (
     TableRecord,
 )
 from storage.rows import (
+    END_LIVE,
     TABLE_COLUMNS,
     Row,
     Snapshot,
@@ -268,7 +270,6 @@ class SQLiteRepository:
             self.schema_version = await _migrate(db, scripts)
             for statement in _APPEND_OBJECTS:
                 await db.execute(statement)
-            db.isolation_level = "IMMEDIATE"  # a write's first statement begins its transaction itself
         except BaseException as e:
             await db.close()
             raise storage_error(e, self.path) from None
@@ -422,8 +423,15 @@ class SQLiteRepository:
         row = (*table_row(table)[1:-1], owner, lease_until)
 
         async def insert(c: Conn) -> int:
-            cur = await c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
-                                  f"VALUES ({', '.join('?' * len(row))})", row)
+            try:
+                cur = await c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
+                                      f"VALUES ({', '.join('?' * len(row))})", row)
+            except sqlite3.IntegrityError:  # tables_one_live_per_chat (0006): the chat has its live table
+                live = await _one(c, f"SELECT table_id FROM tables WHERE chat_id = ? AND status IN {_LIVE}",
+                                  (table.chat_id,))
+                if live is None or table.status not in LIVE_STATUSES:
+                    raise
+                raise ChatHasLiveTable(table.chat_id, int(live[0])) from None
             rowid = cur.lastrowid
             await cur.close()
             assert rowid is not None
@@ -591,16 +599,14 @@ class SQLiteRepository:
     async def save_snapshot(self, table_id: int, seq: int, state: dict[str, Any]) -> None:
         text = dumps(state)
 
-        async def save(c: Conn) -> None:
-            if await _one(c, "SELECT 1 FROM tables WHERE table_id = ?", (table_id,)) is None:
-                raise KeyError(table_id)
-            last = (await _one(c, "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?",
-                               (table_id,)))[0]
-            if not 0 <= seq <= last:
-                raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
-            await c.execute("INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE "
-                            "SET seq = excluded.seq, state = excluded.state WHERE excluded.seq >= snapshots.seq",
-                            (table_id, seq, text))
+        async def save(c: Conn) -> None:  # one statement; a second one only to say why nothing changed
+            if await _rowcount(c, _SAVE_SNAPSHOT, (table_id, seq, text)) == 0:
+                stored, last = await _one(c, _LOG_AND_REV, (table_id,))
+                if stored is None:
+                    raise KeyError(table_id)
+                if not 0 <= seq <= last:
+                    raise ValueError(f"table {table_id}: snapshot at seq {seq}, log has {last}")
+                # else an older snapshot than the stored one: the newer one stays
 
         await self._write(save)
 
@@ -662,6 +668,9 @@ class SQLiteRepository:
             raise ValueError(f"moving chat {old_chat_id!r} onto itself")
 
         async def move(c: Conn) -> int:
+            await c.execute(f"UPDATE tables SET {END_LIVE}, rev = rev + 1 WHERE chat_id = ? AND status IN {_LIVE} "
+                            f"AND EXISTS (SELECT 1 FROM tables WHERE chat_id = ? AND status IN {_LIVE})",
+                            (old_chat_id, new_chat_id))
             await c.execute("UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
             await c.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
             live = await _rowcount(c, f"UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ? "
@@ -774,6 +783,10 @@ async def _migrate(c: Conn, scripts: Sequence[tuple[int, str]]) -> int:
     return current
 
 
+_SAVE_SNAPSHOT = ("INSERT INTO snapshots SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM tables WHERE table_id = ?1) "
+                  "AND ?2 BETWEEN 0 AND (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?1) "
+                  "ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, state = excluded.state "
+                  "WHERE excluded.seq >= snapshots.seq")
 _LOG_AND_REV = ("SELECT (SELECT rev FROM tables WHERE table_id = ?1), "
                 "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?1)")
 
@@ -866,18 +879,18 @@ async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool,
 
     Every trip to aiosqlite's thread waits for the event loop to come round (and, on a busy machine,
     for the operating system to run the thread), so the batch takes few: each run of consecutive
-    appends is one ``executemany`` into ``majlis_append``, whatever its length, and a batch that
-    starts with one needs no ``BEGIN`` of its own (the connection begins ``IMMEDIATE`` before a
-    write's first statement): a batch of appends is two trips, that statement and ``COMMIT``. Any
-    other write runs in its own savepoint. When a run is refused (a stale seq or rev, a missing
-    table) or one of its statements fails, the transaction is rolled back and the batch run again
-    with a savepoint per write, which refuses exactly the writes it must, with their own errors,
-    and keeps the others.
+    appends is one ``executemany`` into ``majlis_append``, whatever its length: a batch of appends
+    is ``BEGIN IMMEDIATE``, that statement and ``COMMIT``, and an append alone in its batch is ONE
+    trip (the connection is in autocommit mode: the statement, trigger and all, is atomic and
+    committed before it returns). Any other write runs in its own savepoint (none when alone in
+    its batch). When a run is refused (a stale seq or rev, a missing table) or one of its
+    statements fails, the transaction is rolled back and the batch run again with a savepoint per
+    write, which refuses exactly the writes it must, with their own errors, and keeps the others.
     """
     try:
-        if batch[0].append is None:
+        if len(batch) > 1 or batch[0].append is None:
             await c.execute("BEGIN IMMEDIATE")
-        outcomes = await _run_writes(c, batch, fast=True)
+        outcomes = await _run_writes(c, batch, fast=True)  # a lone append: one statement, committed by itself
         rerun = outcomes is None
         if outcomes is None:
             if c.in_transaction:
@@ -885,7 +898,8 @@ async def _run_batch(c: Conn, batch: Sequence[_Write]) -> tuple[list[tuple[bool,
             await c.execute("BEGIN IMMEDIATE")
             outcomes = await _run_writes(c, batch, fast=False)
             assert outcomes is not None
-        await c.commit()
+        if c.in_transaction:
+            await c.commit()
     except BaseException:
         if c.in_transaction:
             await c.rollback()
@@ -912,6 +926,14 @@ async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[t
             continue
         write = batch[i]
         i += 1
+        if len(batch) == 1:  # alone in its transaction: rolling that back undoes a failed write
+            try:
+                outcomes.append((True, await write.fn(c)))
+            except Exception as exc:
+                if c.in_transaction:
+                    await c.rollback()
+                outcomes.append((False, exc))
+            continue
         await c.execute("SAVEPOINT w")
         try:
             value = await write.fn(c)

@@ -13,6 +13,7 @@ from bot.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.registry import Registry, require_lobby, require_playing
 from bot.types import Person, TableSnapshot
+from storage.errors import ChatHasLiveTable
 from storage.records import CANCELLED, LOBBY, STOPPED, ChatRecord, Seat, TableRecord
 
 Event = dict[str, Any]
@@ -39,14 +40,20 @@ class Lobby:
 
     async def create(self, chat_id: str, creator: Person, game: str,
                      options: dict[str, Any] | None = None) -> TableSnapshot:
-        """Open a lobby in ``chat_id`` with ``creator`` in seat 0."""
+        """Open a lobby in ``chat_id`` with ``creator`` in seat 0.
+
+        A chat has one live table: ``table_exists`` (``table_id``: that table) when it has one here,
+        or when storage refuses the new one because another process opened it at the same moment
+        (:class:`~storage.errors.ChatHasLiveTable`, nothing held or queued here then).
+        """
         if game not in engine.GAME_IDS:
             raise TableError("unknown_game", game=str(game))
         if options is not None and not isinstance(options, dict):
             raise TableError("bad_option", detail="options must be a mapping")
         async with self.registry.chat_lock(chat_id):
-            if self.settings.one_table_per_chat and self.registry.live_in_chat(chat_id) is not None:
-                raise TableError("table_exists")
+            live = self.registry.live_in_chat(chat_id)
+            if live is not None:
+                raise TableError("table_exists", table_id=live.table_id)
             chat = await self.prefs.adopt_lang(chat_id, creator.lang_hint)
             merged = {**chat.default_options.get(game, {}), **(options or {})}
             seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
@@ -56,8 +63,11 @@ class Lobby:
             record = _new_record(chat_id, creator, game, resolved, seed, now,
                                  now + self.settings.lobby_timeout, chat)
             owner = self.settings.owner
-            table_id = await self.repo.create_table(
-                record, owner=owner, lease_until=None if owner is None else now + self.settings.lease_seconds)
+            try:
+                table_id = await self.repo.create_table(
+                    record, owner=owner, lease_until=None if owner is None else now + self.settings.lease_seconds)
+            except ChatHasLiveTable as e:  # another process opened the chat's table at the same moment
+                raise TableError("table_exists", **({} if e.table_id is None else {"table_id": e.table_id})) from None
             table = Table(record=dataclasses.replace(record, table_id=table_id))
             self.register(table)
             events: list[Event] = [{"type": "table_created", "game": game},

@@ -74,7 +74,7 @@ class TarneebGame(TrickGame):
 
     # ---------------------------------------------------------------- deal
 
-    def _on_deal(self, order: list[list[int]], events: list[Event]) -> None:
+    def _on_deal(self, order: list[list[int]], events: list[Event] | None) -> None:
         self.phase = BIDDING
         self.to_act = (self.dealer + 1) & 3
         self.passed = [False, False, False, False]
@@ -84,17 +84,19 @@ class TarneebGame(TrickGame):
         self.passes = 0
         self.declarer = None
         self.contract = None
-        ev: Event = {"type": "deal_started", "deal_no": self.deal_no, "dealer": self.dealer, "first": self.to_act}
         if self._exposed_mode:
             card = order[self.dealer][12]
             self.exposed = card
             self.trump = C.SISTER_SUIT[card // 13]
-            ev["exposed"] = C.CODES[card]
-            ev["trump"] = C.SUIT_CODES[self.trump]
         else:
             self.exposed = None
             self.trump = None
-        events.append(ev)
+        if events is not None:
+            ev: Event = {"type": "deal_started", "deal_no": self.deal_no, "dealer": self.dealer, "first": self.to_act}
+            if self.exposed is not None:
+                ev["exposed"] = C.CODES[self.exposed]
+                ev["trump"] = C.SUIT_CODES[C.SISTER_SUIT[self.exposed // 13]]
+            events.append(ev)
 
     # ------------------------------------------------------------- auction
 

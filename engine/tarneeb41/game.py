@@ -47,7 +47,7 @@ class Tarneeb41Game(TrickGame):
 
     # ---------------------------------------------------------------- deal
 
-    def _on_deal(self, order: list[list[int]], events: list[Event]) -> None:
+    def _on_deal(self, order: list[list[int]], events: list[Event] | None) -> None:
         self.phase = BIDDING
         self.to_act = (self.dealer + 1) & 3
         self.bids = [None, None, None, None]
@@ -58,6 +58,8 @@ class Tarneeb41Game(TrickGame):
             card = order[self.dealer][12]
             self.exposed = card
             self.trump = C.SISTER_SUIT[card // 13]
+        if events is None:
+            return
         events.append(
             {
                 "type": "deal_started",

@@ -9,13 +9,16 @@ from __future__ import annotations
 from engine import cards as C
 from engine.trix.contracts import DOUBLABLE
 
+#: ``_FROM[owner]``: the four seats in play order from ``owner``.
+_FROM: tuple[tuple[int, ...], ...] = tuple(tuple((owner + i) % 4 for i in range(4)) for owner in range(4))
+
 
 def doubling_queue(contract: int, owner: int, hands: list[int]) -> tuple[int, ...]:
     """The seats to ask, in play order from the owner (empty: no doubling phase)."""
     can = DOUBLABLE[contract]
     if not can:
         return ()
-    return tuple(s for s in ((owner + i) % 4 for i in range(4)) if hands[s] & can)
+    return tuple([s for s in _FROM[owner] if hands[s] & can])
 
 
 def doublable_now(contract: int, hand: int, doubles: tuple[tuple[int, int], ...]) -> int:

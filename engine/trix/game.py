@@ -160,7 +160,7 @@ class TrixGame(Game):
                     "deal_index": self.deal_index,
                 }
             )
-        left = self.contracts_left()
+        left = self._rules.left[self.used]
         if len(left) == 1:
             self._begin_contract(left[0], True, events)
         else:
@@ -199,8 +199,11 @@ class TrixGame(Game):
 
     def _end_deal(self, events: list[Event] | None) -> None:
         deltas = self.deal_scores
-        for s in range(4):
-            self.score_list[s] += deltas[s]
+        sc = self.score_list
+        sc[0] += deltas[0]
+        sc[1] += deltas[1]
+        sc[2] += deltas[2]
+        sc[3] += deltas[3]
         if events is not None:
             taken = {str(s): C.codes_of(scoring_cards(self.contract, self.captured[s])) for s in range(4)}
             events.append(
@@ -261,7 +264,7 @@ class TrixGame(Game):
 
     def contracts_left(self) -> list[int]:
         """The owner's unplayed contracts, in the seed's order."""
-        return [c for c in self._rules.contracts if not self.used >> c & 1]
+        return list(self._rules.left[self.used])
 
     def trick_legal_mask(self, seat: int) -> int:
         """The cards ``seat`` may play to the current trick (X-T2 and the K♥ restriction options)."""

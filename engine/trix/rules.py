@@ -9,6 +9,12 @@ from typing import Any
 from engine.errors import InvalidOptions
 from engine.trix.contracts import KINGDOM_CONTRACTS, OPTIONS
 
+#: Per mode, ``[used]``: the mode's contracts not in the bit set ``used``, in the seed's order.
+_LEFT: dict[str, tuple[tuple[int, ...], ...]] = {
+    mode: tuple(tuple(c for c in contracts if not used >> c & 1) for used in range(64))
+    for mode, contracts in KINGDOM_CONTRACTS.items()
+}
+
 
 @dataclass(frozen=True, slots=True)
 class TrixRules:
@@ -34,6 +40,8 @@ class TrixRules:
     partnership: bool
     expose_twos: bool
     king_rules: bool
+    #: ``left[used]``: the contracts of ``contracts`` not in the bit set ``used``, in order.
+    left: tuple[tuple[int, ...], ...]
 
     @classmethod
     def from_options(cls, o: Mapping[str, Any]) -> TrixRules:
@@ -72,6 +80,7 @@ class TrixRules:
             king_rules=bool(
                 o["no_heart_lead_in_king"] or o["king_must_be_discarded_when_void"] or o["king_on_ace_of_hearts"]
             ),
+            left=_LEFT[o["mode"]],
         )
 
 

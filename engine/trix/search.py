@@ -21,7 +21,9 @@ from engine.trix.actions import PASS
 from engine.trix.contracts import (
     DIAMONDS,
     DOUBLABLE,
+    KING,
     PENALTY_CARDS,
+    QUEENS,
     SCORING,
     TRICKS,
     TRIX,
@@ -35,8 +37,6 @@ _SUIT_IDS = C.SUIT_IDS
 _SUIT_MASK = C.SUIT_MASK
 _card_ids = C.card_ids
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-#: ``_POP13[m]``: how many cards the 13-bit rank mask ``m`` holds (``len(SUIT_IDS[s][m])``).
-_POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(8192))
 _DIAMOND_MASK = C.SUIT_MASK[C.DIAMONDS]
 #: ``_NEXT3[s]``: the three seats after ``s`` in play order.
 _NEXT3: tuple[tuple[int, int, int], ...] = tuple(((s + 1) & 3, (s + 2) & 3, (s + 3) & 3) for s in range(4))
@@ -64,7 +64,7 @@ def playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     while g.to_act is not None and g.deal_no == deal_no:
         phase = g.phase
         if phase == "contract":  # TrixGame._apply of a contract id, the ids of legal_ids()
-            left = g.contracts_left()
+            left = g._rules.left[g.used]
             g._begin_contract(left[floor(rnd() * len(left))], False, None)
         elif phase == "double":
             _doubling_playout(g, rnd)
@@ -97,7 +97,7 @@ def _doubling_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         for c, _ in doubles:
             m &= ~(1 << c)
         while True:
-            opts = C.cards_of(m)
+            opts = _card_ids(m)
             k = floor(rnd() * (len(opts) + 1))
             if k == len(opts):  # done
                 break
@@ -113,12 +113,14 @@ def _doubling_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
 def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     """A trick contract without the K♥ options, played to the deal's end and scored.
 
-    ``TrixGame._trick_play`` and ``_close_trick`` inlined: a trick in progress is finished card by
-    card, then each trick is four plays unrolled in local variables, the seats from
-    :data:`_NEXT3`. After a whole trick every hand holds ``13 - n`` cards, so a lead or a discard
-    (a void follower) is the ``k``-th card of the hand, found suit by suit from the 13-bit rank
-    masks (no list built); a follow is the ``k``-th card of the suit led. No trumps in Trix: the
-    winner is the highest card of the suit led, kept while the follows are drawn.
+    ``TrixGame._trick_play`` and ``_close_trick`` inlined. A trick in progress is finished card by
+    card on the hands' bit sets. Then each seat's cards are four short lists, one per suit,
+    ascending (``legal_ids()``'s order), and each trick is four plays unrolled in local
+    variables, the seats from :data:`_NEXT3`: a follow pops the ``k``-th card of the list of the
+    suit led; a lead or a discard (a void follower) pops the ``k``-th card of the whole hand,
+    found list by list (after a whole trick every hand holds ``13 - n`` cards). No trumps in
+    Trix: the winner is the highest card of the suit led, kept while the follows are drawn. The
+    hands' bit sets are rebuilt from the lists when the deal ends early.
     """
     hands = g.hands
     captured = g.captured
@@ -130,9 +132,12 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     scoring = SCORING[contract]
     per_trick = r.penalties[3] if contract == TRICKS else 0
     per_diamond = r.penalties[2] if contract == DIAMONDS else 0
+    per_card = r.penalties[0] if contract == KING else r.penalties[1] if contract == QUEENS else 0
+    #: each doubled card's bit -> its doubler (a card is doubled at most once)
+    doubled = {1 << c: seat for c, seat in g.doubles}
+    self_capture = r.self_capture
     table = _SUIT_IDS
     t0, t1, t2, t3 = table
-    pop = _POP13
     bit = _BIT
     nxt3 = _NEXT3
     fl = floor
@@ -143,129 +148,136 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     past = list(g.past_tricks)
     trick = g.trick
     g.exposed = True
-    while True:
-        if trick:  # the trick in progress, card by card
-            led = trick[0] // 13
-            while len(trick) < 4:
-                hand = hands[s]
-                follow = hand >> (13 * led) & 8191
-                opts = table[led][follow] if follow else _card_ids(hand)
-                c = opts[fl(rnd() * len(opts))]
-                hands[s] = hand ^ bit[c]
-                trick.append(c)
-                s = (s + 1) & 3
-            c0, c1, c2, c3 = trick
-            trick = []
-            m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
-            top = (m & _SUIT_MASK[led]).bit_length() - 1
-            w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
-        else:  # a whole trick
-            left = 13 - n
-            s1, s2, s3 = nxt3[s]
+    if trick:  # the trick in progress, card by card
+        led = trick[0] // 13
+        while len(trick) < 4:
             hand = hands[s]
-            k = fl(rnd() * left)
-            m = hand & 8191
-            p = pop[m]
+            follow = hand >> (13 * led) & 8191
+            opts = table[led][follow] if follow else _card_ids(hand)
+            c = opts[fl(rnd() * len(opts))]
+            hands[s] = hand ^ bit[c]
+            trick.append(c)
+            s = (s + 1) & 3
+        c0, c1, c2, c3 = trick
+        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
+        top = (m & _SUIT_MASK[led]).bit_length() - 1
+        w = (leader + (0 if top == c0 else 1 if top == c1 else 2 if top == c2 else 3)) & 3
+        done = _score_trick(g, m, w, leader, n + 1, taken | m, pen)
+        past.append((w, leader, (c0, c1, c2, c3)))
+        leader = s = w
+        n += 1
+        taken |= m
+    else:
+        done = False
+    # each seat's cards as four lists, one per suit, ascending (the order of legal_ids)
+    h0, h1, h2, h3 = hands
+    H = [
+        [[*t0[h0 & 8191]], [*t1[h0 >> 13 & 8191]], [*t2[h0 >> 26 & 8191]], [*t3[h0 >> 39]]],
+        [[*t0[h1 & 8191]], [*t1[h1 >> 13 & 8191]], [*t2[h1 >> 26 & 8191]], [*t3[h1 >> 39]]],
+        [[*t0[h2 & 8191]], [*t1[h2 >> 13 & 8191]], [*t2[h2 >> 26 & 8191]], [*t3[h2 >> 39]]],
+        [[*t0[h3 & 8191]], [*t1[h3 >> 13 & 8191]], [*t2[h3 >> 26 & 8191]], [*t3[h3 >> 39]]],
+    ]
+    while not done:
+        left = 13 - n
+        s1, s2, s3 = nxt3[s]
+        h = H[s]
+        k = fl(rnd() * left)
+        a = h[0]
+        p = len(a)
+        if k < p:
+            c0 = a.pop(k)
+            led = 0
+        else:
+            k -= p
+            a = h[1]
+            p = len(a)
             if k < p:
-                c0 = t0[m][k]
-                led = 0
+                c0 = a.pop(k)
+                led = 1
             else:
                 k -= p
-                m = hand >> 13 & 8191
-                p = pop[m]
+                a = h[2]
+                p = len(a)
                 if k < p:
-                    c0 = t1[m][k]
-                    led = 1
+                    c0 = a.pop(k)
+                    led = 2
                 else:
-                    k -= p
-                    m = hand >> 26 & 8191
-                    p = pop[m]
-                    if k < p:
-                        c0 = t2[m][k]
-                        led = 2
-                    else:
-                        c0 = t3[hand >> 39][k - p]
-                        led = 3
-            hands[s] = hand ^ bit[c0]
-            top = c0
-            w = s
-            sh = 13 * led
-            suit_ids = table[led]
-            hand = hands[s1]
-            follow = hand >> sh & 8191
-            if follow:
-                c1 = suit_ids[follow][fl(rnd() * pop[follow])]
-                if c1 > top:
-                    top = c1
-                    w = s1
+                    c0 = h[3].pop(k - p)
+                    led = 3
+        top = c0
+        w = s
+        f = H[s1][led]
+        if f:
+            c1 = f.pop(fl(rnd() * len(f)))
+            if c1 > top:
+                top = c1
+                w = s1
+        else:
+            h = H[s1]
+            k = fl(rnd() * left)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c1 = a.pop(k)
             else:
-                k = fl(rnd() * left)
-                m = hand & 8191
-                p = pop[m]
+                k -= p
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c1 = t0[m][k]
+                    c1 = a.pop(k)
                 else:
                     k -= p
-                    m = hand >> 13 & 8191
-                    p = pop[m]
-                    if k < p:
-                        c1 = t1[m][k]
-                    else:
-                        k -= p
-                        m = hand >> 26 & 8191
-                        p = pop[m]
-                        c1 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-            hands[s1] = hand ^ bit[c1]
-            hand = hands[s2]
-            follow = hand >> sh & 8191
-            if follow:
-                c2 = suit_ids[follow][fl(rnd() * pop[follow])]
-                if c2 > top:
-                    top = c2
-                    w = s2
+                    a = h[2]
+                    p = len(a)
+                    c1 = a.pop(k) if k < p else h[3].pop(k - p)
+        f = H[s2][led]
+        if f:
+            c2 = f.pop(fl(rnd() * len(f)))
+            if c2 > top:
+                top = c2
+                w = s2
+        else:
+            h = H[s2]
+            k = fl(rnd() * left)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c2 = a.pop(k)
             else:
-                k = fl(rnd() * left)
-                m = hand & 8191
-                p = pop[m]
+                k -= p
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c2 = t0[m][k]
+                    c2 = a.pop(k)
                 else:
                     k -= p
-                    m = hand >> 13 & 8191
-                    p = pop[m]
-                    if k < p:
-                        c2 = t1[m][k]
-                    else:
-                        k -= p
-                        m = hand >> 26 & 8191
-                        p = pop[m]
-                        c2 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-            hands[s2] = hand ^ bit[c2]
-            hand = hands[s3]
-            follow = hand >> sh & 8191
-            if follow:
-                c3 = suit_ids[follow][fl(rnd() * pop[follow])]
-                if c3 > top:
-                    w = s3
+                    a = h[2]
+                    p = len(a)
+                    c2 = a.pop(k) if k < p else h[3].pop(k - p)
+        f = H[s3][led]
+        if f:
+            c3 = f.pop(fl(rnd() * len(f)))
+            if c3 > top:
+                w = s3
+        else:
+            h = H[s3]
+            k = fl(rnd() * left)
+            a = h[0]
+            p = len(a)
+            if k < p:
+                c3 = a.pop(k)
             else:
-                k = fl(rnd() * left)
-                m = hand & 8191
-                p = pop[m]
+                k -= p
+                a = h[1]
+                p = len(a)
                 if k < p:
-                    c3 = t0[m][k]
+                    c3 = a.pop(k)
                 else:
                     k -= p
-                    m = hand >> 13 & 8191
-                    p = pop[m]
-                    if k < p:
-                        c3 = t1[m][k]
-                    else:
-                        k -= p
-                        m = hand >> 26 & 8191
-                        p = pop[m]
-                        c3 = t2[m][k] if k < p else t3[hand >> 39][k - p]
-            hands[s3] = hand ^ bit[c3]
-            m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
+                    a = h[2]
+                    p = len(a)
+                    c3 = a.pop(k) if k < p else h[3].pop(k - p)
+        m = bit[c0] | bit[c1] | bit[c2] | bit[c3]
         captured[w] |= m
         tricks[w] += 1
         n += 1
@@ -274,14 +286,33 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         elif per_diamond:
             ds[w] -= per_diamond * (m & _DIAMOND_MASK).bit_count()
         elif m & scoring:
-            pts = trick_points(
-                contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
-                self_capture=r.self_capture,
-            )
-            ds[0] += pts[0]
-            ds[1] += pts[1]
-            ds[2] += pts[2]
-            ds[3] += pts[3]
+            if per_card:  # K♥ or queens: contracts.trick_points / _penalty_card inlined
+                pm = m & scoring
+                while pm:
+                    low = pm & -pm
+                    pm ^= low
+                    doubler = doubled.get(low, -1)
+                    if doubler < 0:
+                        ds[w] -= per_card
+                    elif doubler != w:
+                        ds[w] -= 2 * per_card
+                        ds[doubler] += per_card
+                    elif self_capture == "original_penalty":
+                        ds[w] -= per_card
+                    elif self_capture == "leader_gains":
+                        ds[w] -= 2 * per_card
+                        ds[leader] += per_card
+                    else:
+                        ds[w] -= 2 * per_card
+            else:
+                pts = trick_points(
+                    contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
+                    self_capture=r.self_capture,
+                )
+                ds[0] += pts[0]
+                ds[1] += pts[1]
+                ds[2] += pts[2]
+                ds[3] += pts[3]
         past.append((w, leader, (c0, c1, c2, c3)))
         leader = s = w
         if n == 13:
@@ -290,6 +321,13 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
             taken |= m
             if taken & pen == pen:
                 break
+    if n == 13:
+        hands[0] = hands[1] = hands[2] = hands[3] = 0
+    else:  # an early end (X-T4): the cards still held, back to bit sets
+        get = bit.__getitem__
+        for x in range(4):
+            h = H[x]
+            hands[x] = sum(map(get, h[0] + h[1] + h[2] + h[3]))
     g.trick = []
     g.leader = leader
     g.to_act = leader
@@ -298,21 +336,44 @@ def _tricks_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     g._end_deal(None)
 
 
+def _score_trick(g: TrixGame, m: int, w: int, leader: int, n: int, taken: int, pen: int) -> bool:
+    """Score the trick ``m`` (cards) won by ``w`` as ``TrixGame._close_trick``; True when the deal ends.
+
+    ``n`` counts the tricks with this one, ``taken`` every card taken with these; ``pen``: the
+    early end's penalty cards (0 without one).
+    """
+    g.captured[w] |= m
+    g.tricks[w] += 1
+    contract = g.contract
+    r = g._rules
+    ds = g.deal_scores
+    if contract == TRICKS:
+        ds[w] -= r.penalties[3]
+    elif contract == DIAMONDS:
+        ds[w] -= r.penalties[2] * (m & _DIAMOND_MASK).bit_count()
+    elif m & SCORING[contract]:
+        pts = trick_points(
+            contract, m, winner=w, leader=leader, doubles=g.doubles, penalties=r.penalties,
+            self_capture=r.self_capture,
+        )
+        for x in range(4):
+            ds[x] += pts[x]
+    return n == 13 or bool(pen and taken & pen == pen)
+
+
 def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
     """The layout (the Trix contract) played on: ``TrixGame._layout_play`` inlined, the same actions.
 
     Only the set of open cards is kept while playing: a card played leaves it and opens its
     outward neighbour on its row (both neighbours for a jack; nothing past a two or an ace),
-    :data:`_GROW`, the same set as ``layout.open_cards``. A seat's one playable card is taken
-    without a list (its draw still made). The rows are written back at the end from the cards no
-    hand holds (every card of the Trix contract is in a hand or on the table). Runs until the
-    deal ends or a seat must pass by hand (``auto_pass_in_layout`` off), which goes back to
-    :func:`playout`.
+    :data:`_GROW`, the same set as ``layout.open_cards``. The ``k``-th playable card is the
+    lowest bit left after dropping ``k`` (no list; a seat's one playable card still takes its
+    draw). The rows are written back at the end from the cards no hand holds (every card of the
+    Trix contract is in a hand or on the table). Runs until the deal ends or a seat must pass by
+    hand (``auto_pass_in_layout`` off), which goes back to :func:`playout`.
     """
     hands = g.hands
-    bit = _BIT
     grow = _GROW
-    t0, t1, t2, t3 = _SUIT_IDS
     fl = floor
     auto = g._rules.auto_pass
     finished = g.finished
@@ -327,14 +388,16 @@ def _layout_playout(g: TrixGame, rnd: Callable[[], float]) -> None:
         if not m:  # a pass by hand: playout() applies it
             g.to_act = s
             break
-        if m & (m - 1):
-            opts = [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
-            card = opts[fl(rnd() * len(opts))]
-            b = bit[card]
+        if m & (m - 1):  # the k-th lowest playable card: drop k lowest bits
+            k = fl(rnd() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            b = m & -m
         else:  # one playable card: the only legal id, drawn for
             rnd()
             b = m
-            card = m.bit_length() - 1
+        card = b.bit_length() - 1
         hand ^= b
         hands[s] = hand
         append(s * 64 + card)

@@ -21,6 +21,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests import pg
+from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.processes import free_port, start_run, stop_run
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 
@@ -111,6 +112,14 @@ async def test_metrics_move_with_real_actions_and_healthz_follows_the_bot_api(
         assert value(after, "majlis_live_tables", status="playing") == 1
         assert ("majlis_outbox_queue_depth", (("platform", "tg"),)) in after
 
+        tg.fail_next(GROUP, status=429, retry_after=3, methods=["sendmessage"])
+        errors = sum(op.kind == "error" for op in tg.ops[GROUP])
+        await tg.say(ali, GROUP, "/help")  # its reply waits out the 429 in the outbox
+        await tg.wait_for(lambda: sum(op.kind == "error" for op in tg.ops[GROUP]) > errors, timeout=30)
+        waiting = await scrape(base)
+        assert value(waiting, "majlis_outbox_queue_depth", platform="tg") >= 1
+        assert value(waiting, "majlis_rate_limited_total", platform="tg") == 2
+
         await tg.stop()  # the Bot API is gone: not connected
         status, body = await get(f"{base}/healthz")
         reply = json.loads(body)
@@ -119,6 +128,41 @@ async def test_metrics_move_with_real_actions_and_healthz_follows_the_bot_api(
     finally:
         code, err = await stop_run(proc, signal.SIGTERM)
     assert code == 0, err.decode()[-3000:]
+
+
+@pytest.mark.parametrize("shards", ["", "0-1/2"])
+async def test_healthz_follows_the_discord_gateway(tmp_path: Path, shards: str) -> None:
+    dc = FakeDiscord()
+    await dc.start()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        proc = await start_run("discord", tmp_path, {
+            "MAJLIS_DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GAbCdE.fakefakefakefakefakefakefakefake12",
+            "MAJLIS_DISCORD_API_BASE": dc.api_base, "MAJLIS_DISCORD_GATEWAY": dc.gateway_url,
+            "MAJLIS_DB": str(tmp_path / "d.sqlite3"), "MAJLIS_METRICS_PORT": str(port), "MAJLIS_SHUTDOWN_GRACE": "2",
+            **({"MAJLIS_DISCORD_SHARDS": shards} if shards else {})})
+        try:
+            await dc.wait_connected(shards=2 if shards else 1, timeout=60)
+            for _ in range(100):  # connected comes just before the runner calls the bot ready
+                status, body = await get(f"{base}/healthz")
+                if status == 200:
+                    break
+                await asyncio.sleep(0.1)
+            assert (status, json.loads(body)) == (200, {"status": "ok", "storage": "ok", "discord": "ok"})
+            await dc.close()  # the gateway is gone
+            for _ in range(100):
+                status, body = await get(f"{base}/healthz")
+                if status == 503:
+                    break
+                await asyncio.sleep(0.1)
+            reply = json.loads(body)
+            assert status == 503 and reply["discord"] != "ok" and reply["storage"] == "ok", reply
+        finally:
+            code, err = await stop_run(proc, signal.SIGTERM)
+        assert code == 0, err.decode()[-3000:]
+    finally:
+        await dc.close()
 
 
 async def test_healthz_is_503_when_the_database_is_gone(tg: FakeTelegram, tmp_path: Path) -> None:

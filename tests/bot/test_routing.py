@@ -14,7 +14,19 @@ import pytest
 from test_manager_helpers import ALICE, BOB, CAROL, CHAT, Harness, make_manager, replayed, turn
 
 from bot.clock import FakeClock
-from bot.commands import Act, Actor, Begin, Join, NewTable, ShowHand, ShowLeaderboard, ShowScores, Stop
+from bot.commands import (
+    Act,
+    Actor,
+    Begin,
+    ChangeSettings,
+    Join,
+    NewTable,
+    SetLanguage,
+    ShowHand,
+    ShowLeaderboard,
+    ShowScores,
+    Stop,
+)
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.identity import dm_dest
@@ -190,6 +202,40 @@ async def test_a_new_table_in_a_chat_without_one_is_the_receivers(pair: tuple[Ha
     assert a.manager.router is not None and a.manager.router.stats["forwarded"] == 1
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgres"], indirect=True)
+async def test_a_chats_first_new_reaching_both_processes_at_once_opens_one_table(
+        pair: tuple[Harness, Harness]) -> None:
+    """Two webhook workers get a group's very first /new at the same moment: storage keeps one
+    table per chat, so one process opens it and the other answers ``table_exists``, as in one process."""
+    a, b = pair
+    by_storage = 0
+    for round_ in range(4):
+        chat = f"tg:-77{round_}"
+        forwarded = {h.manager.settings.owner: h.manager.router.stats["forwarded"]  # type: ignore[union-attr]
+                     for h in (a, b)}
+        got = await asyncio.gather(Service(a.manager).dispatch(NewTable("trix"), Actor(ALICE, chat)),
+                                   Service(b.manager).dispatch(NewTable("trix"), Actor(BOB, chat)),
+                                   return_exceptions=True)
+        opened = [(h, g) for h, g in zip((a, b), got, strict=True) if isinstance(g, TableSnapshot)]
+        refused = [(h, g) for h, g in zip((a, b), got, strict=True) if isinstance(g, TableError)]
+        assert len(opened) == 1 and len(refused) == 1, got
+        (winner, snap), (loser, error) = opened[0], refused[0]
+        assert error.code == "table_exists" and error.params.get("table_id") == snap.table_id
+        if loser.manager.router.stats["forwarded"] == forwarded[loser.manager.settings.owner]:  # type: ignore[union-attr]
+            by_storage += 1  # refused by the database's index, not by the holder's memory
+        live = [t for t in await a.repo.live_tables() if t.chat_id == chat]
+        assert [t.table_id for t in live] == [snap.table_id]
+        holder = (snap.table_id, winner.manager.settings.owner, winner.clock.now() + LEASE)
+        assert await a.repo.chat_lease(chat) == await b.repo.chat_lease(chat) == holder  # both agree
+        assert winner.manager.get(snap.table_id) is not None
+        assert loser.manager.get(snap.table_id) is None and loser.manager.table_in_chat(chat) is None
+        assert all(u.snapshot.table.chat_id != chat for u in loser.updates)  # nothing half-made was published
+        joined = await Service(loser.manager).dispatch(Join(), Actor(CAROL, chat))  # forwarded to the holder
+        assert joined.table.table_id == snap.table_id and joined.table.seats[1].player_id == CAROL.player_id
+        assert loser.manager.get(snap.table_id) is None
+    assert by_storage >= 1  # the race reached storage (both processes found no table and created one)
+
+
 async def test_a_holder_that_does_not_answer_leaves_the_command_unapplied(pair: tuple[Harness, Harness]) -> None:
     a, b = pair
     snap = await table_at_a(a)
@@ -238,3 +284,101 @@ def test_answers_keep_views_whose_keys_are_seats() -> None:
                          public=view, to_act=0)
     back = decode_answer(encode_answer((snap, 2, view)))
     assert back == (snap, 2, view)
+
+
+async def _until(check: Callable[[], object], seconds: float = 5.0) -> float:
+    started = time.perf_counter()
+    while not check():
+        assert time.perf_counter() - started < seconds, "the other process did not see the change"
+        await asyncio.sleep(0.005)
+    return time.perf_counter() - started
+
+
+async def test_settings_and_languages_changed_in_one_process_are_seen_by_the_other(
+        pair: tuple[Harness, Harness], database: str) -> None:
+    a, b = pair
+    if not database.startswith("postgresql://"):
+        assert not await b.manager.prefs.listen()  # memory, SQLite: the time bound only (one process there)
+        return
+    assert (await b.manager.chat_settings(CHAT)).lang is None  # b holds the chat's settings in its cache
+    assert (await b.manager.prefs.private_lang(BOB.player_id, CHAT))[0] == "ar"
+    await b.manager.player(BOB)
+    await Service(a.manager).dispatch(SetLanguage("en"), Actor(ALICE, CHAT, is_admin=admin))
+    def cached_lang() -> str | None:
+        hit = b.manager.prefs._chats.peek(CHAT)  # what b holds, without reading storage
+        return hit[0].lang if hit is not None and hit[0] is not None else None
+
+    await _until(lambda: cached_lang() == "en")
+    assert (await b.manager.chat_settings(CHAT)).lang == "en"
+    await Service(a.manager).dispatch(ChangeSettings({"turn_seconds": 17}), Actor(ALICE, CHAT, is_admin=admin))
+    await _until(lambda: b.manager.prefs.turn_seconds(CHAT) == 17.0)  # the timer b gives its next turn
+    await Service(a.manager).dispatch(SetLanguage("ar", "me"), dm(BOB))
+    await _until(lambda: (b.manager.prefs._players.peek(BOB.player_id) or BOB).lang == "ar")
+    assert b.manager.prefs.refreshed >= 3
+
+
+async def test_a_pending_command_is_served_by_the_process_that_takes_the_table_over(
+        pair: tuple[Harness, Harness], repos: Callable[[], Repository]) -> None:
+    a, b = pair
+    repo = repos()
+    await repo.open()
+    c = make_manager(repo, a.clock, owner="c", lease_seconds=LEASE, heartbeat_seconds=10.0, background=False,
+                     route_wait=10.0)
+    await c.manager.start()
+    try:
+        snap = await table_at_a(a)
+        seat = turn(a, snap)
+        assert seat is not None and a.manager.router is not None
+        person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
+        code = a.manager.view(snap.table_id, seat)["legal"][0]
+        await a.manager.router.close()  # a dies with its lease still running
+        press = Act(snap.table_id, snap.table.version, code)
+        sent = asyncio.create_task(Service(c.manager).dispatch(press, dm(person)))
+        await asyncio.sleep(0.2)  # c's command waits in the inbox for a
+        assert not sent.done()
+        a.clock.advance(LEASE + 1)
+        await b.manager.heartbeat()  # b takes a's table over, and with it what waits for the table
+        answer = await asyncio.wait_for(sent, 8)
+        assert answer.table.version == snap.table.version + 1
+        assert b.manager.router is not None and b.manager.router.stats["served"] == 1
+        assert len(await b.repo.actions(snap.table_id)) == snap.table.version + 1
+    finally:
+        await c.manager.close()
+
+
+async def test_a_holder_that_took_the_command_but_did_not_answer_is_reported_as_unknown(
+        pair: tuple[Harness, Harness]) -> None:
+    a, b = pair
+    snap = await table_at_a(a)
+    seat = turn(a, snap)
+    assert seat is not None and b.manager.router is not None
+    person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
+    code = a.manager.view(snap.table_id, seat)["legal"][0]
+    b.manager.router.wait = 0.5
+    table = a.manager.registry.table(snap.table_id)
+    async with table.lock:  # a takes the command but is stuck on it past the sender's wait
+        with pytest.raises(TableError) as unsure:
+            await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
+    assert unsure.value.code == "route_unknown"
+    assert "look at the table" in render_error("route_unknown", {}, translator("en")).lower()
+    await a.manager.drain()
+    await asyncio.sleep(0.2)  # a went on once unstuck: the move was made, once
+    assert (await a.repo.get_table(snap.table_id)).version == snap.table.version + 1  # type: ignore[union-attr]
+    retry = await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
+    assert retry.table.version == snap.table.version + 1  # the same press again: the answer it got, no new move
+    assert len(await a.repo.actions(snap.table_id)) == snap.table.version + 1
+    other = Actor(person, dm_dest(person.player_id), event_id="dc:99")  # a new press of the old button
+    with pytest.raises(TableError) as again:
+        await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), other)
+    assert again.value.code in ("stale", "not_your_turn")  # meets the table's own check
+
+
+async def test_one_process_without_leases_has_no_router_and_no_inbox_work() -> None:
+    h = make_manager(MemoryRepository(), background=False)
+    await h.manager.start()
+    try:
+        assert h.manager.router is None  # Service.dispatch runs today's path, not one query more
+        snap = await Service(h.manager).dispatch(NewTable("trix"), Actor(ALICE, CHAT))
+        assert await h.repo.table_lease(snap.table_id) == (None, None)
+    finally:
+        await h.manager.close()

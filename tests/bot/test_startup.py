@@ -26,6 +26,15 @@ def test_endplay_is_a_core_dependency_not_an_extra() -> None:
     assert ai_problem() is None  # and it loads here
 
 
+def test_the_solver_check_loads_dds_alone_not_endplays_package() -> None:
+    """ai_problem() loads the DDS bindings the way the pool's workers do, without running
+    ``endplay/__init__`` (which imports matplotlib and takes seconds)."""
+    code = ("import sys; from bot.startup import ai_problem; assert ai_problem() is None; "
+            "print(sorted(m for m in ('endplay', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
 def test_tarneeb_strong_searches_with_the_solver_instead_of_falling_back_to_the_rules() -> None:
     game = engine.new_game("tarneeb41", seed=7)
     while game.view(None)["phase"] != "play":  # everyone bids 5: enough for the deal to be played

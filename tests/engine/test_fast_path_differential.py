@@ -30,6 +30,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
         {"all_pass": "redeal_next_dealer", "trump_mode": "exposed_sister_suit", "first_lead_must_be_trump": True},
         {"bid13_wins_match": True, "lose_at_negative_target": True, "both_cross_tie": "declarer_team_wins"},
         {"made_score": "bid", "defenders_score_when_made": True, "fail_defender_award": "bid", "target": 41},
+        {"no_trump_allowed": True, "target": 61},  # the inlined auction's trump choice with no trump
     ],
     "tarneeb41": [
         {},
@@ -219,3 +220,96 @@ def test_clone_and_json_keep_every_slot_and_share_nothing_mutable(game: str, var
             assert getattr(j, name) == mine, f"the JSON round trip lost {name}"
             if isinstance(mine, list | dict | set) and name != "options":  # options: read-only, shared
                 assert getattr(c, name) is not mine, f"clone() shares the mutable {name}"
+
+
+def playout_both_ways(g: Any, seed: int) -> int:
+    """``playout`` on a clone of ``g`` against random ``legal`` / ``act`` on a JSON copy, one stream each.
+
+    Asserts the same state and the same number of draws; returns how many actions the deal took.
+    """
+    fast = g.clone()
+    ra = random.Random(seed)
+    fast.playout(ra.random)
+    checked = reload(g)
+    rb = random.Random(seed)
+    deal_no = checked.deal_no
+    n = 0
+    while checked.to_act is not None and checked.deal_no == deal_no:
+        legal = checked.legal()
+        checked.act(checked.to_act, legal[int(rb.random() * len(legal))])
+        n += 1
+    assert_same(fast, checked, g.game_id)
+    assert ra.random() == rb.random(), "the fast path drew a different number of random values"
+    return n
+
+
+def entry_points(game: str, options: dict[str, Any], want: int) -> Iterator[Any]:
+    """States of seeded random matches at every point the fast path enters differently.
+
+    The auction (Tarneeb games) or the contract choice, the doubling and the layout (Trix), and a
+    state at each position of a trick (no card down, one, two, three) on the first trick and on a
+    later one, until ``want`` of each were seen.
+    """
+    phases = {"tarneeb": ["bid", "trump"], "tarneeb41": ["bid"], "trix": ["contract", "double", "layout"]}[game]
+    keys = [(p,) for p in phases] + [("play", n, first) for n in range(4) for first in (True, False)]
+    seen: dict[tuple[object, ...], int] = dict.fromkeys(keys, 0)
+    seed = 0
+    while min(seen.values()) < want:
+        r = random.Random(seed)
+        g: Any = engine.new_game(game, seed=seed, options=options)
+        while g.to_act is not None and g.deal_no < 6:
+            if g.phase == "play" and not (game == "trix" and g.contract == TRIX):
+                first = sum(g.tricks) == 0 if game == "trix" else g.trick_no == 0
+                key: tuple[object, ...] = ("play", len(g.trick), first)
+            else:
+                key = ("layout",) if g.phase == "play" else (g.phase,)
+            if seen[key] < want:
+                seen[key] += 1
+                yield g.clone()
+            legal = g.legal()
+            g.act(g.to_act, legal[int(r.random() * len(legal))])
+        seed += 1
+        assert seed < 500, f"entry points not all reached: {seen}"
+
+
+TRIX = 4  # engine.trix.contracts.TRIX
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("tarneeb", {}),
+        ("tarneeb", {"first_lead_must_be_trump": True, "no_trump_allowed": True}),
+        ("tarneeb41", {}),
+        ("trix", {}),
+    ],
+)
+def test_playout_from_every_position_of_a_trick_equals_random_act(game: str, options: dict[str, Any]) -> None:
+    for n, g in enumerate(entry_points(game, options, want=6)):
+        playout_both_ways(g, n)
+
+
+def test_a_trix_deal_ended_early_by_the_trick_in_progress_equals_random_act() -> None:
+    """X-T4 through the fast path's trick-in-progress branch: completing that trick takes the last penalty card."""
+    from engine.trix.contracts import PENALTY_CARDS
+
+    found = 0
+    seed = 0
+    while found < 25:
+        r = random.Random(seed)
+        g: Any = engine.new_game("trix", seed=seed)
+        while g.to_act is not None and g.deal_no < 8:
+            pen = PENALTY_CARDS[g.contract] if g.phase == "play" and g.contract >= 0 else 0
+            held = g.captured[0] | g.captured[1] | g.captured[2] | g.captured[3]
+            if pen and g.trick:
+                # the penalty cards left are in the trick or the hands of the seats still to play to it
+                rest = pen & ~held
+                to_play = [(g.to_act + i) & 3 for i in range(4 - len(g.trick))]
+                in_reach = sum(1 << c for c in g.trick) | sum(g.hands[s] for s in to_play)
+                if rest & ~in_reach == 0:
+                    steps = playout_both_ways(g, seed)
+                    found += steps == 4 - len(g.trick)  # the deal ended with that trick
+            legal = g.legal()
+            g.act(g.to_act, legal[int(r.random() * len(legal))])
+        seed += 1
+        assert seed < 400, f"only {found} deals ended by the trick in progress"

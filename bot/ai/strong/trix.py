@@ -6,8 +6,10 @@ cards (:mod:`bot.ai.strong.trix_infer`, a Metropolis chain over card swaps). Eac
 played out on the same deals with the same dice (common random numbers) by the quick policy of
 :mod:`bot.ai.strong.trix_sim` (flat Monte Carlo over determinizations: the information-set approach
 without a tree), and the candidate with the best mean points for this seat is played. With at
-most four cards a hand in a trick contract, each deal is searched exactly instead: my remaining
-choices are tried, the others play the same policy. Doubles are made when rollouts with and without
+most five cards a hand in a trick contract, or six in my hand in the layout, each deal is searched
+exactly instead: my remaining choices are tried, the others play the same policy (in the layout
+that search gained about 9 points a deal over playing the policy myself from six cards, at about
+2 ms a deal). Doubles are made when rollouts with and without
 the double say it gains enough; the contract is chosen by rollouts of every contract left.
 """
 

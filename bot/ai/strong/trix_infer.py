@@ -8,7 +8,9 @@ deal and asks, for every move of another seat, whether a sensible player (the ru
 heuristics, the same policy the rollouts use) holding those cards would have made it. Each move
 that disagrees multiplies the deal's weight by ``miss`` (a soft penalty, not a veto: people are not
 rule players, and a wrong model must only blur the picture, not break it). The doubles revealed
-after the window are checked the same way.
+after the window are checked the same way, and so is the kingdom owner's choice of this deal's
+contract when another seat made it among several after seeing its cards (the rule player's
+:func:`bot.ai.heuristics_trix.choose_contract`, on the owner's 13 cards).
 
 The weight is a product over the other seats of a factor that depends on that seat's cards only,
 so :func:`posterior` can draw deals in proportion to it with a Metropolis chain that changes two

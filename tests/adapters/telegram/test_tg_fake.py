@@ -41,3 +41,39 @@ async def test_window_count(tg: FakeTelegram) -> None:
     tg.ops[-1].extend(ops)
     assert tg.max_ops_in_window(-1, 60.0) == 4  # 0.0 is out of the window ending at 60.0
     assert tg.max_ops_in_window(-1, 61.0) == 5
+
+
+async def test_a_webhook_is_recorded_gets_the_updates_with_its_secret_and_deleting_it_resumes_polling(
+        tg: FakeTelegram) -> None:
+    from aiohttp import web
+
+    got: list[tuple[str | None, dict]] = []  # type: ignore[type-arg]
+
+    async def hook(request: web.Request) -> web.Response:
+        got.append((request.headers.get("X-Telegram-Bot-Api-Secret-Token"), await request.json()))
+        return web.Response()
+
+    app = web.Application()
+    app.router.add_post("/hook", hook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        user = tg.add_user(5, "Ali")
+        assert (await call(tg, "setWebhook", url=f"http://127.0.0.1:{port}/hook", secret_token="s3cret"))[0] == 200
+        status, _ = await call(tg, "getUpdates", timeout="0")
+        assert status == 409  # as Telegram: no polling while a webhook is set
+        await tg.say(user, 5, "hello")
+        await tg.wait_for(lambda: got, timeout=10)
+        assert got[0][0] == "s3cret" and got[0][1]["message"]["text"] == "hello"
+        assert tg.deliveries == [(got[0][1]["update_id"], 200)]
+        assert (await call(tg, "deleteWebhook"))[0] == 200
+        await tg.say(user, 5, "again")
+        _, body = await call(tg, "getUpdates", timeout="0")
+        assert [u["message"]["text"] for u in body["result"]] == ["again"]
+        assert [m for m, _ in tg.webhook_calls] == ["setwebhook", "deletewebhook"]
+        assert tg.webhook_calls[0][1]["secret_token"] == "s3cret"
+    finally:
+        await runner.cleanup()

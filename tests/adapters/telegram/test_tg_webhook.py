@@ -91,8 +91,14 @@ async def test_webhook_applies_what_carries_the_secret_refuses_the_rest_and_stop
         await tg.wait_for(lambda: len(lobby.history) > edits, timeout=30)  # the table shows the move
         assert "getUpdates" not in tg.calls  # a webhook, not polling
         assert tg.deliveries and {status for _, status in tg.deliveries} == {200}
+        # a reply still waiting out a 429 when SIGTERM comes is delivered before the exit
+        tg.fail_next(GROUP, status=429, retry_after=2, methods=["sendmessage"])
+        errors = sum(op.kind == "error" for op in tg.ops[GROUP])
+        await tg.say(people[0], GROUP, "/help")
+        await tg.wait_for(lambda: sum(op.kind == "error" for op in tg.ops[GROUP]) > errors, timeout=30)
     finally:
         code, err = await stop_run(proc, signal.SIGTERM)
+    assert [m for m in tg.bot_messages(GROUP) if m.text.startswith("Majlis hosts")]  # the outbox drained
     log = err.decode()
     assert code == 0, log[-3000:]
     # the only tracebacks: PTB's, at DEBUG, of the two refused requests

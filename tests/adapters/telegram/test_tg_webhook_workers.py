@@ -62,9 +62,16 @@ class Balancer:
             await self._runner.cleanup()
 
     async def post(self, name: str, body: bytes, headers: dict[str, str]) -> int:
+        """POST to a backend, retried while it does not listen yet (PTB calls setWebhook before its
+        server listens)."""
         assert self._session is not None
-        async with self._session.post(self.backends[name], data=body, headers=headers) as r:
-            return r.status
+        for _ in range(300):
+            try:
+                async with self._session.post(self.backends[name], data=body, headers=headers) as r:
+                    return r.status
+            except aiohttp.ClientConnectionError:
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"backend {name} never listened")
 
     async def _handle(self, request: web.Request) -> web.Response:
         body = await request.read()
