@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from typing import Any
 
@@ -14,9 +15,10 @@ from bot.tables.lifecycle import Lifecycle
 from bot.tables.registry import Registry, require_lobby, require_playing
 from bot.types import Person, TableSnapshot
 from storage.errors import ChatHasLiveTable
-from storage.records import CANCELLED, LOBBY, STOPPED, ChatRecord, Seat, TableRecord
+from storage.records import CANCELLED, LOBBY, PLAYING, STOPPED, ChatRecord, Seat, TableRecord
 
 Event = dict[str, Any]
+log = logging.getLogger(__name__)
 
 
 class Lobby:
@@ -63,11 +65,14 @@ class Lobby:
             record = _new_record(chat_id, creator, game, resolved, seed, now,
                                  now + self.settings.lobby_timeout, chat)
             owner = self.settings.owner
+            lease_until = None if owner is None else now + self.settings.lease_seconds
             try:
-                table_id = await self.repo.create_table(
-                    record, owner=owner, lease_until=None if owner is None else now + self.settings.lease_seconds)
+                table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             except ChatHasLiveTable as e:  # another process opened the chat's table at the same moment
-                raise TableError("table_exists", **({} if e.table_id is None else {"table_id": e.table_id})) from None
+                if not await self._release_unrestorable(e):
+                    raise TableError("table_exists",
+                                     **({} if e.table_id is None else {"table_id": e.table_id})) from None
+                table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             table = Table(record=dataclasses.replace(record, table_id=table_id))
             self.register(table)
             events: list[Event] = [{"type": "table_created", "game": game},
@@ -76,6 +81,24 @@ class Lobby:
                 self.publisher.post(table, events, "created")
                 self.turns.reschedule(table)
             return table.snapshot()
+
+    async def _release_unrestorable(self, refused: ChatHasLiveTable) -> bool:
+        """With one process for the whole database (no leases), a live table of the chat that this
+        process does not hold is one restore could not rebuild (logged at start): it would refuse
+        every new table of its chat forever. Stop it in storage (its log stays, for ``majlis
+        replay``) so the chat can play again; True if it was released."""
+        if self.settings.owner is not None or refused.table_id is None or self.registry.find(refused.table_id):
+            return False  # several processes: the table's holder answers for it
+        lease = await self.repo.chat_lease(refused.chat_id)
+        if lease is not None and lease[1] is not None and (lease[2] or 0.0) > self.clock.now():
+            return False  # held by a process of its own (a shared database): not this one's to end
+        stored = await self.repo.get_table(refused.table_id)
+        if stored is not None and stored.status in (LOBBY, PLAYING):  # else it ended meanwhile: try again
+            await self.repo.save_table(dataclasses.replace(stored, status=STOPPED, deadline=None,
+                                                           lobby_deadline=None))
+            log.warning("table %s could not be restored at start; stopped so its chat may open a new one",
+                        stored.table_id)
+        return True
 
     async def join(self, chat_id: str, person: Person, seat: int | None = None) -> TableSnapshot:
         """Sit ``person`` in ``seat`` (or the first free seat) of the chat's lobby."""
