@@ -9,8 +9,9 @@ Everything the presenter queues goes through the real outboxes at Telegram's bud
 clock, to a transport that accepts everything. Storage is a real SQLite file (on disk, so that
 the process's memory shows only what the bot keeps). Prints the resident memory (RSS) and the
 sizes of the bot's maps at intervals, then start / middle / end: it must level off, not climb.
-``--trace`` also runs ``tracemalloc`` and prints, at the end, the lines whose allocations grew most
-between the first checkpoint after the start and the last one (what to bound if memory climbs).
+``--trace FRAMES`` also runs ``tracemalloc`` (from ``--trace-after`` finished tables on) and prints,
+at the end, the lines whose allocations grew most between the first traced checkpoint and the last
+one (what to bound if memory climbs).
 """
 
 from __future__ import annotations
@@ -53,9 +54,13 @@ def sizes(manager: TableManager, presenter: Presenter) -> dict[str, int]:
     """How much the long-lived maps hold (the ones that used to grow without bound)."""
     hub = presenter.hubs["tg"]
     m: Any = manager
+    sched: Any = m.turns.sched
     return {
-        "tables": len(m._tables),
-        "chats": len(getattr(m, "_chats", {})),
+        "tables": len(m.registry.tables),
+        "chats": len(m.registry.chat_tables),
+        "locks": len(m.registry._chat_locks),
+        "queues": len(m.publisher._queues),
+        "timers": len(sched._heap),
         "outboxes": len(hub.outboxes),
         "ids": sum(len(b.message_ids) for b in hub.outboxes.values()),
         "hub_tables": len(hub._tables),
@@ -91,8 +96,6 @@ async def run(args: argparse.Namespace) -> None:
     report_every = max(1, args.tables // args.reports)
     next_report = 0
     wall0 = time.perf_counter()
-    if args.trace:
-        tracemalloc.start(args.trace)
     traces: list[tracemalloc.Snapshot] = []
     print(f"soak: {args.tables} {args.game} tables, {args.concurrent} at a time in {args.chats} groups, "
           f"rule AI, turn timer {args.turn} s (fake clock), Telegram budgets, SQLite on disk")
@@ -111,14 +114,18 @@ async def run(args: argparse.Namespace) -> None:
         for _ in range(3):
             await asyncio.sleep(0)
         await asyncio.sleep(0.001)  # the SQLite thread's commits
+        if args.trace and not tracemalloc.is_tracing() and finished >= args.trace_after:
+            tracemalloc.start(args.trace)  # after the warm-up: what grows once the caches are full
         if finished >= next_report:
-            next_report += report_every
+            while next_report <= finished:
+                next_report += report_every
             gc.collect()
-            sample = (finished, rss_mib(), {**sizes(manager, presenter), "objects": len(gc.get_objects())})
+            sample = (finished, rss_mib(), {**sizes(manager, presenter), "objects": len(gc.get_objects()),
+                                               "blocks": sys.getallocatedblocks()})
             samples.append(sample)
             extra = " ".join(f"{k}={v}" for k, v in sample[2].items())
             traced = ""
-            if args.trace:
+            if tracemalloc.is_tracing():
                 traces.append(tracemalloc.take_snapshot())
                 traced = f"  traced {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MiB"
             print(f"  finished {finished:6d}  fake time {(clock.now() - 1.8e9) / 3600:6.2f} h  "
@@ -127,9 +134,9 @@ async def run(args: argparse.Namespace) -> None:
     await presenter.close()
     await repo.close()
     tmp.cleanup()
-    if len(traces) >= 3:
-        print("allocations that grew most between the second and the last checkpoint:")
-        for stat in traces[-1].compare_to(traces[1], "lineno")[:args.top]:
+    if len(traces) >= 2:
+        print("allocations that grew most between the first traced checkpoint and the last:")
+        for stat in traces[-1].compare_to(traces[0], "lineno")[:args.top]:
             print(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+8d} blocks  {stat.traceback[0]}")
     if len(samples) >= 3:
         start, middle, end = samples[1], samples[len(samples) // 2], samples[-1]  # [0] is before any table
@@ -152,6 +159,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=900.0, help="stop after this much real time")
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
                         help="run tracemalloc with this many frames and print what grew (slower)")
+    parser.add_argument("--trace-after", type=int, default=0, metavar="TABLES",
+                        help="start tracing once this many tables finished (after the warm-up)")
     parser.add_argument("--top", type=int, default=12, help="lines of --trace output")
     asyncio.run(run(parser.parse_args()))
 

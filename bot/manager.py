@@ -31,7 +31,7 @@ from bot.tables.registry import Registry
 from bot.tables.restore import load_live, resume
 from bot.tables.turns import Turns
 from bot.types import Person, TableSnapshot
-from storage.records import ChatRecord, LeaderRow, MatchResult, PlayerRecord, PlayerStats
+from storage.records import CANCELLED, PLAYING, STOPPED, ChatRecord, LeaderRow, MatchResult, PlayerRecord, PlayerStats
 from storage.repository import Repository
 
 __all__ = ["TableManager"]
@@ -199,9 +199,10 @@ class TableManager:
         """Sit ``person`` in ``seat`` (or the first free seat) of the chat's lobby."""
         return await self.lobby.join(chat_id, person, seat)
 
-    async def begin(self, chat_id: str, person: Person) -> TableSnapshot:
-        """Start the match: the creator or anyone seated may; AI players fill the empty seats."""
-        return await self.lobby.begin(chat_id, person)
+    async def begin(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
+        """Start the match: the creator or anyone seated may; AI players fill the empty seats. A parked
+        match goes on again (the creator, anyone seated, or an admin)."""
+        return await self.lobby.begin(chat_id, person, is_admin=is_admin)
 
     async def leave(self, chat_id: str, person: Person) -> TableSnapshot:
         """Leave the chat's table: in the lobby the seat frees; mid-match an AI takes it over."""
@@ -218,7 +219,9 @@ class TableManager:
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id (a Telegram group became a supergroup, ``ChatMigrated``): its tables,
         settings, results and ratings move to ``new_chat_id`` in storage and here; each live table is
-        shown again in the new chat. Returns the number of live tables moved."""
+        shown again in the new chat. A chat has one live table: if the new id has one already (opened
+        there before the move came), the old chat's live table is stopped first (storage would end it
+        anyway). Returns the number of live tables moved."""
         if old_chat_id == new_chat_id:
             return 0
         async with self.registry.chat_lock(old_chat_id), self.registry.chat_lock(new_chat_id), \
@@ -226,6 +229,12 @@ class TableManager:
             held = [self.registry.tables[i] for i in sorted(self.registry.chat_tables.get(old_chat_id, []))]
             for table in held:  # no move of these tables may write the old chat id back meanwhile
                 await stack.enter_async_context(self.publisher.locked(table))
+            if self.registry.live_in_chat(new_chat_id) is not None \
+                    or await self.repo.chat_lease(new_chat_id) is not None:
+                for table in held:  # the new chat has its live table already: it keeps one, that one
+                    if table.live:
+                        await self.lifecycle.end(table, STOPPED if table.record.status == PLAYING else CANCELLED,
+                                                 [{"type": "table_cancelled", "reason": "chat_moved"}])
             moved = await self.repo.move_chat(old_chat_id, new_chat_id)
             self.prefs.forget_chat(old_chat_id)
             self.prefs.forget_chat(new_chat_id)

@@ -43,7 +43,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.commands import Actor, ChangeSettings, Command, JoinByLink, SetLanguage, ShowLeaderboard, Stop
+from bot.commands import Actor, Begin, ChangeSettings, Command, JoinByLink, SetLanguage, ShowLeaderboard, Stop
 from bot.errors import TableError
 from bot.wire import (
     Moved,
@@ -178,7 +178,7 @@ class Router:
         """Post ``cmd`` to the holder of ``table_id`` and return its answer (or raise its refusal)."""
         admin: bool | None = None
         member: dict[str, bool | None] = {}
-        if isinstance(cmd, Stop) and not actor.in_dm:
+        if isinstance(cmd, (Stop, Begin)) and not actor.in_dm:
             admin = await actor.is_admin()  # the holder cannot ask this chat's platform for this person
         if isinstance(cmd, JoinByLink):
             route = await self.repo.table_route(table_id)

@@ -105,7 +105,8 @@ class Service:
             return await m.leave(table.record.chat_id, person)
         if isinstance(cmd, Begin):
             table = self._table(cmd.table_id, actor, seated=actor.in_dm)
-            return await m.begin(table.record.chat_id, person)
+            admin = table.parked and not actor.in_dm and await actor.is_admin()  # a parked match goes on
+            return await m.begin(table.record.chat_id, person, is_admin=admin)
         if isinstance(cmd, Claim):
             self._group(actor)
             self._sitter(actor)

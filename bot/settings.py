@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 class ManagerSettings:
     """Knobs of :class:`bot.manager.TableManager`.
 
-    - ``one_table_per_chat``: refuse a second live table in a chat (``table_exists``).
     - ``lobby_timeout``: seconds after which a lobby nobody started is cancelled.
     - ``ai_delay``: seconds an AI seat waits before it moves, so people can follow (0 in tests and
       benchmarks); ``ai_jitter`` spreads it over ``delay * (1 ± jitter)``;
@@ -36,8 +35,8 @@ class ManagerSettings:
       are answered, ``get()`` still finds it) before it is dropped; None: until the chat opens a new one.
     - ``retry_first``, ``retry_max``, ``park_after``: a table whose timer or AI move fails is tried
       again after ``retry_first`` seconds, doubling up to ``retry_max``; after ``park_after`` failures
-      in a row it is parked: no more tries until a person's move (stored: a restart leaves it parked;
-      ``stop`` still ends it), one log line and a message in its chat.
+      in a row it is parked: no more tries until a person's move or ``begin`` (stored: a restart
+      leaves it parked; ``stop`` still ends it), one log line and a message in its chat.
     - ``chat_prefixes``: restore only the live tables of chats whose id starts with one of these
       (``("tg:",)`` for the Telegram bot), so that two bots on one database never both run a
       table; None: every live table.
@@ -52,7 +51,6 @@ class ManagerSettings:
       (None: 1 s where the database notifies, PostgreSQL; 0.05 s where it cannot).
     """
 
-    one_table_per_chat: bool = True
     lobby_timeout: float = 600.0
     ai_delay: float = 1.0
     ai_jitter: float = 0.0

@@ -47,3 +47,17 @@ class DatabaseUnavailable(StorageError):
 
 class SchemaMismatch(StorageError):
     """The database's schema is not the one this code reads (newer, or older and opened read-only)."""
+
+
+class ChatHasLiveTable(StorageError):
+    """``create_table`` was refused: the chat has a live (lobby or playing) table already.
+
+    Storage holds at most one live table per chat (a unique index on SQLite and PostgreSQL, the same
+    check in memory), so two processes opening a chat's first table at the same moment get one table
+    and one refusal. ``table_id`` is the chat's live table (None if it ended meanwhile).
+    """
+
+    def __init__(self, chat_id: str, table_id: int | None) -> None:
+        super().__init__(f"chat {chat_id} has a live table already (table {table_id})")
+        self.chat_id = chat_id
+        self.table_id = table_id

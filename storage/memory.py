@@ -14,14 +14,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from storage.errors import TableConflict, VersionConflict
+from storage.errors import ChatHasLiveTable, TableConflict, VersionConflict
 from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
 from storage.records import (
+    CANCELLED,
     INBOX_DONE,
     INBOX_EXPIRED,
     INBOX_PENDING,
     INBOX_TAKEN,
     LIVE_STATUSES,
+    PLAYING,
+    STOPPED,
     ActionRecord,
     ChatRecord,
     InboxEntry,
@@ -109,11 +112,21 @@ class MemoryRepository:
                            lease_until: float | None = None) -> int:
         table_id = self._next_id
         row = table_row(replace(table, table_id=table_id, rev=0))
+        if table.status in LIVE_STATUSES:  # at most one live table per chat, as the SQL backends' index
+            live = self._live_in_chat(table.chat_id)
+            if live is not None:
+                raise ChatHasLiveTable(table.chat_id, live)
         self._next_id += 1
         self._tables[table_id] = row
         self._leases[table_id] = (owner, lease_until)
         self._logs[table_id] = []
         return table_id
+
+    def _live_in_chat(self, chat_id: str) -> int | None:
+        for table_id, trow in self._tables.items():
+            if trow[1] == chat_id and trow[7] in LIVE_STATUSES:
+                return table_id
+        return None
 
     async def save_table(self, table: TableRecord) -> TableRecord:
         table_row(table)  # refuses what JSON cannot hold before anything is checked
@@ -338,8 +351,12 @@ class MemoryRepository:
         if row is not None and new_chat_id not in self._chats:
             self._chats[new_chat_id] = (new_chat_id, *row[1:])
         live = 0
+        end = self._live_in_chat(new_chat_id) is not None  # the new chat keeps its own live table
         for table_id, trow in list(self._tables.items()):
             table = table_from(trow)
+            if table.chat_id == old_chat_id and end and table.status in LIVE_STATUSES:
+                table = replace(table, status=STOPPED if table.status == PLAYING else CANCELLED, deadline=None,
+                                lobby_deadline=None, warned=False, rev=table.rev + 1)
             if table.chat_id == old_chat_id:
                 live += table.status in LIVE_STATUSES
                 self._tables[table_id] = table_row(replace(table, chat_id=new_chat_id, rev=table.rev + 1))

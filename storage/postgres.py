@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.errors import (
+    ChatHasLiveTable,
     DatabaseLocked,
     DatabaseUnavailable,
     ReadOnlyDatabase,
@@ -65,6 +66,7 @@ from storage.records import (
     TableRecord,
 )
 from storage.rows import (
+    END_LIVE,
     TABLE_COLUMNS,
     Row,
     Snapshot,
@@ -388,9 +390,25 @@ class PostgresRepository:
                            lease_until: float | None = None) -> int:
         row = (*table_row(table)[1:-1], owner, lease_until)  # no id (the database gives it), rev 0
         cols = [*_COLS[1:-1], "owner", "lease_until"]
+        # tables_one_live_per_chat (0003): a second live table of the chat is not inserted (a concurrent
+        # insert of the chat's first one is waited for); the chat's live table is read in that transaction
         sql = (f"INSERT INTO tables ({', '.join(cols)}) VALUES "
-               f"({', '.join(f'${i + 1}' for i in range(len(cols)))}) RETURNING table_id")
-        return int(await self._write(lambda c: c.fetchval(sql, *row)))
+               f"({', '.join(f'${i + 1}' for i in range(len(cols)))}) "
+               f"ON CONFLICT (chat_id) WHERE status IN {_LIVE} DO NOTHING RETURNING table_id")
+
+        live_sql = f"SELECT table_id FROM tables WHERE chat_id = $1 AND status IN {_LIVE}"
+
+        async def insert(c: Conn) -> int:
+            # looked up first so that a refusal does not use up an id (as on SQLite and in memory); the
+            # index decides when two processes insert at the same moment
+            live = await c.fetchval(live_sql, table.chat_id) if table.status in LIVE_STATUSES else None
+            table_id = None if live is not None else await c.fetchval(sql, *row)
+            if table_id is None:
+                live = live if live is not None else await c.fetchval(live_sql, table.chat_id)
+                raise ChatHasLiveTable(table.chat_id, None if live is None else int(live))
+            return int(table_id)
+
+        return await self._write(insert)
 
     async def save_table(self, table: TableRecord) -> TableRecord:
         row = table_row(table)
@@ -544,6 +562,9 @@ class PostgresRepository:
             raise ValueError(f"moving chat {old_chat_id!r} onto itself")
 
         async def move(c: Conn) -> int:
+            await c.execute(f"UPDATE tables SET {END_LIVE}, rev = rev + 1 WHERE chat_id = $1 AND status IN {_LIVE} "
+                            f"AND EXISTS (SELECT 1 FROM tables WHERE chat_id = $2 AND status IN {_LIVE})",
+                            old_chat_id, new_chat_id)
             await c.execute("UPDATE chats SET chat_id = $1 WHERE chat_id = $2 AND NOT EXISTS "
                             "(SELECT 1 FROM chats WHERE chat_id = $1)", new_chat_id, old_chat_id)
             await c.execute("DELETE FROM chats WHERE chat_id = $1", old_chat_id)

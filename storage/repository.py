@@ -91,6 +91,8 @@ class Repository(Protocol):
         """Insert a table (its ``table_id`` is ignored, ``rev`` 0) and return the new id.
 
         ``owner`` (a process id) holds it until ``lease_until`` (epoch seconds), see ``claim_tables``.
+        A chat has at most one live (lobby or playing) table: a live table for a chat that has one
+        already raises :class:`~storage.errors.ChatHasLiveTable` (atomic across processes).
         """
 
     async def save_table(self, table: TableRecord) -> TableRecord:
@@ -167,7 +169,9 @@ class Repository(Protocol):
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """A chat got a new id (Telegram's ChatMigrated): move its settings row, tables, results.
 
-        The new id keeps its own settings if it has some. Returns the number of live tables moved.
+        The new id keeps its own settings if it has some. If it has a live table already, the old
+        chat's live table ends first (a lobby is cancelled, a match stopped), so that the chat still
+        has one live table. Returns the number of live tables moved.
         """
 
     async def append_action(self, action: ActionRecord, table: TableRecord) -> TableRecord:

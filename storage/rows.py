@@ -14,6 +14,9 @@ from typing import Any
 
 from storage.ratings import is_ai, unique_results
 from storage.records import (
+    CANCELLED,
+    PLAYING,
+    STOPPED,
     ActionRecord,
     ChatRecord,
     LeaderRow,
@@ -57,6 +60,11 @@ TABLE_COLUMNS = (
     "table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline, "
     "warned, lobby_deadline, message_ids, lang, ai_level, created_at, rev"
 )
+
+#: The SET clause that ends a live table in storage (``move_chat`` onto a chat that has its own live
+#: table, migration 0006/0003): a lobby is cancelled, a match stopped, as the bot ends them.
+END_LIVE = (f"status = CASE status WHEN '{PLAYING}' THEN '{STOPPED}' ELSE '{CANCELLED}' END, "
+            "deadline = NULL, lobby_deadline = NULL, warned = 0")
 
 
 def table_row(t: TableRecord) -> Row:

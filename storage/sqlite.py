@@ -38,6 +38,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from storage.errors import (
+    ChatHasLiveTable,
     DatabaseLocked,
     DatabaseUnavailable,
     NotADatabase,
@@ -64,6 +65,7 @@ from storage.records import (
     TableRecord,
 )
 from storage.rows import (
+    END_LIVE,
     TABLE_COLUMNS,
     Row,
     Snapshot,
@@ -421,8 +423,15 @@ class SQLiteRepository:
         row = (*table_row(table)[1:-1], owner, lease_until)
 
         async def insert(c: Conn) -> int:
-            cur = await c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
-                                  f"VALUES ({', '.join('?' * len(row))})", row)
+            try:
+                cur = await c.execute(f"INSERT INTO tables ({', '.join(_COLS[1:-1])}, owner, lease_until) "
+                                      f"VALUES ({', '.join('?' * len(row))})", row)
+            except sqlite3.IntegrityError:  # tables_one_live_per_chat (0006): the chat has its live table
+                live = await _one(c, f"SELECT table_id FROM tables WHERE chat_id = ? AND status IN {_LIVE}",
+                                  (table.chat_id,))
+                if live is None or table.status not in LIVE_STATUSES:
+                    raise
+                raise ChatHasLiveTable(table.chat_id, int(live[0])) from None
             rowid = cur.lastrowid
             await cur.close()
             assert rowid is not None
@@ -659,6 +668,9 @@ class SQLiteRepository:
             raise ValueError(f"moving chat {old_chat_id!r} onto itself")
 
         async def move(c: Conn) -> int:
+            await c.execute(f"UPDATE tables SET {END_LIVE}, rev = rev + 1 WHERE chat_id = ? AND status IN {_LIVE} "
+                            f"AND EXISTS (SELECT 1 FROM tables WHERE chat_id = ? AND status IN {_LIVE})",
+                            (old_chat_id, new_chat_id))
             await c.execute("UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
             await c.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
             live = await _rowcount(c, f"UPDATE tables SET chat_id = ?, rev = rev + 1 WHERE chat_id = ? "

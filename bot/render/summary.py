@@ -263,8 +263,8 @@ def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = 
             text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
     elif kind == "table_parked":
         text = t.gettext("Table {table} has run into a problem and is paused, also after a restart. It goes "
-                         "on when someone makes a move; the table's creator or an admin can stop it.",
-                         table=snap.table.table_id)
+                         "on after someone's move or a new begin command (its creator, a player or an admin); "
+                         "the creator or an admin can also stop it.", table=snap.table.table_id)
     elif kind == "doubles_revealed":
         doubles = ev.get("doubles") or []
         if doubles:

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from typing import Any
 
 import engine
 from bot.errors import TableError
 from bot.prefs import Prefs, check_options
-from bot.table import EMPTY, Table, ai_seat_id, left_key
+from bot.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.registry import Registry, require_lobby, require_playing
 from bot.types import Person, TableSnapshot
-from storage.records import CANCELLED, LOBBY, STOPPED, ChatRecord, Seat, TableRecord
+from storage.errors import ChatHasLiveTable
+from storage.records import CANCELLED, LOBBY, PLAYING, STOPPED, ChatRecord, Seat, TableRecord
 
 Event = dict[str, Any]
+log = logging.getLogger(__name__)
 
 
 class Lobby:
@@ -39,14 +42,20 @@ class Lobby:
 
     async def create(self, chat_id: str, creator: Person, game: str,
                      options: dict[str, Any] | None = None) -> TableSnapshot:
-        """Open a lobby in ``chat_id`` with ``creator`` in seat 0."""
+        """Open a lobby in ``chat_id`` with ``creator`` in seat 0.
+
+        A chat has one live table: ``table_exists`` (``table_id``: that table) when it has one here,
+        or when storage refuses the new one because another process opened it at the same moment
+        (:class:`~storage.errors.ChatHasLiveTable`, nothing held or queued here then).
+        """
         if game not in engine.GAME_IDS:
             raise TableError("unknown_game", game=str(game))
         if options is not None and not isinstance(options, dict):
             raise TableError("bad_option", detail="options must be a mapping")
         async with self.registry.chat_lock(chat_id):
-            if self.settings.one_table_per_chat and self.registry.live_in_chat(chat_id) is not None:
-                raise TableError("table_exists")
+            live = self.registry.live_in_chat(chat_id)
+            if live is not None:
+                raise TableError("table_exists", table_id=live.table_id)
             chat = await self.prefs.adopt_lang(chat_id, creator.lang_hint)
             merged = {**chat.default_options.get(game, {}), **(options or {})}
             seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
@@ -56,8 +65,14 @@ class Lobby:
             record = _new_record(chat_id, creator, game, resolved, seed, now,
                                  now + self.settings.lobby_timeout, chat)
             owner = self.settings.owner
-            table_id = await self.repo.create_table(
-                record, owner=owner, lease_until=None if owner is None else now + self.settings.lease_seconds)
+            lease_until = None if owner is None else now + self.settings.lease_seconds
+            try:
+                table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
+            except ChatHasLiveTable as e:  # another process opened the chat's table at the same moment
+                if not await self._release_unrestorable(e):
+                    raise TableError("table_exists",
+                                     **({} if e.table_id is None else {"table_id": e.table_id})) from None
+                table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             table = Table(record=dataclasses.replace(record, table_id=table_id))
             self.register(table)
             events: list[Event] = [{"type": "table_created", "game": game},
@@ -66,6 +81,24 @@ class Lobby:
                 self.publisher.post(table, events, "created")
                 self.turns.reschedule(table)
             return table.snapshot()
+
+    async def _release_unrestorable(self, refused: ChatHasLiveTable) -> bool:
+        """With one process for the whole database (no leases), a live table of the chat that this
+        process does not hold is one restore could not rebuild (logged at start): it would refuse
+        every new table of its chat forever. Stop it in storage (its log stays, for ``majlis
+        replay``) so the chat can play again; True if it was released."""
+        if self.settings.owner is not None or refused.table_id is None or self.registry.find(refused.table_id):
+            return False  # several processes: the table's holder answers for it
+        lease = await self.repo.chat_lease(refused.chat_id)
+        if lease is not None and lease[1] is not None and (lease[2] or 0.0) > self.clock.now():
+            return False  # held by a process of its own (a shared database): not this one's to end
+        stored = await self.repo.get_table(refused.table_id)
+        if stored is not None and stored.status in (LOBBY, PLAYING):  # else it ended meanwhile: try again
+            await self.repo.save_table(dataclasses.replace(stored, status=STOPPED, deadline=None,
+                                                           lobby_deadline=None))
+            log.warning("table %s could not be restored at start; stopped so its chat may open a new one",
+                        stored.table_id)
+        return True
 
     async def join(self, chat_id: str, person: Person, seat: int | None = None) -> TableSnapshot:
         """Sit ``person`` in ``seat`` (or the first free seat) of the chat's lobby."""
@@ -93,10 +126,21 @@ class Lobby:
                 self.publisher.post(table, events, "lobby")
             return table.snapshot()
 
-    async def begin(self, chat_id: str, person: Person) -> TableSnapshot:
-        """Start the match: the creator or anyone seated may; AI players fill the empty seats."""
+    async def begin(self, chat_id: str, person: Person, *, is_admin: bool = False) -> TableSnapshot:
+        """Start the match: the creator or anyone seated may; AI players fill the empty seats. On a
+        parked match (its timer or AI move kept failing) the creator, anyone seated or an admin sets
+        it going again: the stored mark is cleared and its next step is tried now."""
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
+            if table.playing and table.parked:
+                if not is_admin and person.player_id != table.record.creator \
+                        and table.seat_of(person.player_id) is None:
+                    raise TableError("not_allowed")
+                table.update(message_ids={k: v for k, v in table.record.message_ids.items() if k != PARKED_KEY})
+                self.lifecycle.turns.replan(table, self.lifecycle.clock.now())  # a whole turn from now
+                table.record = await self.repo.save_table(table.record)
+                self.lifecycle.turns.reschedule(table)
+                return table.snapshot()
             require_lobby(table)
             if person.player_id != table.record.creator and table.seat_of(person.player_id) is None:
                 raise TableError("not_allowed")

@@ -153,7 +153,7 @@ class Pipeline:
         ``retry_first`` seconds, doubling up to ``retry_max`` (each failure is logged at DEBUG, with
         its traceback); after ``park_after`` failures in a row it is parked: no more wake-ups, ONE
         error line in the log and a ``table_parked`` notice in its chat, and the mark is stored
-        (:meth:`_park`): a restart leaves it parked. A person's move sets it going again.
+        (:meth:`_park`): a restart leaves it parked. A person's move, or ``begin``, sets it going again.
         """
         try:
             await self._wake(table_id)
@@ -173,7 +173,7 @@ class Pipeline:
             self._failures.pop(table_id, None)
             self.turns.forget(table_id)
             log.error("table parked: %s stops after %d failed attempts of its timer or AI move (last: %s); "
-                      "a person's move or /stop ends that", table_id, n, _where(e))
+                      "a person's move or begin sets it going, stop ends it", table_id, n, _where(e))
             async with self.publisher.locked(table):
                 await self._park(table, n)
                 self.publisher.post(table, [{"type": "table_parked", "attempts": n}], "parked")

@@ -26,6 +26,7 @@ from test_manager_helpers import (
 from bot.errors import TableError
 from bot.types import Person, TableSnapshot, TableUpdate
 from storage.memory import MemoryRepository
+from storage.records import Seat, TableRecord
 
 
 @pytest.fixture
@@ -68,13 +69,23 @@ async def test_one_live_table_per_chat(h: Harness) -> None:
     assert other.table.chat_id == "tg:-200"
 
 
-async def test_several_tables_per_chat_when_the_setting_allows() -> None:
-    repo = MemoryRepository()
-    h = make_manager(repo, one_table_per_chat=False)
-    first = await h.manager.create(CHAT, ALICE, "trix")
-    second = await h.manager.create(CHAT, BOB, "trix")
-    assert first.table_id != second.table_id
-    assert h.manager.table_in_chat(CHAT).table_id == second.table_id  # type: ignore[union-attr]
+async def test_a_second_table_storage_refuses_is_table_exists_and_leaves_nothing_behind(h: Harness) -> None:
+    # another process opened the chat's table a moment ago: this manager's memory does not know it
+    other = await h.repo.create_table(TableRecord(
+        table_id=0, chat_id=CHAT, game="trix", options={}, seed=1, dealer=None, creator=BOB.player_id,
+        status="lobby", seats=(Seat(BOB.player_id, BOB.name), Seat(), Seat(), Seat())), owner="p2",
+        lease_until=h.clock.now() + 30)
+    with pytest.raises(TableError) as e:
+        await h.manager.create(CHAT, ALICE, "trix")
+    assert code(e) == "table_exists" and e.value.params == {"table_id": other}
+    assert h.manager.table_in_chat(CHAT) is None and h.manager.registry.tables == {}
+    assert h.updates == [] and h.manager.turns.sched._when == {}
+    assert [t.table_id for t in await h.repo.live_tables()] == [other]
+    assert await h.repo.chat_lease(CHAT) == (other, "p2", h.clock.now() + 30)
+    in_memory = await h.manager.create("tg:-200", ALICE, "trix")  # the refusal left the manager sound
+    with pytest.raises(TableError) as e:
+        await h.manager.create("tg:-200", BOB, "trix")
+    assert code(e) == "table_exists" and e.value.params == {"table_id": in_memory.table_id}
 
 
 async def test_unknown_game_and_bad_options_are_refused(h: Harness) -> None:

@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 from test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, started_table, turn
 
+from bot.commands import Actor, Begin
+from bot.errors import TableError
+from bot.service import Service
 from bot.table import PARKED_KEY
 from storage.sqlite import SQLiteRepository
 
@@ -117,4 +120,35 @@ async def test_a_persons_move_sets_a_parked_table_going_and_the_mark_is_cleared(
 
     repo, h = await _open(db)  # and a restart now runs it as any live table
     assert h.manager.turns.sched.when(tid) is not None
+    await _close(repo, h)
+
+
+@pytest.mark.expected_hidden_errors
+async def test_begin_by_an_admin_sets_a_parked_table_going_after_the_fault_is_fixed(tmp_path: Path) -> None:
+    db = tmp_path / "majlis.sqlite3"
+    repo, h = await _open(db)
+    snap = await started_table(h, ALICE)
+    legal = h.manager.view(snap.table_id, 0)["legal"]
+    await h.manager.act(snap.table_id, ALICE, snap.table.version, legal[0])  # an AI seat is to move: no
+    tid = snap.table_id                                                      # person can set it going
+    repo.broken = True
+    await _until_parked(h, tid)
+    await _close(repo, h)
+
+    repo, h = await _open(db)  # restarted after the fault was fixed: still parked, as stored
+    version = h.manager.get(tid).table.version  # type: ignore[union-attr]
+    service = Service(h.manager)
+    with pytest.raises(TableError) as refused:  # someone who neither sits there nor administers the chat
+        await service.dispatch(Begin(), Actor(BOB, CHAT))
+    assert refused.value.code == "not_allowed"
+    assert h.manager.turns.sched.when(tid) is None and PARKED_KEY in (await repo.get_table(tid)).message_ids  # type: ignore[union-attr]
+
+    async def admin() -> bool:
+        return True
+
+    await service.dispatch(Begin(), Actor(BOB, CHAT, is_admin=admin))
+    await h.manager.run_due()
+    stored = await repo.get_table(tid)
+    assert stored is not None and PARKED_KEY not in stored.message_ids
+    assert stored.version > version  # the AI seats moved again
     await _close(repo, h)

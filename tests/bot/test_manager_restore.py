@@ -263,3 +263,32 @@ async def test_a_team_match_played_out_by_the_rule_ai_is_recorded(tmp_path: Path
     finally:
         await h.manager.close()
         await repo.close()
+
+
+async def test_a_table_restore_cannot_rebuild_does_not_keep_its_chat_from_a_new_table(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import dataclasses
+
+    from storage.records import ActionRecord
+
+    repo = await open_sqlite(tmp_path / "t.sqlite3")
+    h = manager(repo)
+    await h.manager.start()
+    table_id = await played_a_while(h, "tarneeb41", 3)
+    await h.manager.close()
+    _OPEN.remove(h.manager)
+    # A log that no longer replays (say, a rule changed under it): restore skips the table at start.
+    record = await repo.get_table(table_id)
+    assert record is not None and record.status == "playing"
+    bad = ActionRecord(table_id, record.version + 1, 0, "play ZZ", ALICE.player_id, 0.0)
+    await repo.append_action(bad, dataclasses.replace(record, version=record.version + 1))
+    h2 = manager(repo)
+    await h2.manager.start()
+    assert h2.manager.table_in_chat(CHAT) is None
+    snap = await h2.manager.create(CHAT, BOB, "trix")  # the chat may play again
+    assert snap.table_id != table_id and snap.table.status == "lobby"
+    old = await repo.get_table(table_id)
+    assert old is not None and old.status == "stopped"
+    assert len(await repo.actions(table_id)) == record.version + 1  # its log is kept, for majlis replay
+    assert [t.table_id for t in await repo.live_tables()] == [snap.table_id]
+    assert any("could not be restored" in r.getMessage() for r in caplog.records)

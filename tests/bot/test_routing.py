@@ -14,7 +14,19 @@ import pytest
 from test_manager_helpers import ALICE, BOB, CAROL, CHAT, Harness, make_manager, replayed, turn
 
 from bot.clock import FakeClock
-from bot.commands import Act, Actor, Begin, ChangeSettings, Join, NewTable, SetLanguage, ShowHand, Stop
+from bot.commands import (
+    Act,
+    Actor,
+    Begin,
+    ChangeSettings,
+    Join,
+    NewTable,
+    SetLanguage,
+    ShowHand,
+    ShowLeaderboard,
+    ShowScores,
+    Stop,
+)
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.identity import dm_dest
@@ -157,6 +169,16 @@ async def test_a_hand_asked_of_the_other_process_is_the_holders_private_view(pai
     assert got.table == a.manager.get(snap.table_id).table  # type: ignore[union-attr]
 
 
+async def test_scores_come_from_the_holder_and_leaderboards_from_storage_here(pair: tuple[Harness, Harness]) -> None:
+    a, b = pair
+    snap = await table_at_a(a)
+    got = await Service(b.manager).dispatch(ShowScores(), Actor(BOB, CHAT))  # b does not hold the table
+    assert isinstance(got, TableSnapshot) and got.table == a.manager.get(snap.table_id).table  # type: ignore[union-attr]
+    assert got.public == a.manager.get(snap.table_id).public  # type: ignore[union-attr]
+    boards = await Service(b.manager).dispatch(ShowLeaderboard(("tarneeb41", "trix")), Actor(BOB, CHAT))
+    assert boards == {"tarneeb41": [], "trix": []}  # no finished match yet; read here, not forwarded
+
+
 async def test_stop_by_an_admin_is_forwarded_with_what_the_receiver_asked_the_platform(
         pair: tuple[Harness, Harness]) -> None:
     a, b = pair
@@ -178,6 +200,40 @@ async def test_a_new_table_in_a_chat_without_one_is_the_receivers(pair: tuple[Ha
         await Service(a.manager).dispatch(NewTable("trix"), Actor(BOB, CHAT))
     assert exists.value.code == "table_exists"
     assert a.manager.router is not None and a.manager.router.stats["forwarded"] == 1
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"], indirect=True)
+async def test_a_chats_first_new_reaching_both_processes_at_once_opens_one_table(
+        pair: tuple[Harness, Harness]) -> None:
+    """Two webhook workers get a group's very first /new at the same moment: storage keeps one
+    table per chat, so one process opens it and the other answers ``table_exists``, as in one process."""
+    a, b = pair
+    by_storage = 0
+    for round_ in range(4):
+        chat = f"tg:-77{round_}"
+        forwarded = {h.manager.settings.owner: h.manager.router.stats["forwarded"]  # type: ignore[union-attr]
+                     for h in (a, b)}
+        got = await asyncio.gather(Service(a.manager).dispatch(NewTable("trix"), Actor(ALICE, chat)),
+                                   Service(b.manager).dispatch(NewTable("trix"), Actor(BOB, chat)),
+                                   return_exceptions=True)
+        opened = [(h, g) for h, g in zip((a, b), got, strict=True) if isinstance(g, TableSnapshot)]
+        refused = [(h, g) for h, g in zip((a, b), got, strict=True) if isinstance(g, TableError)]
+        assert len(opened) == 1 and len(refused) == 1, got
+        (winner, snap), (loser, error) = opened[0], refused[0]
+        assert error.code == "table_exists" and error.params.get("table_id") == snap.table_id
+        if loser.manager.router.stats["forwarded"] == forwarded[loser.manager.settings.owner]:  # type: ignore[union-attr]
+            by_storage += 1  # refused by the database's index, not by the holder's memory
+        live = [t for t in await a.repo.live_tables() if t.chat_id == chat]
+        assert [t.table_id for t in live] == [snap.table_id]
+        holder = (snap.table_id, winner.manager.settings.owner, winner.clock.now() + LEASE)
+        assert await a.repo.chat_lease(chat) == await b.repo.chat_lease(chat) == holder  # both agree
+        assert winner.manager.get(snap.table_id) is not None
+        assert loser.manager.get(snap.table_id) is None and loser.manager.table_in_chat(chat) is None
+        assert all(u.snapshot.table.chat_id != chat for u in loser.updates)  # nothing half-made was published
+        joined = await Service(loser.manager).dispatch(Join(), Actor(CAROL, chat))  # forwarded to the holder
+        assert joined.table.table_id == snap.table_id and joined.table.seats[1].player_id == CAROL.player_id
+        assert loser.manager.get(snap.table_id) is None
+    assert by_storage >= 1  # the race reached storage (both processes found no table and created one)
 
 
 async def test_a_holder_that_does_not_answer_leaves_the_command_unapplied(pair: tuple[Harness, Harness]) -> None:

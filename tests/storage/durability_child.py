@@ -34,7 +34,7 @@ async def main(path: str, count: int) -> None:
              Seat("ai:easy:3", is_ai=True))
     while len(tables) < count:
         table_id = await repo.create_table(
-            TableRecord(0, "cli:local", "trix", {}, 7, 0, "cli:you", PLAYING, seats))
+            TableRecord(0, f"cli:local{len(tables)}", "trix", {}, 7, 0, "cli:you", PLAYING, seats))
         created = await repo.get_table(table_id)
         assert created is not None
         tables.append(created)

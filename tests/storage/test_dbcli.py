@@ -50,12 +50,12 @@ async def fill(db: str) -> None:
             live = await repo.append_action(ActionRecord(live.table_id, seq, seq % 4, f"bid {seq}", "tg:1", 2.0 + seq),
                                             replace(live, version=seq, deadline=9.5))
         await repo.save_snapshot(live.table_id, 2, {"deal": [1, 2]})
-        ended = await repo.get_table(await repo.create_table(base))
+        ended = await repo.get_table(await repo.create_table(replace(base, status=FINISHED)))  # one live per chat
         assert ended is not None
         results = tuple(PlayerResult(s.player_id or "", i, 10 * (i % 2), i % 2 == 1) for i, s in enumerate(SEATS))
         result = MatchResult(ended.table_id, "tg:-1", "tarneeb", 5.0, results, {"teams": [0, 31]})
         await repo.record_match(result, replace(ended, status=FINISHED))
-        await repo.create_table(replace(base, status=LOBBY))
+        await repo.create_table(replace(base, chat_id="tg:-2", status=LOBBY))
     finally:
         await repo.close()
 
@@ -69,7 +69,7 @@ async def everything(db: str) -> list[Any]:
                            await repo.latest_snapshot(1), await repo.table_results(2),
                            await repo.leaderboard("tg:-1", "tarneeb"), await repo.player_stats("tg:2"),
                            await repo.table_lease(1)]
-        new_id = await repo.create_table(replace(tables[0] or SEATS, table_id=0))  # type: ignore[arg-type]
+        new_id = await repo.create_table(replace(tables[0] or SEATS, table_id=0, chat_id="tg:-3"))  # type: ignore[arg-type]
         seen.append(new_id > 3)
         return seen
     finally:

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from storage.errors import ChatHasLiveTable
 from storage.memory import MemoryRepository
 from storage.postgres import PostgresRepository
 from storage.ratings import DEFAULT, GLOBAL, rate_match
@@ -120,7 +121,7 @@ async def test_create_table_assigns_new_ids_and_keeps_every_field(repo: Repo) ->
         lang="ar", ai_level="easy", dealer=None, version=0,
     )
     first = await repo.create_table(table)
-    second = await repo.create_table(table)
+    second = await repo.create_table(replace(table, chat_id="tg:-101"))
     assert first != 99 and second > first
     got = await repo.get_table(first)
     assert got == replace(table, table_id=first)
@@ -140,8 +141,8 @@ async def test_save_table_overwrites_and_refuses_an_unknown_table(repo: Repo) ->
 
 async def test_live_tables_are_lobby_and_playing_oldest_first(repo: Repo) -> None:
     ids = {}
-    for status in (PLAYING, FINISHED, LOBBY, CANCELLED, STOPPED, PLAYING):
-        ids.setdefault(status, []).append((await new_table(repo, status=status)).table_id)
+    for i, status in enumerate((PLAYING, FINISHED, LOBBY, CANCELLED, STOPPED, PLAYING)):
+        ids.setdefault(status, []).append((await new_table(repo, chat=f"tg:-{i}", status=status)).table_id)
     live = await repo.live_tables()
     assert [t.table_id for t in live] == sorted(ids[PLAYING] + ids[LOBBY])
     assert all(t.status in (LOBBY, PLAYING) for t in live)
@@ -239,7 +240,7 @@ async def test_many_tables_appending_at_once_never_mix(repo: Repo) -> None:
 
 
 async def test_one_refused_write_does_not_spoil_writes_batched_with_it(repo: Repo) -> None:
-    a, b = await new_table(repo), await new_table(repo)
+    a, b = await new_table(repo), await new_table(repo, chat="tg:-101")
     outcomes = await asyncio.gather(
         repo.append_action(*act(a, 1)), repo.append_action(*act(b, 3)), repo.append_action(*act(b, 1)),
         return_exceptions=True)
@@ -249,7 +250,7 @@ async def test_one_refused_write_does_not_spoil_writes_batched_with_it(repo: Rep
 
 
 async def test_a_stale_append_batched_with_good_ones_is_refused_alone(repo: Repo) -> None:
-    a, b, c = await new_table(repo), await new_table(repo), await new_table(repo)
+    a, b, c = await new_table(repo), await new_table(repo, chat="tg:-101"), await new_table(repo, chat="tg:-102")
     b = await repo.save_table(replace(b, deadline=1.0))  # b's rev moves on: the append below is stale
     stale = replace(b, rev=b.rev - 1)
     outcomes = await asyncio.gather(
@@ -293,10 +294,10 @@ async def test_snapshots_keep_the_latest(repo: Repo) -> None:
 
 async def test_live_tables_with_logs_gives_the_tail_after_the_snapshot(repo: Repo) -> None:
     plain = await play(repo, await new_table(repo), 3)
-    snapped = await play(repo, await new_table(repo), 5)
+    snapped = await play(repo, await new_table(repo, chat="tg:-101"), 5)
     await repo.save_snapshot(snapped.table_id, 3, {"at": 3})
-    lobby = await new_table(repo, status=LOBBY)
-    ended = await play(repo, await new_table(repo), 2)
+    lobby = await new_table(repo, chat="tg:-102", status=LOBBY)
+    ended = await play(repo, await new_table(repo, chat="tg:-103"), 2)
     done = await finish(repo, ended, result(ended, {0, 2}))
     restored = await repo.live_tables_with_logs()
     assert [t.table_id for t, _, _ in restored] == [plain.table_id, snapped.table_id, lobby.table_id]
@@ -311,10 +312,10 @@ async def test_live_tables_with_logs_gives_the_tail_after_the_snapshot(repo: Rep
 async def test_reopen_keeps_everything(repo: Repo, reopen: Reopen) -> None:
     await repo.save_chat(ChatRecord("tg:-100", lang="ar", default_options={"trix": {"doubling": True}}))
     await repo.save_player(PlayerRecord("tg:1", "One", "en", True))
-    live = await play(repo, await new_table(repo), 4)
-    await repo.save_snapshot(live.table_id, 2, {"x": 1})
     ended = await play(repo, await new_table(repo), 2)
     ended = await finish(repo, ended, result(ended, {0, 2}))
+    live = await play(repo, await new_table(repo), 4)
+    await repo.save_snapshot(live.table_id, 2, {"x": 1})
     board = await repo.leaderboard("tg:-100", "tarneeb")
     stats = await repo.player_stats("tg:1")
 
@@ -330,7 +331,7 @@ async def test_reopen_keeps_everything(repo: Repo, reopen: Reopen) -> None:
     assert await again.table_results(ended.table_id) == result(ended, {0, 2})
     assert await again.leaderboard("tg:-100", "tarneeb") == board
     assert await again.player_stats("tg:1") == stats
-    assert await again.create_table(make_table()) > ended.table_id
+    assert await again.create_table(make_table(chat="tg:-101")) > live.table_id
 
 
 # --- results, ratings and scoreboards -------------------------------------------------------------
@@ -358,7 +359,7 @@ async def test_recording_a_table_twice_counts_once(repo: Repo) -> None:
 
 
 async def test_record_match_refuses_a_result_of_another_table(repo: Repo) -> None:
-    a, b = await new_table(repo), await new_table(repo)
+    a, b = await new_table(repo), await new_table(repo, chat="tg:-101")
     with pytest.raises(ValueError):
         await repo.record_match(result(a, {0, 2}), b)
     assert await repo.table_results(a.table_id) is None and await repo.table_results(b.table_id) is None
@@ -561,18 +562,16 @@ async def test_meta_is_set_once_and_the_first_value_wins(repo: Repo, reopen: Reo
 
 async def test_move_chat_carries_settings_live_tables_and_history(repo: Repo) -> None:
     await repo.save_chat(ChatRecord("tg:-5", lang="en", turn_seconds=30))
-    live = await play(repo, await new_table(repo, chat="tg:-5"), 2)
-    lobby = await new_table(repo, chat="tg:-5", status=LOBBY)
     ended = await new_table(repo, chat="tg:-5")
     await finish(repo, ended, result(ended, {0, 2}))
+    live = await play(repo, await new_table(repo, chat="tg:-5"), 2)
     board = await repo.leaderboard("tg:-5", "tarneeb")
     other = await new_table(repo, chat="tg:-6")
-    assert await repo.move_chat("tg:-5", "tg:-1005") == 2
+    assert await repo.move_chat("tg:-5", "tg:-1005") == 1
     assert await repo.get_chat("tg:-5") is None
     assert await repo.get_chat("tg:-1005") == ChatRecord("tg:-1005", lang="en", turn_seconds=30)
     assert await repo.get_table(live.table_id) == replace(live, chat_id="tg:-1005", rev=live.rev + 1)
-    assert await repo.get_table(lobby.table_id) == replace(lobby, chat_id="tg:-1005", rev=lobby.rev + 1)
-    assert [t.chat_id for t in await repo.live_tables()] == ["tg:-1005", "tg:-1005", "tg:-6"]
+    assert [t.chat_id for t in await repo.live_tables()] == ["tg:-1005", "tg:-6"]
     assert await repo.get_table(other.table_id) == other
     assert await repo.leaderboard("tg:-1005", "tarneeb") == board
     assert await repo.leaderboard("tg:-5", "tarneeb") == []
@@ -589,6 +588,54 @@ async def test_move_chat_keeps_the_new_ids_own_settings(repo: Repo) -> None:
     assert await repo.get_chat("tg:-7") is None
     with pytest.raises(ValueError):
         await repo.move_chat("tg:-1007", "tg:-1007")
+
+
+# --- one live table per chat --------------------------------------------------------------------------
+
+
+async def test_a_chat_has_at_most_one_live_table(repo: Repo) -> None:
+    lobby = await repo.create_table(make_table(status=LOBBY), owner="p1", lease_until=100.0)
+    for status in (LOBBY, PLAYING):
+        with pytest.raises(ChatHasLiveTable) as refused:
+            await repo.create_table(make_table(status=status), owner="p2", lease_until=100.0)
+        assert (refused.value.chat_id, refused.value.table_id) == ("tg:-100", lobby)
+    assert [t.table_id for t in await repo.live_tables()] == [lobby]  # the refusal wrote nothing
+    assert await repo.chat_lease("tg:-100") == (lobby, "p1", 100.0)
+    ended = await repo.create_table(make_table(status=FINISHED))  # ended tables do not count
+    other = await repo.create_table(make_table(chat="tg:-101"))  # nor do other chats
+    table = await repo.get_table(lobby)
+    assert table is not None
+    await repo.save_table(replace(table, status=CANCELLED))
+    again = await repo.create_table(make_table())  # once it ended, the chat may open a new one
+    assert again > max(ended, other)
+    assert [t.table_id for t in await repo.live_tables()] == [other, again]
+
+
+async def test_two_live_tables_created_for_one_chat_at_once_make_one(repo: Repo) -> None:
+    for round_ in range(3):
+        chat = f"tg:-9{round_}"
+        got = await asyncio.gather(*(repo.create_table(make_table(chat=chat, status=LOBBY), owner=f"p{i}",
+                                                       lease_until=100.0) for i in range(3)),
+                                   return_exceptions=True)
+        ids = [g for g in got if isinstance(g, int)]
+        refusals = [g for g in got if isinstance(g, ChatHasLiveTable)]
+        assert len(ids) == 1 and len(refusals) == 2, got
+        assert all(r.table_id == ids[0] for r in refusals)
+        assert [t.table_id for t in await repo.live_tables() if t.chat_id == chat] == ids
+
+
+async def test_move_chat_onto_a_chat_with_a_live_table_ends_the_old_chats_one(repo: Repo) -> None:
+    playing = await play(repo, await new_table(repo, chat="tg:-8"), 2)
+    lobby = await new_table(repo, chat="tg:-1008", status=LOBBY)  # opened in the new chat before the move came
+    assert await repo.move_chat("tg:-8", "tg:-1008") == 0
+    stopped = await repo.get_table(playing.table_id)
+    assert stopped == replace(playing, chat_id="tg:-1008", status=STOPPED, deadline=None, rev=playing.rev + 2)
+    assert [t.table_id for t in await repo.live_tables()] == [lobby.table_id]
+    assert await repo.get_table(lobby.table_id) == lobby
+    waiting = await new_table(repo, chat="tg:-9", status=LOBBY)
+    await new_table(repo, chat="tg:-1009", status=LOBBY)
+    await repo.move_chat("tg:-9", "tg:-1009")
+    assert (await repo.get_table(waiting.table_id)).status == CANCELLED  # type: ignore[union-attr]
 
 
 # --- compare-and-set on a table row -----------------------------------------------------------------
@@ -642,8 +689,9 @@ async def test_two_writers_racing_on_one_row_one_wins(repo: Repo) -> None:
 
 async def test_matches_sharing_a_player_that_finish_at_once_lose_no_rating_update(repo: Repo) -> None:
     n = 6
-    tables = [await new_table(repo, players=("tg:star", f"tg:a{i}", f"tg:b{i}", f"tg:c{i}")) for i in range(n)]
-    done = [replace(t, status=FINISHED) for t in tables]
+    # one chat has one live table: these are stored as finished already, their results recorded at once
+    done = [await new_table(repo, status=FINISHED, players=("tg:star", f"tg:a{i}", f"tg:b{i}", f"tg:c{i}"))
+            for i in range(n)]
     await asyncio.gather(*(repo.record_match(result(t, {0, 2}), t) for t in done))
     expected = DEFAULT
     for t in done:  # every match is against fresh players, so the order does not matter
@@ -660,9 +708,9 @@ async def test_matches_sharing_a_player_that_finish_at_once_lose_no_rating_updat
 
 async def test_claims_take_free_and_expired_tables_and_each_goes_to_one_owner(repo: Repo) -> None:
     mine = await repo.create_table(make_table(), owner="p1", lease_until=100.0)
-    free = [(await new_table(repo)).table_id for _ in range(3)]
-    lobby = (await new_table(repo, status=LOBBY)).table_id
-    ended = await new_table(repo)
+    free = [(await new_table(repo, chat=f"tg:-{i}")).table_id for i in range(3)]
+    lobby = (await new_table(repo, chat="tg:-3", status=LOBBY)).table_id
+    ended = await new_table(repo, chat="tg:-4")
     await finish(repo, ended, result(ended, {0, 2}))
     assert await repo.table_lease(mine) == ("p1", 100.0)
     assert await repo.table_lease(free[0]) == (None, None)
@@ -676,8 +724,8 @@ async def test_claims_take_free_and_expired_tables_and_each_goes_to_one_owner(re
 
 async def test_the_heartbeat_renews_and_tells_what_is_still_held(repo: Repo) -> None:
     a = await repo.create_table(make_table(), owner="p1", lease_until=10.0)
-    b = await repo.create_table(make_table(), owner="p1", lease_until=10.0)
-    await repo.create_table(make_table(), owner="p2", lease_until=10.0)
+    b = await repo.create_table(make_table(chat="tg:-101"), owner="p1", lease_until=10.0)
+    await repo.create_table(make_table(chat="tg:-102"), owner="p2", lease_until=10.0)
     table = await repo.get_table(a)
     assert await repo.renew_leases("p1", now=5.0, lease_seconds=30.0) == [a, b]
     assert await repo.table_lease(a) == ("p1", 35.0)
@@ -689,8 +737,8 @@ async def test_the_heartbeat_renews_and_tells_what_is_still_held(repo: Repo) -> 
 
 async def test_released_tables_are_free_at_once_and_restore_reads_only_the_named_ones(repo: Repo) -> None:
     a = await repo.create_table(make_table(), owner="p1", lease_until=1000.0)
-    b = await repo.create_table(make_table(), owner="p1", lease_until=1000.0)
-    c = await repo.create_table(make_table(), owner="p1", lease_until=1000.0)
+    b = await repo.create_table(make_table(chat="tg:-101"), owner="p1", lease_until=1000.0)
+    c = await repo.create_table(make_table(chat="tg:-102"), owner="p1", lease_until=1000.0)
     assert await repo.release_tables("p1", [a]) == 1
     assert await repo.claim_tables("p2", now=1.0, lease_seconds=30.0) == [a]
     assert await repo.release_tables("p1") == 2
@@ -713,12 +761,13 @@ async def test_a_bot_of_one_platform_claims_only_that_platforms_tables(repo: Rep
 # --- the inbox: commands forwarded to the process that holds the table (bot/routing.py) ----------------
 
 
-async def test_the_chat_and_table_routes_name_the_newest_live_table_and_its_holder(repo: Repo) -> None:
+async def test_the_chat_and_table_routes_name_the_live_table_and_its_holder(repo: Repo) -> None:
     old = await repo.create_table(make_table(chat="tg:-5"), owner="p1", lease_until=100.0)
-    new = await repo.create_table(make_table(chat="tg:-5", status=LOBBY), owner="p2", lease_until=200.0)
+    new = await repo.create_table(make_table(chat="tg:-4", status=LOBBY), owner="p2", lease_until=200.0)
     ended = await new_table(repo, chat="tg:-6")
     await finish(repo, ended, result(ended, {0, 2}))
-    assert await repo.chat_lease("tg:-5") == (new, "p2", 200.0)
+    assert await repo.chat_lease("tg:-4") == (new, "p2", 200.0)
+    assert await repo.chat_lease("tg:-5") == (old, "p1", 100.0)
     assert await repo.chat_lease("tg:-6") is None  # its only table ended
     assert await repo.chat_lease("tg:-7") is None
     assert await repo.table_route(old) == ("tg:-5", PLAYING, "p1", 100.0)

@@ -10,8 +10,15 @@ import asyncpg
 import pytest
 
 from storage import make_repository
-from storage.errors import DatabaseUnavailable, ReadOnlyDatabase, SchemaMismatch, TableConflict, VersionConflict
-from storage.postgres import PostgresRepository, migrations, redact
+from storage.errors import (
+    ChatHasLiveTable,
+    DatabaseUnavailable,
+    ReadOnlyDatabase,
+    SchemaMismatch,
+    TableConflict,
+    VersionConflict,
+)
+from storage.postgres import PostgresRepository, migrate, migrations, redact
 from storage.ratings import DEFAULT, rate_match
 from storage.records import FINISHED, PLAYING, ActionRecord, ChatRecord, MatchResult, PlayerResult, Seat, TableRecord
 from tests.pg import free_port
@@ -19,9 +26,9 @@ from tests.pg import free_port
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
 
 
-def table_record(players: tuple[str, str, str, str] | None = None) -> TableRecord:
+def table_record(players: tuple[str, str, str, str] | None = None, status: str = PLAYING) -> TableRecord:
     seats = SEATS if players is None else tuple(Seat(p) for p in players)
-    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", PLAYING, seats)  # type: ignore[arg-type]
+    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", status, seats)  # type: ignore[arg-type]
 
 
 async def test_processes_racing_on_one_table_store_each_seq_once(pg_url: str) -> None:
@@ -75,7 +82,7 @@ async def test_two_pools_finishing_matches_with_a_shared_player_lose_no_update(p
     try:
         tables = []
         for i in range(8):
-            tid = await a.create_table(table_record(("tg:star", f"tg:x{i}", f"tg:y{i}", f"tg:z{i}")))
+            tid = await a.create_table(table_record(("tg:star", f"tg:x{i}", f"tg:y{i}", f"tg:z{i}"), FINISHED))
             t = await a.get_table(tid)
             assert t is not None
             tables.append(replace(t, status=FINISHED))
@@ -138,3 +145,31 @@ def test_a_postgresql_url_picks_the_postgresql_repository() -> None:
     for url in ("postgresql://u@h/db", "postgres://u@h/db"):
         repo = make_repository(url, durability="power")
         assert isinstance(repo, PostgresRepository) and repo.durability == "power"
+
+
+async def test_upgrading_a_database_with_two_live_tables_in_a_chat_keeps_one_and_ends_the_others(
+        pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await migrate(conn, migrations()[:2]) == 2  # before 0003: nothing stopped a second live table
+        for table_id, chat, status in [(1, "tg:-1", "lobby"), (2, "tg:-1", "lobby"), (3, "tg:-2", "playing"),
+                                       (4, "tg:-2", "lobby"), (5, "tg:-3", "playing"), (6, "tg:-3", "playing"),
+                                       (7, "tg:-3", "finished")]:
+            await conn.execute("INSERT INTO tables (table_id, chat_id, game, seed, creator, status, seats, "
+                               "deadline, rev) VALUES ($1, $2, 'trix', 1, 'tg:1', $3, '[{},{},{},{}]', 50.0, 3)",
+                               table_id, chat, status)
+        await conn.execute("SELECT setval(pg_get_serial_sequence('tables', 'table_id'), 7)")
+    finally:
+        await conn.close()
+    repo = PostgresRepository(pg_url)
+    await repo.open()
+    try:
+        assert repo.schema_version == len(migrations())
+        assert [t.table_id for t in await repo.live_tables()] == [2, 3, 6]
+        assert [(await repo.table_route(i) or ("", ""))[1] for i in (1, 4, 5, 7)] == [
+            "cancelled", "cancelled", "stopped", "finished"]
+        with pytest.raises(ChatHasLiveTable) as refused:
+            await repo.create_table(table_record())
+        assert refused.value.table_id == 2
+    finally:
+        await repo.close()

@@ -12,6 +12,7 @@ import pytest
 
 from storage import make_repository, open_repository
 from storage.errors import (
+    ChatHasLiveTable,
     DatabaseLocked,
     DatabaseUnavailable,
     NotADatabase,
@@ -36,8 +37,8 @@ from storage.sqlite import SQLiteRepository, migrate, migrations, statements
 SEATS = (Seat("tg:1"), Seat("tg:2"), Seat("tg:3"), Seat("tg:4"))
 
 
-def table_record() -> TableRecord:
-    return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", PLAYING, SEATS)
+def table_record(chat: str = "tg:-1") -> TableRecord:
+    return TableRecord(0, chat, "tarneeb", {}, 5, 0, "tg:1", PLAYING, SEATS)
 
 
 def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -136,7 +137,7 @@ async def test_a_failing_statement_mid_append_rolls_back_the_action(tmp_path: Pa
 async def test_a_failing_statement_in_a_batch_of_appends_spoils_only_its_own_write(tmp_path: Path) -> None:
     path = tmp_path / "b.db"
     async with SQLiteRepository(path) as repo:
-        ids = [await repo.create_table(table_record()) for _ in range(3)]
+        ids = [await repo.create_table(table_record(f"tg:-{i}")) for i in range(3)]
     conn = sqlite3.connect(path)
     conn.execute("CREATE TRIGGER boom BEFORE UPDATE ON tables WHEN NEW.status = 'boom' "
                  "BEGIN SELECT RAISE(ABORT, 'boom'); END")
@@ -183,8 +184,8 @@ async def test_a_failing_statement_mid_record_match_writes_nothing(tmp_path: Pat
 async def test_concurrent_appends_share_commits(tmp_path: Path) -> None:
     async with SQLiteRepository(tmp_path / "g.db") as repo:
         tables = []
-        for _ in range(50):
-            table_id = await repo.create_table(table_record())
+        for i in range(50):
+            table_id = await repo.create_table(table_record(f"tg:-{i}"))
             t = await repo.get_table(table_id)
             assert t is not None
             tables.append(t)
@@ -203,7 +204,7 @@ async def test_concurrent_appends_share_commits(tmp_path: Path) -> None:
 
 async def test_without_group_commit_each_write_is_its_own_transaction(tmp_path: Path) -> None:
     async with SQLiteRepository(tmp_path / "n.db", group_commit=False) as repo:
-        ids = await asyncio.gather(*(repo.create_table(table_record()) for _ in range(10)))
+        ids = await asyncio.gather(*(repo.create_table(table_record(f"tg:-{i}")) for i in range(10)))
         assert sorted(ids) == list(range(1, 11))
         assert repo.commits == 10
 
@@ -252,6 +253,36 @@ async def test_an_existing_file_is_upgraded_and_keeps_its_rows(tmp_path: Path) -
         assert [t.table_id for t in await repo.live_tables()] == [table_id]
     indexes = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "tables_live_by_id" in indexes and "tables_live" not in indexes
+
+
+async def test_upgrading_a_file_with_two_live_tables_in_a_chat_keeps_one_and_ends_the_others(
+        tmp_path: Path) -> None:
+    path = tmp_path / "dup.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, migrations()[:5]) == 5  # before 0006: nothing stopped a second live table
+    seats = record_json([{"player_id": "tg:1"}, {}, {}, {}])
+    rows_in = [(1, "tg:-1", "lobby"), (2, "tg:-1", "lobby"),  # the race of two processes' first /new
+               (3, "tg:-2", "playing"), (4, "tg:-2", "lobby"),  # a match in progress beats a newer lobby
+               (5, "tg:-3", "playing"), (6, "tg:-3", "playing"), (7, "tg:-3", "finished"),
+               (8, "tg:-4", "lobby")]
+    for table_id, chat, status in rows_in:
+        conn.execute("INSERT INTO tables (table_id, chat_id, game, seed, creator, status, seats, deadline, "
+                     "lobby_deadline, rev) VALUES (?, ?, 'trix', 1, 'tg:1', ?, ?, 50.0, 60.0, 3)",
+                     (table_id, chat, status, seats))
+    conn.close()
+    async with SQLiteRepository(path) as repo:
+        assert repo.schema_version == len(migrations())
+        assert [t.table_id for t in await repo.live_tables()] == [2, 3, 6, 8]
+        ended = {i: await repo.get_table(i) for i in (1, 4, 5)}
+        assert {i: t.status for i, t in ended.items() if t} == {1: "cancelled", 4: "cancelled", 5: "stopped"}
+        assert all(t and (t.deadline, t.lobby_deadline, t.rev) == (None, None, 4) for t in ended.values())
+        untouched = await repo.get_table(7)
+        assert untouched is not None and (untouched.status, untouched.deadline, untouched.rev) == ("finished", 50.0, 3)
+        with pytest.raises(ChatHasLiveTable) as refused:
+            await repo.create_table(table_record("tg:-1"))
+        assert refused.value.table_id == 2
+    indexes = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "tables_one_live_per_chat" in indexes
 
 
 def test_statements_split_scripts_but_keep_triggers_and_strings_whole() -> None:
