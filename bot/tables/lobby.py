@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import random
@@ -14,11 +15,12 @@ from bot.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
 from bot.tables.lifecycle import Lifecycle
 from bot.tables.registry import Registry, require_lobby, require_playing
 from bot.types import Person, TableSnapshot
-from storage.errors import ChatHasLiveTable
+from storage.errors import ChatHasLiveTable, TableConflict
 from storage.records import CANCELLED, LOBBY, PLAYING, STOPPED, ChatRecord, Seat, TableRecord
 
 Event = dict[str, Any]
 log = logging.getLogger(__name__)
+_ID_RETRIES = 5  # message ids of a table no longer held here, written at once: each one reads again
 
 
 class Lobby:
@@ -34,6 +36,7 @@ class Lobby:
         self.turns = lifecycle.turns
         self.publisher = lifecycle.publisher
         self._seeds = random.SystemRandom()
+        self._id_locks: dict[int, list[Any]] = {}  # table id -> [lock, users], while any wait
 
     def register(self, table: Table) -> None:
         """Hold a table in memory (older ended tables of its chat are dropped)."""
@@ -212,16 +215,35 @@ class Lobby:
     async def set_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
         """Remember (or forget, with None) a platform message id of the table, durably."""
         table = self.registry.find(table_id)
-        if table is None:
-            record = await self.repo.get_table(table_id)
-            if record is None:
-                raise TableError("no_table")
-            ids = _with_id(record.message_ids, key, message_id)
-            await self.repo.save_table(dataclasses.replace(record, message_ids=ids))
+        if table is None:  # a table this process no longer holds (ended, or shutting down)
+            await self._set_stored_message_id(table_id, key, message_id)
             return
         async with table.lock, table.changing():
             table.update(message_ids=_with_id(table.record.message_ids, key, message_id))
             table.record = await self.repo.save_table(table.record)
+
+    async def _set_stored_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
+        """Read, change, write a stored table's ids: one at a time per table here (the outbox sends
+        a table's messages concurrently), read again if another process wrote meanwhile."""
+        entry = self._id_locks.setdefault(table_id, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                for attempt in range(_ID_RETRIES):
+                    record = await self.repo.get_table(table_id)
+                    if record is None:
+                        raise TableError("no_table")
+                    ids = _with_id(record.message_ids, key, message_id)
+                    try:
+                        await self.repo.save_table(dataclasses.replace(record, message_ids=ids))
+                        return
+                    except TableConflict:
+                        if attempt == _ID_RETRIES - 1:
+                            raise
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                del self._id_locks[table_id]
 
 
 def _with_id(ids: dict[str, str], key: str, message_id: str | None) -> dict[str, str]:

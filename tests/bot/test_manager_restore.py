@@ -292,3 +292,22 @@ async def test_a_table_restore_cannot_rebuild_does_not_keep_its_chat_from_a_new_
     assert len(await repo.actions(table_id)) == record.version + 1  # its log is kept, for majlis replay
     assert [t.table_id for t in await repo.live_tables()] == [snap.table_id]
     assert any("could not be restored" in r.getMessage() for r in caplog.records)
+
+
+async def test_message_ids_of_a_table_no_longer_held_written_at_once_are_all_kept(tmp_path: Path) -> None:
+    import asyncio
+
+    from storage.records import Seat, TableRecord
+
+    repo = await open_sqlite(tmp_path / "ids.sqlite3")
+    h = manager(repo)
+    await h.manager.start()
+    # a table this manager does not hold (ended here, or held before a restart), in storage only
+    table_id = await repo.create_table(TableRecord(
+        table_id=0, chat_id="tg:-300", game="trix", options={}, seed=1, dealer=None, creator=ALICE.player_id,
+        status="finished", seats=(Seat(ALICE.player_id, ALICE.name), Seat(), Seat(), Seat())))
+    keys = [f"hand:{table_id}:tg:{n}" for n in range(6)]
+    await asyncio.gather(*(h.manager.set_message_id(table_id, k, str(100 + n)) for n, k in enumerate(keys)))
+    stored = await repo.get_table(table_id)
+    assert stored is not None
+    assert {k: stored.message_ids.get(k) for k in keys} == {k: str(100 + n) for n, k in enumerate(keys)}
