@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from bot.errors import TableError
+from bot.outbox import Cooldown
 from bot.render.errors import render_error
 from bot.web import actions
 from bot.web.hub import Viewer, WebHub
@@ -66,25 +67,6 @@ class WebSettings:
 
 
 _FLOOD = "\x00flood"  # the writer's cue to close a flooding page (1008, policy violation)
-
-
-class Bucket:
-    """A token bucket for one connection: ``burst`` at once, ``rate`` a second after that."""
-
-    __slots__ = ("at", "burst", "rate", "tokens")
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.at = float(burst), now
-
-    def take(self, now: float) -> bool:
-        """Whether one more message may pass now (and, if so, count it)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 def _static(name: str) -> bytes:
@@ -274,8 +256,8 @@ class WebServer:
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=4096)
         await ws.prepare(request)
         writer = asyncio.create_task(self._writer(ws, viewer))
-        loop = asyncio.get_running_loop()
-        bucket = Bucket(self.settings.ws_rate, self.settings.ws_burst, loop.time())
+        # the adapters' token bucket (bot.outbox.Cooldown), one key: this connection
+        bucket = Cooldown(self.manager.clock, self.settings.ws_burst, 1.0 / self.settings.ws_rate, maxsize=1)
         refused = 0
         try:
             await self.hub.attach(viewer)
@@ -284,12 +266,13 @@ class WebServer:
                     break
                 if msg.type != WSMsgType.TEXT:
                     continue
-                if bucket.take(loop.time()):
+                verdict = bucket.check("page")
+                if verdict.ok:
                     await self._on_message(viewer, msg.data)
                     continue
-                # A flooding page: told once per burst, then cut off; nothing it sent is applied.
+                # A flooding page: told once each time it runs dry, then cut off; nothing it sent is applied.
                 refused += 1
-                if refused == 1 or refused % self.settings.ws_burst == 0:
+                if verdict.first:
                     viewer.put(json.dumps({"type": "error", "code": "web_flood", "ref": None,
                                            "text": render_error("web_flood", {}, viewer.t)}, ensure_ascii=False))
                 if refused >= self.settings.ws_flood_close:
