@@ -63,8 +63,15 @@ OFFSET = SEEDS["report"]
 
 
 def player(level: str) -> Any:
-    """The AI of ``level``: the rule player for ``easy``, the search otherwise."""
-    return RulePlayer() if level == "easy" else StrongPlayer(level)
+    """The AI of ``level``: the rule player for ``easy``, the search otherwise (``strong-rule-bids``:
+    the strong level with the rule player's bids, to measure the bidding alone with strong card play)."""
+    if level == "easy":
+        return RulePlayer()
+    if level == "strong-rule-bids":
+        p = StrongPlayer("strong")
+        p.bid_games = set()
+        return p
+    return StrongPlayer(level)
 
 
 def _deal_cards(seed: int) -> list[list[str]]:
@@ -502,8 +509,9 @@ def main() -> None:
     ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
                     default="all")
     ap.add_argument("--deals", type=int, default=20)
-    ap.add_argument("--level", choices=["easy", "normal", "strong"], default="strong")
-    ap.add_argument("--against", choices=["easy", "normal", "strong"], default="easy")
+    levels = ["easy", "normal", "strong", "strong-rule-bids"]
+    ap.add_argument("--level", choices=levels, default="strong")
+    ap.add_argument("--against", choices=levels, default="easy")
     ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",
                     help="report: the held-out deal set (default); tune: the set tuned on")
     ap.add_argument("--jobs", type=int, default=1,
