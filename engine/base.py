@@ -202,6 +202,12 @@ class Game(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may see (``None``: the public view), JSON-able."""
 
+    def decision_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` decides its move from: a part of ``view(seat)`` (every key it holds has the
+        value ``view(seat)`` gives it), for an AI that reads no more. Not part of the engine's
+        contract; a game that can make it faster than the whole view overrides this."""
+        return self.view(seat)
+
     @abstractmethod
     def scores(self) -> dict[str, list[int]]:
         """The running match totals."""

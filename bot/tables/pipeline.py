@@ -228,7 +228,8 @@ class Pipeline:
             assert table.game is not None
             seat = table.to_act
             assert seat is not None
-            return self.ai(table.record.ai_level), seat, table.record.version, table.game.view(seat)
+            player = self.ai(table.record.ai_level)
+            return player, seat, table.record.version, ai_runner.view_for(player, table.game, seat)
         elif due == TIMEOUT:
             seat, action, new_seat, before, after = self.turns.timeout_move(table)
             await self.apply(table, seat, action, "timer", "timeout", started,
