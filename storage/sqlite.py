@@ -63,6 +63,7 @@ from storage.records import (
     PlayerResult,
     PlayerStats,
     TableRecord,
+    evolve,
 )
 from storage.rows import (
     END_LIVE,
@@ -588,7 +589,7 @@ class SQLiteRepository:
             await _append(c, action, arow, trow[-1])
             return await _update_table(c, trow)
 
-        return replace(table, rev=await self._write(append, (arow, trow)))
+        return evolve(table, rev=await self._write(append, (arow, trow)))
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._call(lambda c: _all(
