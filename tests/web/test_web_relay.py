@@ -1,8 +1,9 @@
-"""The web table across processes (bot/web/relay.py): two table managers on one SQLite file, each
-with its own repository connection and web server, as two processes; a page that opens the table
-at the process that does not hold it is relayed to the holder: it gets its hand, its moves are
-applied there once, a refused credential is refused as at the holder, and a holder that went away
-gets 503 (the page's reconnect loop tries again), never 404 while the table is live."""
+"""The web table across processes (bot/web/relay.py): two table managers on one database (an SQLite
+file, a real PostgreSQL), each with its own repository connection and web server, as two
+processes; a page that opens the table at the process that does not hold it is relayed to the
+holder: it gets its hand, its moves are applied there once, a refused credential is refused as at
+the holder, and a holder that went away gets 503 (the page's reconnect loop tries again), never
+404 while the table is live."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from bot.settings import ManagerSettings
 from bot.web.relay import META_PREFIX, internal_url
 from bot.web.server import WebServer, WebSettings
 from bot.web.tokens import install_secret
+from storage.postgres import PostgresRepository
+from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
 from tests.web.harness import BOT_TOKEN, CHAT, SARA, Page
 from tests.web.telegram_data import init_data
@@ -30,7 +33,7 @@ pytestmark = pytest.mark.timeout(60)
 class Side:
     """One 'process': its repository, manager and web server."""
 
-    repo: SQLiteRepository
+    repo: Repository
     manager: TableManager
     server: WebServer
     base: str
@@ -39,14 +42,22 @@ class Side:
         return self.base.replace("http://", "ws://") + "/ws?k=" + token
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgres":
+        return str(request.getfixturevalue("pg_url"))
+    return str(tmp_path / "shared.sqlite3")
+
+
 @pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Side, Side, int]]:
+async def two(database: str) -> AsyncIterator[tuple[Side, Side, int]]:
     """Process a holds a started Tarneeb 41 table with Sara in seat 0; process b holds nothing."""
     from bot.web.relay import Relay
 
     sides = []
     for name in ("a", "b"):
-        repo = SQLiteRepository(tmp_path / "shared.sqlite3")
+        repo: Repository = (PostgresRepository(database, pool_size=3) if database.startswith("postgresql://")
+                            else SQLiteRepository(database))
         await repo.open()
         settings = ManagerSettings(owner=name, lease_seconds=30.0, heartbeat_seconds=10.0,
                                    ai_delay=0.0, default_turn_seconds=0, seed_source=lambda: 7)
