@@ -407,6 +407,9 @@ class SQLiteRepository:
         row = chat_row(chat)
         await self._write(lambda c: _run(c, "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?, ?, ?)", row))
 
+    async def delete_chat(self, chat_id: str) -> bool:
+        return await self._write(lambda c: _rowcount(c, "DELETE FROM chats WHERE chat_id = ?", (chat_id,))) > 0
+
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         row = await self._call(lambda c: _one(
             c, "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = ?", (player_id,)))
