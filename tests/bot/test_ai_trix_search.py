@@ -119,11 +119,12 @@ def test_remembered_seat_weights_are_the_weights_computed_afresh() -> None:
 
 
 def test_the_inference_chain_leaves_out_its_burn_in() -> None:
-    """Only the last ``keep`` of the chain's states are played out: the first ones still remember
-    where the chain began (the likeliest of a few uniform deals, not a draw from the posterior)."""
+    """The first ``min_steps // 2`` states, and with ``keep`` < 1 all but the last ``keep`` of them,
+    are not played out: they still remember where the chain began (the likeliest of a few uniform
+    deals, not a draw from the posterior)."""
     g, story = _story("diamonds", 2, 24)
     k = from_view(g.view(g.to_act))
-    full = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400, keep=1.0)
-    kept = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400, keep=0.5)
-    assert len(full) == 400 and kept == full[200:]
+    full = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400)
+    kept = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400, keep=0.25)
+    assert len(full) == 200 and kept == full[100:]  # of 400 states: 200 burn-in; keep=0.25: the last 100
     assert full[0] not in kept  # the chain has left its start
