@@ -38,19 +38,22 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+# bench/telegram.py would be found as `telegram` (python-telegram-bot), and bot.telegram.transport's
+# budgets would not import: keep this folder off the path.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._stats import percentile
-from bot import codec
-from bot.ai import LegalPlayer, ai_player
-from bot.ai.base import Player
-from bot.manager import TableManager
-from bot.outbox import Budget
-from bot.presenter import Presenter
-from bot.render.message import OutMessage
-from bot.settings import ManagerSettings, tune_gc
-from bot.types import Person, TableUpdate
-from storage.sqlite import SQLiteRepository
+from bench._stats import percentile  # noqa: E402
+from bot import codec  # noqa: E402
+from bot.ai import LegalPlayer, ai_player  # noqa: E402
+from bot.ai.base import Player  # noqa: E402
+from bot.manager import TableManager  # noqa: E402
+from bot.outbox import Budget  # noqa: E402
+from bot.presenter import Presenter  # noqa: E402
+from bot.render.message import OutMessage  # noqa: E402
+from bot.settings import ManagerSettings, tune_gc  # noqa: E402
+from bot.types import Person, TableUpdate  # noqa: E402
+from storage.sqlite import SQLiteRepository  # noqa: E402
 
 GROUP_BUDGET = Budget(20, 60.0)
 DM_BUDGET = Budget(1, 1.0)
@@ -70,6 +73,7 @@ class CountingTransport:
         except ImportError:  # pragma: no cover
             group, dm = GROUP_BUDGET, DM_BUDGET
         self.group_budget, self.dm_budget = group, dm
+        self.real_budgets = group is not GROUP_BUDGET
 
     def budget(self, dest: str) -> Budget:
         return self.dm_budget if dest.startswith("dm:") else self.group_budget
@@ -176,8 +180,11 @@ async def run(args: argparse.Namespace) -> None:
     player: Player = LegalPlayer() if args.ai == "legal" else ai_player(args.ai)
     rendered = Rendered()
     rendered.install()
+    budgets = CountingTransport()
     print(f"{args.tables} {args.game} tables, AI {args.ai}, SQLite synchronous={args.synchronous}, "
-          f"gc {args.gc}, presenter + renderer + outbox attached (Telegram budgets, real time), {db}")
+          f"gc {args.gc}, presenter + renderer + outbox attached, real time, {db}")
+    print(f"  budgets: group {budgets.group_budget}, DM {budgets.dm_budget}"
+          + ("" if budgets.real_budgets else " (bot.telegram.transport did not import: stand-ins)"))
 
     # 1. one table alone: people acting through manager.act
     probe, transport = Probe(), CountingTransport()

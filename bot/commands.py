@@ -125,9 +125,15 @@ class SetLanguage:
 
 @dataclass(frozen=True, slots=True)
 class ChangeSettings:
-    """Chat settings (``turn_seconds``, ``digits``, ``ai_level``, ``default_options``); admins only."""
+    """Chat settings (``turn_seconds``, ``digits``, ``ai_level``, ``default_options``); admins only.
+
+    ``scope``: ``"server"`` changes where the chat's settings live (a Discord channel's server, else
+    the chat); ``"channel"`` stores an override of this channel only; ``"reset"`` forgets that
+    override (the channel follows its server again), then applies ``changes`` to the server.
+    """
 
     changes: dict[str, Any] = field(default_factory=dict)
+    scope: str = "server"
 
 
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Act | ShowHand | ShowScores

@@ -99,7 +99,7 @@ class T:
     dictionaries.
     """
 
-    __slots__ = ("_pieces", "_templates", "_tr", "digits", "lang", "rtl")
+    __slots__ = ("_memo", "_pieces", "_rtl_lines", "_templates", "_tr", "digits", "lang", "rtl")
 
     def __init__(self, lang: str, digits: str = "western") -> None:
         self.lang = lang
@@ -108,6 +108,20 @@ class T:
         self._tr = _catalog(lang)
         self._templates: dict[Any, str] = {}
         self._pieces: dict[Any, str] = {}
+        self._memo: dict[Any, Any] = {}
+        self._rtl_lines: dict[str, bool] = {}
+
+    def recall(self, key: Any) -> Any:
+        """What :meth:`keep` stored under ``key`` for this reader (None if nothing, or forgotten)."""
+        return self._memo.get(key)
+
+    def keep(self, key: Any, value: Any) -> None:
+        """Remember ``value`` (text made for this reader's language and digits) under ``key``, up to
+        :data:`MAX_PIECES` entries (then the memory starts again)."""
+        memo = self._memo
+        if len(memo) >= MAX_PIECES:
+            memo.clear()
+        memo[key] = value
 
     def __repr__(self) -> str:
         return f"T({self.lang!r}, digits={self.digits!r})"
@@ -196,7 +210,17 @@ class T:
         guess a paragraph's direction from its first letter still lay it out right to left."""
         if not self.rtl:
             return "\n".join(lines)
-        return "\n".join(line if not line or _starts_rtl(line) else RLM + line for line in lines)
+        known = self._rtl_lines  # the same lines come back message after message
+        out = []
+        for line in lines:
+            rtl = known.get(line)
+            if rtl is None:
+                rtl = not line or _starts_rtl(line)
+                if len(known) >= MAX_PIECES:
+                    known.clear()
+                known[line] = rtl
+            out.append(line if rtl else RLM + line)
+        return "\n".join(out)
 
     def join(self, items: list[str]) -> str:
         """A list for a sentence: ``"a, b, c"`` (Arabic comma in Arabic)."""

@@ -21,7 +21,6 @@ what is wrong) on an aiohttp server. ``majlis run`` starts it only when ``MAJLIS
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -81,17 +80,29 @@ def rate_limited(dest: str) -> None:
     RATE_LIMITED.labels(platform_of(dest)).inc()
 
 
-@contextlib.contextmanager
-def ai_thinking(game: str) -> Iterator[None]:
+class _Thinking:
+    """``with ai_thinking(game):`` (a plain class: a generator-based context manager costs more,
+    and it is entered once per AI move)."""
+
+    __slots__ = ("series", "started")
+
+    def __init__(self, series: Any) -> None:
+        self.series = series
+        self.started = 0.0
+
+    def __enter__(self) -> None:
+        self.started = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.series.observe(time.perf_counter() - self.started)
+
+
+def ai_thinking(game: str) -> _Thinking:
     """Times an AI decision (``bot/tables/ai_runner.py``)."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        series = _AI_THINK_BY.get(game)
-        if series is None:
-            series = _AI_THINK_BY[game] = AI_THINK.labels(game)
-        series.observe(time.perf_counter() - started)
+    series = _AI_THINK_BY.get(game)
+    if series is None:
+        series = _AI_THINK_BY[game] = AI_THINK.labels(game)
+    return _Thinking(series)
 
 
 def track_hub(hub: Any) -> None:

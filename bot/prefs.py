@@ -238,6 +238,14 @@ class Prefs:
         await self._announce("chat", chat_id)
         return chat
 
+    async def clear_override(self, chat_id: str) -> ChatRecord:
+        """Forget a channel's own settings: it follows its server's again (nothing to do elsewhere)."""
+        if await self.parent(chat_id) is not None:
+            await self.repo.delete_chat(chat_id)
+            self._chats.put(chat_id, (None,))
+            await self._announce("chat", chat_id)
+        return await self.chat(chat_id)
+
     # -- languages: the one order, for the presenter and both adapters ---------------------------
     #
     # Public messages (a chat's table, replies in the chat): the chat's language (chosen with /lang,

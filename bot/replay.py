@@ -14,11 +14,15 @@ import engine
 from bot.i18n import T
 from bot.render.cards import card_label, cards_line, contract_name, game_name, suit_label
 from bot.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
+from bot.table import PARKED_KEY
 from bot.types import TableSnapshot
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
 
 
 def _status(record: TableRecord, t: T) -> str:
+    if record.status in LIVE_STATUSES and PARKED_KEY in record.message_ids:
+        # its timer or AI move failed again and again: it waits for a person's move, begin or stop
+        return t.pgettext("table status", "parked after repeated failures")
     return {
         "lobby": t.pgettext("table status", "in the lobby"),
         "playing": t.pgettext("table status", "being played"),

@@ -128,6 +128,12 @@ class Service:
             self._group(actor)
             if not await actor.is_admin():
                 raise TableError("admins_only")
+            if cmd.scope == "channel":
+                return await m.prefs.update_chat(actor.chat_id, **cmd.changes)
+            if cmd.scope == "reset":
+                chat = await m.prefs.clear_override(actor.chat_id)
+                if not cmd.changes:
+                    return chat
             return await m.prefs.update_chat(m.prefs.settings_scope(actor.chat_id), **cmd.changes)
         raise TableError("bad_action")
 

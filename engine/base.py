@@ -12,7 +12,8 @@ from engine import cards as C
 from engine.errors import IllegalAction, InvalidOptions
 
 Event = dict[str, Any]
-_BIT: tuple[int, ...] = tuple(1 << i for i in range(52))
+#: ``1 << card`` by card; a list: ``list.__getitem__`` is the cheaper call in ``sum(map(...))``.
+_BIT: list[int] = [1 << i for i in range(52)]
 #: The Fisher-Yates steps of ``random.shuffle`` on 52 cards: swap position ``i`` with a draw below
 #: ``i + 1``, taken as ``getrandbits(k)`` with ``k = (i + 1).bit_length()``, redrawn while above ``i``.
 _SHUFFLE_STEPS: tuple[tuple[int, int], ...] = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
@@ -201,6 +202,12 @@ class Game(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may see (``None``: the public view), JSON-able."""
+
+    def decision_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` decides its move from: a part of ``view(seat)`` (every key it holds has the
+        value ``view(seat)`` gives it), for an AI that reads no more. Not part of the engine's
+        contract; a game that can make it faster than the whole view overrides this."""
+        return self.view(seat)
 
     @abstractmethod
     def scores(self) -> dict[str, list[int]]:

@@ -95,6 +95,9 @@ class MemoryRepository:
     async def save_chat(self, chat: ChatRecord) -> None:
         self._chats[chat.chat_id] = chat_row(chat)
 
+    async def delete_chat(self, chat_id: str) -> bool:
+        return self._chats.pop(chat_id, None) is not None
+
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         row = self._players.get(player_id)
         return None if row is None else player_from(row)

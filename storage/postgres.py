@@ -373,6 +373,10 @@ class PostgresRepository:
             "lang = excluded.lang, turn_seconds = excluded.turn_seconds, digits = excluded.digits, "
             "default_options = excluded.default_options, ai_level = excluded.ai_level", *row))
 
+    async def delete_chat(self, chat_id: str) -> bool:
+        status = await self._write(lambda c: c.execute("DELETE FROM chats WHERE chat_id = $1", chat_id))
+        return str(status).rsplit(" ", 1)[-1] != "0"
+
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         row = await self._read(lambda c: c.fetchrow(
             "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = $1", player_id))

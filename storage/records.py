@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 #: Table status values.
@@ -81,6 +81,24 @@ class TableRecord:
     lang: str | None = None
     ai_level: str = "normal"
     rev: int = 0  # the row's revision: every write of it bumps it (a compare-and-set, see save_table)
+
+
+_TABLE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TableRecord))
+_TABLE_FIELD_SET = frozenset(_TABLE_FIELDS)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def evolve(table: TableRecord, **changes: Any) -> TableRecord:
+    """``dataclasses.replace(table, **changes)`` at half the cost (every action makes two): the
+    same record, made without going through the generated ``__init__`` (TableRecord has no
+    ``__post_init__``, and every field is an ``__init__`` field). An unknown field raises TypeError."""
+    if not _TABLE_FIELD_SET.issuperset(changes):
+        raise TypeError(f"TableRecord has no field {sorted(set(changes) - _TABLE_FIELD_SET)[0]!r}")
+    new = _new(TableRecord)
+    for name in _TABLE_FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(table, name))
+    return new
 
 
 @dataclass(frozen=True, slots=True)

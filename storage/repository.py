@@ -83,6 +83,13 @@ class Repository(Protocol):
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None: ...
     async def save_chat(self, chat: ChatRecord) -> None: ...
+
+    async def delete_chat(self, chat_id: str) -> bool:
+        """Forget a chat's stored settings (a Discord channel then follows its server again).
+
+        True if there was a record to forget.
+        """
+
     async def get_player(self, player_id: str) -> PlayerRecord | None: ...
     async def save_player(self, player: PlayerRecord) -> None: ...
 

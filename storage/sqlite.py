@@ -63,6 +63,7 @@ from storage.records import (
     PlayerResult,
     PlayerStats,
     TableRecord,
+    evolve,
 )
 from storage.rows import (
     END_LIVE,
@@ -406,6 +407,9 @@ class SQLiteRepository:
         row = chat_row(chat)
         await self._write(lambda c: _run(c, "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?, ?, ?)", row))
 
+    async def delete_chat(self, chat_id: str) -> bool:
+        return await self._write(lambda c: _rowcount(c, "DELETE FROM chats WHERE chat_id = ?", (chat_id,))) > 0
+
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         row = await self._call(lambda c: _one(
             c, "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = ?", (player_id,)))
@@ -588,7 +592,7 @@ class SQLiteRepository:
             await _append(c, action, arow, trow[-1])
             return await _update_table(c, trow)
 
-        return replace(table, rev=await self._write(append, (arow, trow)))
+        return evolve(table, rev=await self._write(append, (arow, trow)))
 
     async def actions(self, table_id: int, after_seq: int = 0) -> list[ActionRecord]:
         rows = await self._call(lambda c: _all(

@@ -11,6 +11,8 @@ class Player(Protocol):
     """Decides one action from a seat's view (``engine`` ``view(seat)``) and nothing else.
 
     ``heavy`` players (search) are run in a worker thread so the event loop stays responsive.
+    A player whose ``narrow_view`` is true (optional, default false) reads only the keys of
+    ``Game.decision_view(seat)`` and is given that view, which is cheaper to make.
     """
 
     heavy: bool

@@ -15,8 +15,18 @@ from engine import cards as C
 Card = tuple[int, int]
 
 
+#: Canonical code -> ``(suit, rank)``: a view's codes are canonical, so most cards are one lookup.
+_CARDS: dict[str, Card] = {C.code(i): (C.suit_of(i), C.rank_of(i)) for i in range(52)}
+
+
 def card_of(code: str) -> Card:
-    """``"QS"`` → ``(3, 12)``."""
+    """``"QS"`` → ``(3, 12)`` (also ``"qs"``, ``"10H"``: whatever ``engine.cards.parse`` reads)."""
+    try:
+        card = _CARDS.get(code)
+    except TypeError:  # unhashable: parse says what is wrong with it
+        card = None
+    if card is not None:
+        return card
     i = C.parse(code)
     return (C.suit_of(i), C.rank_of(i))
 

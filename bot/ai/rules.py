@@ -1,7 +1,7 @@
 """The rule-based AI player (level ``easy``) for classic Tarneeb, Tarneeb 41 and Trix.
 
-It reads only the seat's view (``engine`` ``view(seat)``) and always answers one of
-``view["legal"]``::
+It reads only the seat's view (``engine`` ``view(seat)``; at the tables, the narrower
+``decision_view(seat)``, whose keys are all it reads) and always answers one of ``view["legal"]``::
 
     from bot.ai.rules import RulePlayer
     action = RulePlayer().decide(g.view(seat), "tarneeb41", random.Random(1))
@@ -31,6 +31,8 @@ class RulePlayer:
     """Fast heuristic decisions; never raises, never answers an illegal action."""
 
     heavy = False
+    #: It reads only what ``Game.decision_view`` holds (the pipeline gives it that narrower view).
+    narrow_view = True
 
     def __init__(self) -> None:
         self.fallbacks = 0

@@ -28,7 +28,9 @@ GAME_CHOICES = [
 LANG_CHOICES = [Choice(name="العربية (Arabic)", value="ar"), Choice(name="English", value="en")]
 SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", value="server"), Choice(name="me · أنا", value="me")]
 SETTINGS_SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", value="server"),
-                          Choice(name="this channel only · هذه القناة فقط", value="channel")]
+                          Choice(name="this channel only · هذه القناة فقط", value="channel"),
+                          Choice(name="this channel follows the server again · القناة تتبع الخادم من جديد",
+                                 value="reset")]
 DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢٣٤٥٦٧٨٩", value="arabic")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
@@ -92,7 +94,7 @@ def build_group(handlers: Handlers) -> app_commands.Group:
     @group.command(name="settings", description="Turn timer, digits, AI level (Manage Server) · الإعدادات")
     @app_commands.describe(turn="Seconds per turn · ثوانٍ لكل دور", digits="Digits · الأرقام",
                            ai="AI level · مستوى الذكاء",
-                           scope="The whole server (default) or this channel only · الخادم أو هذه القناة")
+                           scope="The server (default), this channel only, or back to the server's · الخادم أو القناة")
     @app_commands.choices(digits=DIGIT_CHOICES, ai=AI_CHOICES, scope=SETTINGS_SCOPE_CHOICES)
     async def settings(interaction: Interaction, turn: app_commands.Range[int, 10, 600] | None = None,
                        digits: Choice[str] | None = None, ai: Choice[str] | None = None,

@@ -166,7 +166,7 @@ class Handlers(HandlerBase):
     async def settings(self, interaction: Interaction, turn: int | None, digits: str | None,
                        ai: str | None, scope: str = "server") -> None:
         """``/majlis settings``: turn timer, digits and AI level of the server, or of this channel only
-        (``scope: channel``, an override); Manage Server."""
+        (``scope: channel``, an override; ``scope: reset`` forgets it); Manage Server."""
         await self.ack(interaction)
         t = await self.translator_for(interaction)
         changes: dict[str, Any] = {}
@@ -179,13 +179,8 @@ class Handlers(HandlerBase):
         actor = await self.actor(interaction)
         chat_id = chat_of(interaction)
         try:
-            if changes:
-                if scope == "channel":  # an override of this channel only
-                    if not await actor.is_admin():
-                        raise TableError("admins_only")
-                    await self.manager.update_chat(chat_id, **changes)
-                else:
-                    await self.service.dispatch(ChangeSettings(changes), actor)
+            if changes or scope == "reset":  # "channel": an override of this channel only
+                await self.service.dispatch(ChangeSettings(changes, scope), actor)
         except TableError as e:
             await self.answer(interaction, _error(e.code, e.params, t))
             return

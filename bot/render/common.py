@@ -17,8 +17,25 @@ TERMINAL_PLAYER = "cli:you"
 
 def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
     """The name shown for a seat: ``snapshot.table.seats[i].name``; "Sara (AI)" while an AI plays a
-    person's seat; "AI 2" for an AI seat without a name; "Seat 2" when empty."""
+    person's seat; "AI 2" for an AI seat without a name; "Seat 2" when empty.
+
+    Kept by the translator for the seats tuple it was made of (a table's records share their seats
+    tuple until a seat changes): a message names each seat several times."""
     seats = snapshot.table.seats
+    key = (_SEAT_NAME, id(seats), seat)
+    hit = t.recall(key)
+    if hit is not None and hit[0] is seats:
+        name: str = hit[1]
+        return name
+    name = _seat_name(seats, seat, t)
+    t.keep(key, (seats, name))  # the tuple held: its id is not reused while the entry lives
+    return name
+
+
+_SEAT_NAME = object()
+
+
+def _seat_name(seats: tuple[Any, ...], seat: int, t: T) -> str:
     s = seats[seat] if 0 <= seat < len(seats) else None
     if s is not None and s.player_id == TERMINAL_PLAYER:  # named in the reader's language, not the stored one
         return t.gettext("You (AI)") if s.is_ai else t.gettext("You")

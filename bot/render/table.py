@@ -269,10 +269,27 @@ def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:
     over = pub.get("winner") is not None or pub.get("phase") == "over" or snapshot.table.status in ENDED
     if over:
         return OutMessage(table_text(snapshot, t), (), notify=False)
+    return OutMessage(table_text(snapshot, t), _table_buttons(snapshot, t, platform), notify=False)
+
+
+_BUTTONS = object()
+
+
+def _table_buttons(snapshot: TableSnapshot, t: T, platform: str) -> tuple[tuple[Button, ...], ...]:
+    """"My hand" and a "Take seat" per seat an AI plays for nobody; they change only with the seats,
+    so the translator keeps them for the table's seats tuple."""
+    seats = snapshot.table.seats
+    key = (_BUTTONS, snapshot.table.table_id, id(seats), platform)
+    hit = t.recall(key)
+    if hit is not None and hit[0] is seats:
+        buttons: tuple[tuple[Button, ...], ...] = hit[1]
+        return buttons
     claims: list[Button] = []
     if platform != "cli":  # anyone may take over a seat an AI plays for nobody
-        for i, seat in enumerate(snapshot.table.seats):
+        for i, seat in enumerate(seats):
             if seat.is_ai and not seat.away:
                 payload = codec.encode("c", snapshot.table.table_id, None, str(i))
                 claims.append(Button(t.gettext("Take seat {seat}", seat=i), payload=payload, style="success"))
-    return OutMessage(table_text(snapshot, t), rows([[hand_button(snapshot, t)], claims]), notify=False)
+    buttons = rows([[hand_button(snapshot, t)], claims])
+    t.keep(key, (seats, buttons))
+    return buttons

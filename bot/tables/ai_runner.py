@@ -21,6 +21,7 @@ from typing import Any
 from bot import metrics
 from bot.ai import Player, is_heavy
 from bot.ai.pool import AIPool
+from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,14 @@ def inline(player: Player) -> bool:
     """Whether :func:`decide` answers at once (the pipeline then calls it under the table's lock,
     as one step with the move); otherwise it is called without the lock."""
     return not is_heavy(player)
+
+
+def view_for(player: Player, game: Game, seat: int) -> dict[str, Any]:
+    """The view the AI seat decides from: ``game.decision_view(seat)`` for a player that says it
+    reads nothing more (``narrow_view``: the rule player), else the whole ``game.view(seat)``."""
+    if getattr(player, "narrow_view", False):
+        return game.decision_view(seat)
+    return game.view(seat)
 
 
 async def decide(player: Player, view: dict[str, Any], game: str, rng: random.Random, *,

@@ -28,7 +28,7 @@ from bot.tables.restore import resync
 from bot.tables.turns import AI_MOVE, LOBBY_EXPIRED, TIMEOUT, WARNING
 from bot.types import Person, TableSnapshot
 from engine import Game, IllegalAction
-from storage.records import CANCELLED, FINISHED, ActionRecord, MatchResult, Seat
+from storage.records import CANCELLED, FINISHED, ActionRecord, MatchResult, Seat, evolve
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ class Pipeline:
             new_seats = (s[0], s[1], s[2], s[3])
         seq = table.record.version + 1
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
-        record = dataclasses.replace(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
+        record = evolve(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         if table.parked:  # a person's move sets a parked table going again (stored with the move)
             record = dataclasses.replace(record, message_ids={
                 k: v for k, v in record.message_ids.items() if k != PARKED_KEY})
@@ -228,7 +228,8 @@ class Pipeline:
             assert table.game is not None
             seat = table.to_act
             assert seat is not None
-            return self.ai(table.record.ai_level), seat, table.record.version, table.game.view(seat)
+            player = self.ai(table.record.ai_level)
+            return player, seat, table.record.version, ai_runner.view_for(player, table.game, seat)
         elif due == TIMEOUT:
             seat, action, new_seat, before, after = self.turns.timeout_move(table)
             await self.apply(table, seat, action, "timer", "timeout", started,

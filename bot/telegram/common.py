@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 from bot.commands import Actor, Command
 from bot.i18n import T, resolve_lang, translator
 from bot.outbox import NEW, Cooldown, Verdict
+from bot.prefs import TTLCache
 from bot.render.message import OutMessage
 from bot.service import Service
 from bot.settings import CommandLimits
@@ -34,6 +35,12 @@ GONE_STATUSES = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 GROUP_TYPES = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
 #: The user Telegram shows for a group's anonymous admins (they post as the group: ``sender_chat``).
 ANONYMOUS_ADMIN = 1087968824
+#: Seconds a ``getChatMember`` answer about admin rights is used again: a confirmed admin for a
+#: minute (a demotion takes at most that long to count), a refusal for ten seconds (a promotion
+#: counts soon); one person's burst of commands, presses and forwarded ``begin``\ s asks once.
+ADMIN_TTL = 60.0
+NOT_ADMIN_TTL = 10.0
+ADMIN_CACHE_SIZE = 4096
 
 
 def join_payload(table_id: int, manager: TableManager) -> str:
@@ -73,6 +80,15 @@ class Services:
     _service: Service | None = None
     _commands: Cooldown | None = None
     _presses: Cooldown | None = None
+    _admins: tuple[TTLCache[bool], TTLCache[bool]] | None = None
+
+    def admin_cache(self) -> tuple[TTLCache[bool], TTLCache[bool]]:
+        """(confirmed admins, refused ones) by ``"<group> <user>"``, on the manager's clock."""
+        if self._admins is None:
+            clock = self.manager.clock.now
+            self._admins = (TTLCache(ADMIN_CACHE_SIZE, ADMIN_TTL, clock),
+                            TTLCache(ADMIN_CACHE_SIZE, NOT_ADMIN_TTL, clock))
+        return self._admins
 
     @property
     def service(self) -> Service:
@@ -126,13 +142,22 @@ class Base:
             log.exception("telegram reply to %s failed", dest)
 
     async def is_admin(self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-        """Whether the user administers the chat (``getChatMember``)."""
+        """Whether the user administers the chat (``getChatMember``, its answer kept a short while)."""
+        yes, no = self.s.admin_cache()
+        key = f"{chat_id} {user_id}"
+        if yes.get(key):
+            return True
+        if no.get(key) is not None:
+            return False
         try:
             member = await context.bot.get_chat_member(chat_id, user_id)
         except tg_error.TelegramError:
             log.info("getChatMember %s %s failed", chat_id, user_id, exc_info=True)
-            return False
-        return member.status in ADMIN_STATUSES
+            return False  # not kept: the next command asks again
+        admin = member.status in ADMIN_STATUSES
+        (yes if admin else no).put(key, admin)
+        (no if admin else yes).pop(key)
+        return admin
 
     def actor(self, context: ContextTypes.DEFAULT_TYPE, message: Message, user: User,
               event_id: str | None = None) -> Actor:

@@ -28,14 +28,18 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from bot.errors import TableError
+from bot.identity import ascii_int
 from bot.outbox import Cooldown
 from bot.render.errors import render_error
+from bot.types import TableSnapshot
 from bot.web import actions
 from bot.web.hub import Viewer, WebHub
 from bot.web.links import WebLinks
+from bot.web.relay import Relay
 from bot.web.replay import replay_frames
 from bot.web.telegram_auth import DEFAULT_MAX_AGE, validate_init_data
 from bot.web.tokens import CredentialError, Forged, Grant, verify
+from storage.records import LIVE_STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +88,8 @@ class WebServer:
         self.hub = hub or WebHub(manager, replay_link=self._replay_path)
         self._files = {name: _static(name) for name in STATIC_FILES}
         self._runner: web.AppRunner | None = None
+        #: Several processes on one database: pages of tables held elsewhere are relayed there.
+        self.relay: Relay | None = None
         self.base_url = (self.settings.public_url or "").rstrip("/")
         self.app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
         self.app.add_routes([
@@ -131,6 +137,14 @@ class WebServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.relay is not None:
+            await self.relay.close()
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the bound one when ``port`` was 0)."""
+        addresses = self._runner.addresses if self._runner is not None else []
+        return int(addresses[0][1]) if addresses else self.settings.port
 
     # -- plain HTTP -----------------------------------------------------------------------------
 
@@ -191,8 +205,12 @@ class WebServer:
                                       max_age=self.settings.telegram_max_age)
         except CredentialError as e:
             return self._deny(e)
-        table = body.get("table")
-        snap = self.manager.get(int(table)) if isinstance(table, (int, str)) and str(table).isdigit() else None
+        raw = body.get("table")
+        table = raw if type(raw) is int else ascii_int(raw) if isinstance(raw, str) else None  # not "²"
+        snap = self.manager.get(table) if table is not None else None
+        if snap is None and self.relay is not None and table is not None:  # held by another process
+            record = await self.manager.repo.get_table(table)
+            snap = TableSnapshot(table=record) if record is not None and record.status in LIVE_STATUSES else None
         if snap is None:
             return web.json_response({"error": "no_table"}, status=404)
         seat = snap.seat_of(user.player_id)
@@ -216,7 +234,7 @@ class WebServer:
         except CredentialError as e:
             return self._deny(e)
         tid = request.match_info["table_id"]
-        if grant.kind != "replay" or not tid.isdigit() or int(tid) != grant.table_id:
+        if grant.kind != "replay" or ascii_int(tid) != grant.table_id:
             return self._deny(Forged("not a replay of this table"))
         record = await self.manager.repo.get_table(grant.table_id)
         if record is None:
@@ -224,8 +242,6 @@ class WebServer:
         if record.status in ("lobby", "playing"):
             return web.json_response({"error": "not_finished"}, status=409)
         snap = self.manager.get(grant.table_id)
-        from bot.types import TableSnapshot
-
         t = await self.hub.viewer_t(snap or TableSnapshot(table=record), None)
         story = replay_frames(record, await self.manager.repo.actions(grant.table_id), t)
         from bot.web.view import ui_strings
@@ -245,6 +261,13 @@ class WebServer:
         if grant.kind == "replay":
             return self._deny(Forged("a replay credential"))
         snap = self.manager.get(grant.table_id)
+        if snap is None and self.relay is not None:  # another process may hold it
+            found = await self.relay.holder(grant.table_id)
+            if found is not None:
+                url = found[1]
+                if url is None:  # between holders: the page tries again
+                    return web.json_response({"error": "unavailable"}, status=503)
+                return await self.relay.forward(request, url)
         if snap is None:
             return web.json_response({"error": "no_table"}, status=404)
         playing = grant.kind == "play"

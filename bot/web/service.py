@@ -23,12 +23,13 @@ from typing import Any
 from bot.i18n import T
 from bot.render.message import Button
 from bot.types import TableSnapshot, TableUpdate
+from bot.web.relay import Relay, internal_url
 from bot.web.server import WebServer, WebSettings
 from bot.web.telegram_auth import DEFAULT_MAX_AGE
 from bot.web.tokens import install_secret
 
 ENV = {"url": "MAJLIS_WEB_URL", "host": "MAJLIS_WEB_HOST", "port": "MAJLIS_WEB_PORT",
-       "telegram_max_age": "MAJLIS_WEB_TG_MAX_AGE"}
+       "telegram_max_age": "MAJLIS_WEB_TG_MAX_AGE", "internal_url": "MAJLIS_WEB_INTERNAL_URL"}
 DEFAULT_PORT = 8741
 
 
@@ -40,6 +41,8 @@ class WebConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     telegram_max_age: float = DEFAULT_MAX_AGE
+    #: Where this process's web server is reached by the other processes (bot/web/relay.py).
+    internal_url: str | None = None
 
 
 def web_config(config: Any = None, env: Mapping[str, str] | None = None) -> WebConfig | None:
@@ -57,7 +60,9 @@ def web_config(config: Any = None, env: Mapping[str, str] | None = None) -> WebC
 
         raise ConfigError(f"{ENV['port']} / {ENV['telegram_max_age']}: expected numbers") from None
     url = str(values["url"]).rstrip("/") if values["url"] else None
-    return WebConfig(url=url, host=str(values["host"] or "127.0.0.1"), port=port, telegram_max_age=max_age)
+    internal = str(values["internal_url"]).rstrip("/") if values["internal_url"] else None
+    return WebConfig(url=url, host=str(values["host"] or "127.0.0.1"), port=port, telegram_max_age=max_age,
+                     internal_url=internal)
 
 
 class ManagerSet:
@@ -185,7 +190,12 @@ async def attach(manager: Any, config: Any = None, *, telegram_token: str | None
             secret = await install_secret(manager.repo)
             server = WebServer(managers, secret, WebSettings(host=wc.host, port=wc.port, public_url=wc.url,
                                                               telegram_max_age=wc.telegram_max_age))
+            owner = getattr(getattr(manager, "settings", None), "owner", None)
+            if owner:  # several processes on one database: pages of the others' tables are relayed
+                server.relay = Relay(managers, owner)
             await server.start()
+            if server.relay is not None:
+                await server.relay.advertise(internal_url(wc.host, server.port, wc.internal_url))
             _front = WebFront(server=server, managers=managers, config=wc)
         elif manager not in _front.managers.managers:
             _front.managers.add(manager)

@@ -37,6 +37,7 @@ from engine.trix.contracts import (
 )
 from engine.trix.doubling import doublable_now, doubles_json, doubling_queue
 from engine.trix.rules import TrixRules
+from engine.trix.view import build_decision_view, build_view
 
 SEVEN_H = C.card(7, C.HEARTS)
 HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
@@ -340,11 +341,15 @@ class TrixGame(Game):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may see (``None``: the public view), JSON-able."""
-        from engine.trix.view import build_view
-
         if seat is not None:
             check_seat(seat)
         return build_view(self, seat)
+
+    def decision_view(self, seat: int) -> dict[str, Any]:
+        """The keys of ``view(seat)`` a decision reads (:data:`engine.trix.view.DECISION_KEYS`, the
+        hand and in the doubling window ``my_doubles``), with the same values, about a third of the
+        cost: no history, scores or layout log."""
+        return build_decision_view(self, check_seat(seat))
 
     # ----------------------------------------------------------------- actions
 

@@ -27,7 +27,7 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
     if window and (seat is None or seat != to_act):
         to_act = None
     legal = g.legal() if seat is not None and seat == g.to_act else []
-    trick = [{"seat": (g.leader + i) % 4, "card": C.code(c)} for i, c in enumerate(g.trick)]
+    trick = _trick(g)
     last = None
     if g.last_trick is not None:
         w, lead, cards = g.last_trick
@@ -55,27 +55,71 @@ def build_view(g: TrixGame, seat: int | None) -> dict[str, Any]:
         "scores": g.scores(),
         "winner": None if g.winner is None else list(g.winner),
         "legal": legal,
-        "options": {k: (list(x) if isinstance(x, list) else x) for k, x in g.options.items()},
+        "options": _options(g),
         "kingdom": g.kingdom,
         "owner": g.owner,
         "deal_index": g.deal_index,
         "contract": contract,
         "contracts_left": [CONTRACT_NAMES[c] for c in g.contracts_left() if c != g.contract],
         "doubled": doubled,
-        "layout": {C.SUIT_CODES[s]: L.row_codes(g.rows[s]) for s in range(4)} if g.contract == TRIX else None,
+        "layout": _layout(g),
         "layout_history": [_layout_move(x) for x in g.layout_log],
         "finished": list(g.finished),
         "taken": [C.codes_of(scoring_cards(g.contract, m)) if g.contract >= 0 else [] for m in g.captured],
         "deal_scores": list(g.deal_scores),
     }
     if seat is not None:
-        hidden = g.phase == "contract" and not g.rules.owner_sees_cards
-        v["hand"] = [] if hidden else C.codes_of(g.hands[seat])
-        if window:
-            v["my_doubles"] = [C.code(c) for c, s in g.doubles if s == seat]
+        _own(g, seat, window, v)
     if g.rules.expose_twos:
         v["exposed_twos"] = {str(s): C.codes_of(g.hands[s] & TWOS) for s in range(4)} if g.exposed else {}
     return v
+
+
+#: The keys of :func:`build_decision_view`: what a seat's move is decided from (the rule AI reads
+#: nothing else), plus ``hand`` and, in the doubling window, ``my_doubles``.
+DECISION_KEYS = ("game", "phase", "seat", "to_act", "trick", "legal", "options", "contract", "layout")
+
+
+def build_decision_view(g: TrixGame, seat: int) -> dict[str, Any]:
+    """The part of ``build_view(g, seat)`` a decision reads (:data:`DECISION_KEYS`): each of its
+    keys has the value ``build_view`` gives it, without the history, scores and the rest."""
+    window = g.phase == "double"
+    to_act = g.to_act
+    if window and seat != to_act:
+        to_act = None
+    v: dict[str, Any] = {
+        "game": "trix",
+        "phase": g.phase,
+        "seat": seat,
+        "to_act": to_act,
+        "trick": _trick(g),
+        "legal": g.legal() if seat == g.to_act else [],
+        "options": _options(g),
+        "contract": CONTRACT_NAMES[g.contract] if g.contract >= 0 else None,
+        "layout": _layout(g),
+    }
+    _own(g, seat, window, v)
+    return v
+
+
+def _trick(g: TrixGame) -> list[dict[str, Any]]:
+    return [{"seat": (g.leader + i) % 4, "card": C.code(c)} for i, c in enumerate(g.trick)]
+
+
+def _options(g: TrixGame) -> dict[str, Any]:
+    return {k: (list(x) if isinstance(x, list) else x) for k, x in g.options.items()}
+
+
+def _layout(g: TrixGame) -> dict[str, list[str] | None] | None:
+    return {C.SUIT_CODES[s]: L.row_codes(g.rows[s]) for s in range(4)} if g.contract == TRIX else None
+
+
+def _own(g: TrixGame, seat: int, window: bool, v: dict[str, Any]) -> None:
+    """The seat's own cards (``hand``) and, in the doubling window, its doubles (``my_doubles``)."""
+    hidden = g.phase == "contract" and not g.rules.owner_sees_cards
+    v["hand"] = [] if hidden else C.codes_of(g.hands[seat])
+    if window:
+        v["my_doubles"] = [C.code(c) for c, s in g.doubles if s == seat]
 
 
 def _layout_move(x: int) -> dict[str, Any]:

@@ -269,3 +269,46 @@ def test_decisions_depend_on_the_view_only() -> None:
             a = player.decide(view, game, random.Random(step))
             assert a == player.decide(view, game, random.Random(step + 1000))
             g.act(g.to_act, a)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("trix", None),
+        ("trix", {"mode": "complex", "partnership": True, "partnership_expose_twos": True}),
+        ("trix", {"doubling_procedure": "sequential_public", "swap_diamond_latoosh_values": True}),
+        ("tarneeb", None),
+        ("tarneeb41", None),
+    ],
+)
+def test_decides_the_same_from_the_decision_view(game: str, options: dict[str, Any] | None) -> None:
+    """The tables give the rule player ``decision_view`` (bot.tables.ai_runner.view_for): every
+    decision is the one it makes from the whole view."""
+    from bot.tables.ai_runner import view_for
+
+    player = RulePlayer()
+    assert player.narrow_view
+    decisions = 0
+    for seed in range(6):
+        g = engine.new_game(game, seed=seed, options=options)
+        rng = random.Random(seed)
+        while g.to_act is not None and decisions < 6000:
+            seat = g.to_act
+            narrow = view_for(player, g, seat)
+            assert narrow == g.decision_view(seat)
+            action = player.decide(narrow, game, random.Random(decisions))
+            assert action == player.decide(g.view(seat), game, random.Random(decisions))
+            decisions += 1
+            g.act(seat, action if rng.random() < 0.7 else rng.choice(g.legal()))
+    assert player.fallbacks == 0
+    assert view_for(LegalPlayer(), g, 0) == g.view(0)  # a player that does not say so: the whole view
+
+
+def test_card_of_reads_every_spelling() -> None:
+    from bot.ai.heuristics import card_of
+
+    assert card_of("QS") == (3, 12) and card_of("qs") == (3, 12) and card_of("10H") == (2, 10)
+    assert card_of("TH") == (2, 10) and card_of(" 2c ") == (0, 2)
+    for bad in ("ZZ", "", "QX"):
+        with pytest.raises(ValueError):
+            card_of(bad)

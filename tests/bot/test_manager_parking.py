@@ -13,6 +13,8 @@ from test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, starte
 
 from bot.commands import Actor, Begin
 from bot.errors import TableError
+from bot.i18n import translator
+from bot.replay import table_list
 from bot.service import Service
 from bot.table import PARKED_KEY
 from storage.sqlite import SQLiteRepository
@@ -73,6 +75,9 @@ async def test_a_parked_table_is_not_tried_again_after_a_restart_and_stop_still_
     assert stored is not None and stored.message_ids[PARKED_KEY] == "3" and stored.status == "playing"
     version = stored.version
     await _close(repo, h)
+    # the operator's list says so (``majlis tables``)
+    rows = await table_list(db, translator("en"))
+    assert any(row.startswith(f"{tid} · ") and "parked after repeated failures" in row for row in rows)
 
     repo, h = await _open(db)  # the restart: storage still failing, but nothing tries it
     repo.broken = True
@@ -91,6 +96,8 @@ async def test_a_parked_table_is_not_tried_again_after_a_restart_and_stop_still_
     assert h.manager.get(fresh.table_id).table.version > 0  # type: ignore[union-attr]
     assert PARKED_KEY not in fresh.table.message_ids
     await _close(repo, h)
+    rows = await table_list(db, translator("en"))
+    assert any(row.startswith(f"{tid} · ") and "stopped" in row for row in rows)
 
 
 @pytest.mark.expected_hidden_errors

@@ -211,3 +211,29 @@ def test_classic_bids_in_levels_when_the_table_says_so() -> None:
     tricks = dict(public, bid_display="tricks")
     assert "High bid: 9 by Sara" in render_table(snapshot("tarneeb", tricks, to_act=2), translator("en"),
                                                  platform="discord").text
+
+
+def test_names_and_buttons_follow_a_seat_change_with_the_same_translator() -> None:
+    """Seat names and the table's buttons are kept per seats tuple: a new seats tuple (a person takes
+    an AI's seat) renders anew, and a record that keeps its seats renders what it rendered before."""
+    import dataclasses
+
+    from bot.types import TableSnapshot
+    from storage.records import Seat
+
+    en, ar = translator("en"), translator("ar", digits="arabic")
+    snap = snapshot("tarneeb41", T41_PUBLIC, to_act=3)
+    seats = list(snap.table.seats)
+    seats[1] = Seat(player_id="ai:easy:1", is_ai=True)
+    ai = TableSnapshot(dataclasses.replace(snap.table, seats=tuple(seats)), snap.public, 3)
+    before = render_table(ai, en, platform="telegram")
+    assert "AI 1" in before.text and [b.label for b in before.buttons[1]] == ["Take seat 1"]
+    seats[1] = Seat(player_id="tg:9", name="Rami")
+    taken = TableSnapshot(dataclasses.replace(ai.table, seats=tuple(seats), version=6), snap.public, 3)
+    after = render_table(taken, en, platform="telegram")
+    assert "Rami" in after.text and "AI 1" not in after.text
+    assert [[decode(b.payload or "").verb for b in row] for row in after.buttons] == [["h"]]
+    moved = TableSnapshot(dataclasses.replace(ai.table, version=7), snap.public, 3)  # the same seats tuple
+    assert render_table(moved, en, platform="telegram") == before
+    assert render_table(ai, ar, platform="telegram").buttons[1][0].label == f"خذ المقعد {FSI}١\u2069"
+    assert render_table(ai, en, platform="cli").buttons == before.buttons[:1]

@@ -229,3 +229,14 @@ def test_doctests(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("game_id", ["tarneeb", "tarneeb41"])
+def test_decision_view_defaults_to_the_whole_view(game_id: str) -> None:
+    """Games without a narrower one give the whole seat view (``Game.decision_view``)."""
+    g = engine.new_game(game_id, seed=5)
+    for _ in range(30):
+        if g.to_act is None:
+            break
+        assert g.decision_view(g.to_act) == g.view(g.to_act)
+        g.act(g.to_act, g.auto())

@@ -209,3 +209,38 @@ def test_playout_matches_step_with_the_same_stream(options: dict[str, Any] | Non
         assert a.to_json() == b.to_json()
         assert ra.random() == rb.random()
         assert [C.code(c) for c in a.legal_ids() if c < 52] == [x[5:] for x in a.legal() if x.startswith("play")]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        None,
+        {"mode": "complex", "partnership": True, "partnership_expose_twos": True},
+        {"doubling_procedure": "sequential_public", "auto_pass_in_layout": False},
+        {"first_owner_rule": "random", "first_deal_is_played": False, "owner_sees_cards_before_choice": False},
+    ],
+)
+def test_decision_view_is_the_view_narrowed(options: dict[str, Any] | None) -> None:
+    """``decision_view(seat)``: exactly the keys of ``view(seat)`` a decision reads, same values, for
+    every seat in every phase (the doubling window's ``my_doubles`` included)."""
+    from engine.trix.view import DECISION_KEYS
+
+    for seed in range(3):
+        g = engine.new_game("trix", seed=seed, options=options)
+        rng = random.Random(seed)
+        phases: set[str] = set()
+        while g.to_act is not None:
+            phases.add(g.phase)
+            for seat in range(4):
+                narrow, full = g.decision_view(seat), g.view(seat)
+                expected = {*DECISION_KEYS, "hand", *(["my_doubles"] if g.phase == "double" else [])}
+                assert set(narrow) == expected
+                assert narrow == {k: full[k] for k in narrow}
+            g.act(g.to_act, rng.choice(g.legal()))
+        assert {"contract", "play"} <= phases
+
+
+def test_decision_view_refuses_a_bad_seat() -> None:
+    g = engine.new_game("trix", seed=1)
+    with pytest.raises(engine.IllegalAction):
+        g.decision_view(4)

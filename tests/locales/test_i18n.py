@@ -69,3 +69,17 @@ def test_a_run_of_isolated_items_is_isolated_as_a_whole() -> None:
     run = f"{FSI}Sara{PDI} {FSI}Q♠{PDI}"
     assert ar.isolate(run) == f"{FSI}{run}{PDI}"
     assert ar.isolate(f"{FSI}a {FSI}b{PDI}{PDI}") == f"{FSI}a {FSI}b{PDI}{PDI}"
+
+
+def test_lines_are_the_same_when_remembered_and_the_memory_is_bounded() -> None:
+    from bot.i18n import MAX_PIECES, RLM, T
+
+    t = T("ar")
+    lines = ["Ali · 3", "علي · ٣", "", f"Q♠ {FSI}علي{PDI}"]
+    first = t.lines(lines)
+    assert first == t.lines(lines) == "\n".join([RLM + "Ali · 3", "علي · ٣", "", RLM + f"Q♠ {FSI}علي{PDI}"])
+    for i in range(MAX_PIECES + 5):
+        t.keep(("k", i), i)
+    assert t.recall(("k", MAX_PIECES + 4)) == MAX_PIECES + 4
+    assert t.recall(("k", 0)) is None  # the memory started again
+    assert t.lines(lines) == first

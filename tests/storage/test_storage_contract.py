@@ -95,6 +95,17 @@ async def test_chat_round_trip_and_overwrite(repo: Repo) -> None:
     assert await repo.get_chat("tg:-100") is None
 
 
+async def test_a_deleted_chat_is_forgotten_and_others_are_kept(repo: Repo) -> None:
+    await repo.save_chat(ChatRecord("dc:1", turn_seconds=90))
+    await repo.save_chat(ChatRecord("dc:guild:7", turn_seconds=45))
+    assert await repo.delete_chat("dc:1") is True
+    assert await repo.get_chat("dc:1") is None
+    assert await repo.delete_chat("dc:1") is False  # nothing left to forget
+    assert await repo.get_chat("dc:guild:7") == ChatRecord("dc:guild:7", turn_seconds=45)
+    await repo.save_chat(ChatRecord("dc:1", lang="en"))  # and it may be stored again
+    assert await repo.get_chat("dc:1") == ChatRecord("dc:1", lang="en")
+
+
 async def test_chat_defaults_round_trip(repo: Repo) -> None:
     await repo.save_chat(ChatRecord("dc:1"))
     assert await repo.get_chat("dc:1") == ChatRecord("dc:1")

@@ -438,3 +438,24 @@ async def test_a_records_dict_changed_in_place_is_written_as_it_is_now(tmp_path:
         options["target"] = 41
         t = await repo.save_table(replace(t, options=options))
         assert (await repo.get_table(t.table_id)) == t and t.options["target"] == 41
+
+
+def test_evolve_is_dataclasses_replace() -> None:
+    """``storage.records.evolve`` (the action path's copy of a table record) makes what
+    ``dataclasses.replace`` makes, shares the unchanged values, and refuses an unknown field."""
+    from dataclasses import fields
+
+    from storage.records import Seat, evolve
+
+    base = table_record()
+    changes = [{}, {"version": 9, "warned": True, "deadline": 12.5}, {"rev": 3},
+               {"seats": (Seat("tg:1", "A"), Seat(), Seat(), Seat()), "message_ids": {"table:1": "5"}},
+               {f.name: getattr(base, f.name) for f in fields(TableRecord)}]
+    for change in changes:
+        made = evolve(base, **change)
+        assert made == replace(base, **change) and made is not base
+        assert type(made) is TableRecord and made.options is base.options
+    with pytest.raises(TypeError, match="colour"):
+        evolve(base, colour="red")
+    with pytest.raises(AttributeError):
+        evolve(base).version = 3  # type: ignore[misc]

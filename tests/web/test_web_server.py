@@ -141,6 +141,8 @@ async def test_telegram_init_data_valid_expired_forged(tmp_path: Any) -> None:
         assert (await post(tampered))[0] == 403
         assert (await post(None))[0] == 401
         assert (await post(init_data(99, "Stranger", now, BOT_TOKEN)))[0] == 403  # not seated here
+        for odd in ("²", "①", "1.5", "٣"):  # digits int() refuses, or not ASCII: no table, never a 500
+            assert (await post(init_data(11, "Sara", now, BOT_TOKEN), odd))[0] == 404
 
 
 async def test_reconnect_resynchronizes_from_the_current_state(tmp_path: Any) -> None:

@@ -110,6 +110,34 @@ async def test_settings_apply_to_the_whole_server_with_a_channel_override(fake: 
     assert (await here.manager.chat_settings(f"dc:{fake.channel_id}")).lang == "ar"
 
 
+async def test_a_channel_override_is_cleared_by_an_admin_and_the_channel_follows_the_server(
+        fake: FakeDiscord, world: tuple[Bot, int]) -> None:
+    bot, other = world
+    alice, bob = people(fake)
+    here = Table(fake, bot, fake.channel_id, [alice, bob])
+    there = Table(fake, bot, other, [alice, bob])
+    await there.slash(alice, "help")
+    await here.slash(alice, "lang", language="en")
+    await here.slash(alice, "settings", turn=45)
+    await there.slash(alice, "settings", turn=90, ai="easy", scope="channel")
+    chat = f"dc:{other}"
+    # only an admin may clear it, and a refusal changes nothing
+    assert "Only the group's admins" in there.text_of(await there.slash(bob, "settings", scope="reset"))
+    assert (await there.manager.chat_settings(chat)).turn_seconds == 90
+    text = there.text_of(await there.slash(alice, "settings", scope="reset"))
+    assert "whole server" in text and "45" in text
+    assert await there.manager.prefs.has_override(chat) is False
+    assert await there.manager.repo.get_chat(chat) is None  # forgotten in storage, not copied
+    # the server's later changes reach the channel again
+    await here.slash(alice, "settings", turn=120)
+    assert (await there.manager.chat_settings(chat)).turn_seconds == 120
+    # a reset with values clears the override and changes the server
+    await there.slash(alice, "settings", turn=30, scope="channel")
+    text = there.text_of(await there.slash(alice, "settings", turn=60, scope="reset"))
+    assert "whole server" in text and "60" in text
+    assert (await here.manager.chat_settings(f"dc:{fake.channel_id}")).turn_seconds == 60
+
+
 async def test_a_language_confirmation_names_the_language_chosen(fake: FakeDiscord,
                                                                  world: tuple[Bot, int]) -> None:
     bot, _ = world

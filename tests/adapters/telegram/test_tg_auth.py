@@ -191,3 +191,27 @@ async def test_unicode_digits_and_storage_failures_are_answered(bed: Bed) -> Non
     answer = await bed.tg.press(ali.user, message, codec.encode("b", tid, None))
     assert answer.show_alert and "something went wrong" in str(answer.text)
     assert "something went wrong" in await said(bed, ali, "/leave")
+
+
+async def test_admin_rights_are_asked_once_a_minute_and_a_promotion_counts_within_seconds(bed: Bed) -> None:
+    ali, huda = bed.people(["Ali", "Huda"], "en")
+    group = bed.tg.add_group(GROUP, admins=[ali.user_id])
+
+    def asked() -> int:
+        return sum(1 for m in bed.tg.calls if m.lower() == "getchatmember")
+
+    start = asked()
+    await said(bed, ali, "/lang en")
+    assert "Turn timer: 30" in await said(bed, ali, "/settings turn=30")
+    assert "Turn timer: 40" in await said(bed, ali, "/settings turn=40")
+    assert asked() == start + 1  # the later commands used the answer to the first
+    bed.clock.advance(61)
+    assert "Turn timer: 50" in await said(bed, ali, "/settings turn=50")
+    assert asked() == start + 2  # a minute later Telegram is asked again (a demotion counts)
+    # a refusal is kept for a few seconds only: a new admin is one soon after the promotion
+    assert "Only the group's admins" in await said(bed, huda, "/settings turn=20")
+    group.admins.add(huda.user_id)
+    assert "Only the group's admins" in await said(bed, huda, "/settings turn=20")
+    bed.clock.advance(11)
+    assert "Turn timer: 20" in await said(bed, huda, "/settings turn=20")
+    assert (await bed.manager.chat_settings(CHAT)).turn_seconds == 20
