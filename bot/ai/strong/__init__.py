@@ -36,6 +36,8 @@ class Level:
     #: The Tarneeb games whose bids (and classic trump choice) are simulated (:mod:`bot.ai.strong.bidsim`);
     #: the rule player bids in the others. Figures in README.md (bench/ai.py --game bids).
     bid_games: tuple[str, ...] = ()
+    #: CPU seconds of a simulated classic bid or trump choice (None: ``bid``)
+    classic_bid: float | None = None
     #: The share of real decisions (card play, doubles, the Trix contract) made by the search; the
     #: rule player makes the others. A few samples already play nearly as well as many (0.03 s a
     #: card measured +1.28 ± 0.26 tricks a deal over the rule player on the tune set, 0.06 s
@@ -74,7 +76,7 @@ class StrongPlayer:
         #: The level a worker of the AI process pool rebuilds this player from (bot/ai/pool.py)
         self.pool_level = level
         self.tarneeb = TarneebBrain(card_seconds=lv.card, bid_seconds=lv.bid, min_samples=lv.min_samples,
-                                    max_samples=lv.max_samples)
+                                    max_samples=lv.max_samples, classic_bid_seconds=lv.classic_bid)
         self.trix = TrixBrain(card_seconds=lv.trix_card, choice_seconds=lv.trix_choice, infer_share=lv.trix_infer,
                               eps=lv.trix_eps, layout_eps=lv.trix_layout_eps)
         self.bid_games = set(lv.bid_games)

@@ -162,6 +162,47 @@ def rollout(hands: list[list[Card]], trump: int | None, leader: int, declarer: i
     return tricks
 
 
+# ---------------------------------------------------------------------------------- hand estimates
+_HONOUR = {14: 1.0, 13: 0.85, 12: 0.55, 11: 0.3}
+_SHORT = {0: 0.9, 1: 0.55, 2: 0.2}
+
+
+def best_trump(hand: list[Card]) -> tuple[int, float]:
+    """:func:`bot.ai.heuristics.best_trump` (the same sums in the same order), the suits sorted once."""
+    suits: list[list[int]] = [[], [], [], []]
+    for s, r in hand:
+        suits[s].append(r)
+    for ranks in suits:
+        ranks.sort(reverse=True)
+    lens = [len(x) for x in suits]
+    honours = [sum(_HONOUR.get(r, 0.0) for r in x) for x in suits]
+    best: tuple[int, float] | None = None
+    best_key: tuple[float, int, int] | None = None
+    for trump in range(4):
+        long_trump = lens[trump] >= 3
+        total = 0.0
+        for s in range(4):
+            ranks = suits[s]
+            n = lens[s]
+            if s == trump:
+                total += honours[s]
+                total += max(0, n - 3) * 0.85
+                continue
+            if 14 in ranks:
+                total += 1.0
+            if 13 in ranks and n >= 2:
+                total += 0.75 if 14 in ranks else 0.5
+            if 12 in ranks and n >= 3 and (14 in ranks or 13 in ranks):
+                total += 0.3
+            if long_trump:
+                total += _SHORT.get(n, 0.0)
+        key = (round(total, 6), lens[trump], sum(suits[trump]))
+        if best_key is None or key > best_key:
+            best, best_key = (trump, total), key
+    assert best is not None
+    return best
+
+
 # ---------------------------------------------------------------------------------- sampling
 class HiddenHands:
     """Draws the three hidden hands at bidding time (no card played yet; ``known`` cards placed)."""
@@ -363,16 +404,22 @@ def _scoring(opts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class _Sample:
-    """One sampled deal of a classic auction: the hands, their estimates, rollouts on demand."""
+    """One sampled deal of a classic auction: the hands, their estimates and rollouts, on demand."""
 
-    __slots__ = ("_tricks", "hands", "mine", "suit")
+    __slots__ = ("_best", "_tricks", "hands")
 
-    def __init__(self, hands: list[list[Card]]) -> None:
+    def __init__(self, hands: list[list[Card]], seat: int, best: tuple[int, float]) -> None:
         self.hands = hands
-        best = [H.best_trump(h) for h in hands]
-        self.suit = [b[0] for b in best]
-        self.mine = [b[1] for b in best]
+        self._best: list[tuple[int, float] | None] = [None] * 4
+        self._best[seat] = best
         self._tricks: dict[tuple[int, int], int] = {}
+
+    def best(self, seat: int) -> tuple[int, float]:
+        """The seat's trump and estimate (:func:`best_trump`)."""
+        b = self._best[seat]
+        if b is None:
+            b = self._best[seat] = best_trump(self.hands[seat])
+        return b
 
     def team_tricks(self, declarer: int, trump: int, think: Think) -> int:
         key = (declarer, trump)
@@ -384,36 +431,44 @@ class _Sample:
         return self._tricks[key]
 
     def policy(self, seat: int, high: tuple[int, int] | None) -> int | None:
-        return rule_bid_classic(self.mine[seat], seat, high)
+        return rule_bid_classic(self.best(seat)[1], seat, high)
 
 
-def _replay(view: dict[str, Any], sample: _Sample) -> int:
-    """How many of the other seats' recorded actions the rule player would not have taken here."""
+def _history(view: dict[str, Any]) -> list[tuple[int, tuple[int, int] | None, bool]]:
+    """The other seats' recorded actions: (seat, the standing bid it answered, whether it bid)."""
     me = int(view["seat"])
     dealer = int(view.get("dealer") or 0)
     a = _Auction(None, [False] * 4, (dealer + 1) % 4)
-    misses = 0
+    out = []
     for entry in view.get("bids") or []:
         seat, bid = int(entry["seat"]), entry.get("bid")
         if seat != me:
-            model = sample.policy(seat, a.high)
-            if (model is None) != (bid is None):
-                misses += 1
+            out.append((seat, a.high, bid is not None))
         a.turn = seat
         a.act(None if bid is None else int(bid))
-    return misses
+    return out
 
 
 def _classic_samples(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int,
                      evaluate: Callable[[_Sample], None]) -> int:
-    """Draw deals weighted by the auction so far; ``evaluate`` each kept one; the number kept."""
+    """Draw deals weighted by the auction so far (:data:`MISMATCH_CLASSIC` for each recorded action
+    of another seat that the rule player would not have taken with that hand); ``evaluate`` each
+    kept one; the number kept."""
     me = int(view["seat"])
     deals = HiddenHands(me, list(view.get("hand") or []))
+    mine = best_trump(deals.mine)
+    history = _history(view)
     kept = 0
     while kept < max_samples and think.more(kept, MIN_KEPT) and _within(think):
-        sample = _Sample(deals.draw(rng))
-        misses = _replay(view, sample)
-        if misses and rng.random() >= MISMATCH_CLASSIC ** misses:
+        sample = _Sample(deals.draw(rng), me, mine)
+        u = rng.random()
+        weight = 1.0
+        for seat, high, did_bid in history:
+            if (sample.policy(seat, high) is not None) != did_bid:
+                weight *= MISMATCH_CLASSIC
+                if weight <= u:
+                    break
+        if weight <= u:
             continue
         evaluate(sample)
         kept += 1
@@ -447,7 +502,7 @@ def bid_classic(view: dict[str, Any], rng: random.Random, think: Think, max_samp
                 totals[cand].append(0.0)  # all passed: thrown in
                 continue
             d, b = contract
-            ours, theirs = score_hand(b, sample.team_tricks(d, sample.suit[d], think), scoring)
+            ours, theirs = score_hand(b, sample.team_tricks(d, sample.best(d)[0], think), scoring)
             totals[cand].append((ours - theirs) if d % 2 == me % 2 else (theirs - ours))
 
     if _classic_samples(view, rng, think, max_samples, evaluate) < MIN_KEPT:

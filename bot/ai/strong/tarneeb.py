@@ -57,10 +57,13 @@ class TarneebBrain:
     """Decisions for both Tarneeb games from a seat's view."""
 
     def __init__(self, *, card_seconds: float = 0.25, bid_seconds: float = 1.0,
-                 min_samples: int = 6, max_samples: int = 40, bid_samples: int = 300) -> None:
+                 min_samples: int = 6, max_samples: int = 40, bid_samples: int = 300,
+                 classic_bid_seconds: float | None = None) -> None:
         self.card_seconds = card_seconds
         self.bid_samples = bid_samples
         self.bid_seconds = bid_seconds
+        #: classic bids and the trump choice (several rollouts a sample): by default ``bid_seconds``
+        self.classic_bid_seconds = bid_seconds if classic_bid_seconds is None else classic_bid_seconds
         self.min_samples = min_samples
         self.max_samples = max_samples
 
@@ -121,11 +124,11 @@ class TarneebBrain:
     # ------------------------------------------------------------------ bids (by simulation)
     def bid_classic(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """Pass or bid: the best mean team score over sampled deals (:mod:`bot.ai.strong.bidsim`)."""
-        return bidsim.bid_classic(view, rng, Think(self.bid_seconds, deadline), self.bid_samples)
+        return bidsim.bid_classic(view, rng, Think(self.classic_bid_seconds, deadline), self.bid_samples)
 
     def trump(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The suit with the best mean score for the contract won (:mod:`bot.ai.strong.bidsim`)."""
-        return bidsim.trump(view, rng, Think(self.bid_seconds, deadline), self.bid_samples)
+        return bidsim.trump(view, rng, Think(self.classic_bid_seconds, deadline), self.bid_samples)
 
     def bid41(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The personal bid with the best mean score of the seat and its partner (:mod:`bot.ai.strong.bidsim`)."""
