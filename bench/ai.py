@@ -18,8 +18,13 @@ runs (so the contract is the same) and only the card play differs: the figure is
 tricks minus the other's tricks in the same seats. A second figure lets each side bid too and
 compares team scores. Tarneeb 41: each deal twice with the teams swapped, bids and play by
 the players; the figure is the mean personal score per deal of a level's seat minus the other's in
-the same seat. Bids (``--game bids``): the card play is the rule player's everywhere and only the
-bidding differs (classic: team points per deal, both seatings; 41: personal points per deal).
+the same seat. Bids (``--game bids``, ``--bids`` one game or both): the card play is the rule
+player's everywhere and only the bidding differs (classic: team points per deal, both seatings; 41:
+a seat's points per deal minus the other's in the same seat, which summed over the four seats is
+each seating's our-points-minus-theirs: the bidding is rewarded for the opponents' points it
+prevents, a throw-in included). ``--level strong --against strong-rule-bids`` measures the bids
+with the strong card play (``--whole-only``: classic without the card-play figure, which is then
+the same on both sides). An all-pass classic deal counts as 0 for both teams.
 Trix: each deal is played once with four ``--against`` players and once with the level's player
 in each seat, for every contract (the owner's choice is forced); the figure is the level's seat
 points minus the other's in that seat. (The search reads the owner's choice as evidence of its
@@ -131,9 +136,11 @@ def _fig(xs: list[float], unit: str, digits: int = 2) -> str:
     return f"{m:+.{digits}f} ± {se:.{digits}f} {unit} (n={len(xs)}, {z:+.1f} SE)"
 
 
-def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, float | None], dict[str, list[float]]]:
-    """One classic deal in both seatings: the card-play gain (rule bids) and the whole-deal gain."""
-    i, level, against, offset = args
+def _tarneeb_deal(args: tuple[int, str, str, int, bool]) -> tuple[tuple[float | None, float | None],
+                                                                  dict[str, list[float]]]:
+    """One classic deal in both seatings: the card-play gain (rule bids) and the whole-deal gain
+    (``whole_only``: the whole deal alone)."""
+    i, level, against, offset, whole_only = args
     _set_offset(offset)
     a, b = player(level), player(against)
     before = _times_mark()
@@ -143,31 +150,34 @@ def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, 
     for a_team in (0, 1):
         players = [a if s % 2 == a_team else b for s in range(4)]
         timed = {s for s in range(4) if s % 2 == a_team}
-        ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
-        if ev["type"] == "deal_scored":
-            tricks0[a_team] = ev["summary"]["tricks"][0]
         same_bids = not any("tarneeb" in getattr(p, "bid_games", ()) for p in (a, b))
-        ev2 = ev if same_bids else play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
-        if ev2["type"] == "deal_scored":
-            d = ev2["deltas"]["teams"]
-            net0[a_team] = d[0] - d[1]
+        ev = None
+        if not (whole_only and not same_bids):
+            ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
+            if ev["type"] == "deal_scored":
+                tricks0[a_team] = ev["summary"]["tricks"][0]
+        ev2 = ev if same_bids and ev is not None else play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
+        d = ev2["deltas"]["teams"] if ev2["type"] == "deal_scored" else [0, 0]  # all passed: nobody scores
+        net0[a_team] = d[0] - d[1]
     # team 0's tricks with the level's players minus with the other's, same cards
     card = float(tricks0[0] - tricks0[1]) if len(tricks0) == 2 else None
     score = (net0[0] - net0[1]) / 2 if len(net0) == 2 else None
     return (card, score), _times_since(before)
 
 
-def bench_tarneeb(deals: int, level: str, against: str, jobs: int = 1) -> None:
+def bench_tarneeb(deals: int, level: str, against: str, jobs: int = 1, whole_only: bool = False) -> None:
     card_gain: list[float] = []
     score_gain: list[float] = []
-    work = [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)]
+    work = [(i, level, against, OFFSET, whole_only) for i in range(SKIP, SKIP + deals)]
     for card, score in _in_workers(_tarneeb_deal, work, jobs):
         if card is not None:
             card_gain.append(card)
         if score is not None:
             score_gain.append(score)
+    _dump("tarneeb-whole", level, against, score_gain)
     print(f"classic tarneeb, {level} vs {against}: {deals} deals, each in both seatings")
-    print(f"  card play, same contract (rule bids): {_fig(card_gain, 'tricks per deal')}")
+    if card_gain:
+        print(f"  card play, same contract (rule bids): {_fig(card_gain, 'tricks per deal')}")
     print(f"  whole deal, each side bids and plays: {_fig(score_gain, 'points per deal per team')}")
 
 
@@ -251,7 +261,7 @@ def bench_bids(deals: int, level: str, against: str, jobs: int = 1) -> None:
     if classic:
         print(f"  classic tarneeb: {_fig(classic, 'points per deal per team')}")
     if syrian:
-        print(f"  tarneeb41:       {_fig(syrian, 'personal points per deal per seat')}")
+        print(f"  tarneeb41:       {_fig(syrian, 'points per deal per seat (the seat minus the other in it)')}")
 
 
 CONTRACTS = ("king", "queens", "diamonds", "tricks", "trix")
@@ -523,6 +533,8 @@ def main() -> None:
                     help="begin at this deal (kingdom) of the set: more deals for an earlier run")
     ap.add_argument("--bids", choices=["both", "tarneeb", "tarneeb41"], default="both",
                     help="bids: the games whose bidding is measured")
+    ap.add_argument("--whole-only", action="store_true",
+                    help="tarneeb: only the whole-deal figure (each side bids and plays) when the bids differ")
     ap.add_argument("--dump", help="append each figure's values (per deal and seat) to this file, as JSON lines")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
@@ -539,7 +551,7 @@ def main() -> None:
     print(f"deal set: {a.seeds} (seed offset {OFFSET})"
           + ("; CPU budgets only (no wall cap in the bench)" if a.cpu_only else ""))
     if a.game in ("tarneeb", "all"):
-        bench_tarneeb(a.deals, a.level, a.against, a.jobs)
+        bench_tarneeb(a.deals, a.level, a.against, a.jobs, a.whole_only)
     if a.game in ("tarneeb41", "all"):
         bench_tarneeb41(a.deals, a.level, a.against, a.jobs)
     if a.game in ("bids", "all"):

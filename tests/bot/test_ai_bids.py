@@ -141,6 +141,46 @@ def test_41_a_hopeless_first_hand_bids_the_minimum_and_a_strong_one_its_tricks()
     assert high is not None and int(high[4:]) >= 9
 
 
+def _classic_auction(seed: int, upto: int) -> dict[str, Any]:
+    """The view of the ``upto``-th action of a seeded classic auction, bid so far by the rule player."""
+    rule = RulePlayer()
+    g = engine.new_game("tarneeb", seed=seed, dealer=0)
+    for _ in range(upto):
+        seat = g.to_act
+        assert seat is not None
+        g.act(seat, rule.decide(g.view(seat), "tarneeb", random.Random(0)))
+    return g.view(g.to_act)  # type: ignore[arg-type]
+
+
+def test_classic_dealer_opens_a_hand_the_rule_player_would_throw_in() -> None:
+    """Seed 38: three passes, and the dealer holds A K of diamonds, A Q of clubs, Q J … The rule
+    player passes (the deal is dealt again); the simulation bids 7."""
+    view = _classic_auction(38, 3)
+    assert view["seat"] == 0 and view["high_bid"] is None
+    assert RulePlayer().decide(view, "tarneeb", random.Random(0)) == "pass"
+    assert B.bid_classic(view, random.Random(1), _unbounded(), max_samples=300) == "bid 7"
+
+
+def test_classic_eight_spades_overbid_the_partners_seven_to_name_them() -> None:
+    """Seed 28: the partner opened 7, the opponent between passed; with eight spades to the king the
+    rule player passes, the simulation bids 8 to declare in spades."""
+    view = _classic_auction(28, 2)
+    assert view["seat"] == 3 and view["high_bid"] == {"seat": 1, "bid": 7}
+    assert sum(1 for c in view["hand"] if c.endswith("S")) == 8
+    assert RulePlayer().decide(view, "tarneeb", random.Random(0)) == "pass"
+    assert B.bid_classic(view, random.Random(1), _unbounded(), max_samples=300) == "bid 8"
+
+
+def test_classic_a_hopeless_hand_passes_and_the_trump_is_the_long_suit() -> None:
+    hopeless = ["2S", "3S", "4H", "5H", "6H", "2D", "3D", "7D", "8D", "2C", "4C", "6C", "9C"]
+    weak = _classic_auction(0, 0) | {"hand": hopeless}
+    assert B.bid_classic(weak, random.Random(1), _unbounded(), max_samples=100) == "pass"
+    strong = ["AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "2C", "3C"]
+    view = {**weak, "hand": strong, "phase": "trump", "legal": ["trump S", "trump H", "trump D", "trump C"],
+            "contract": 10, "declarer": weak["seat"]}
+    assert B.trump(view, random.Random(1), _unbounded(), max_samples=100) == "trump S"
+
+
 def test_choose_keeps_the_rule_players_bid_unless_another_is_clearly_better() -> None:
     """A candidate better on average by less than its standard error does not replace the rule
     player's choice; one better on every sample does."""
@@ -150,9 +190,38 @@ def test_choose_keeps_the_rule_players_bid_unless_another_is_clearly_better() ->
     assert B.choose(sure, 2) == 3
 
 
-def test_strong_level_bids_41_by_simulation_and_classic_by_the_rule_player() -> None:
-    """Where the simulation measured a gain (Tarneeb 41) the strong level uses it; classic Tarneeb's
-    bids stay the rule player's (no gain measured there)."""
-    p = StrongPlayer("strong")
-    assert "tarneeb41" in p.bid_games and "tarneeb" not in p.bid_games
+def test_the_strong_level_bids_by_simulation_and_normal_by_the_rule_player() -> None:
+    """The strong level's bids in both Tarneeb games are simulated (where they measured a gain);
+    normal's are the rule player's, so the levels stay apart."""
+    assert StrongPlayer("strong").bid_games == {"tarneeb", "tarneeb41"}
     assert not StrongPlayer("normal").bid_games
+
+
+@pytest.mark.parametrize("game", ["tarneeb", "tarneeb41"])
+def test_strong_bids_are_legal_and_simulated_on_real_auctions(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole auctions (and the trump choice) by the strong level: every answer legal, and the
+    simulation answers nearly all of them (the rule player only where too few sampled deals fit
+    the bids so far within the budget, here a tiny one)."""
+    chosen: list[Any] = []
+    real = B.choose
+
+    def counting(values: Any, rule: Any, z: float | None = None) -> Any:
+        chosen.append(rule)
+        return real(values, rule, z)
+
+    monkeypatch.setattr(B, "choose", counting)
+    p = StrongPlayer("strong")
+    p.tarneeb.bid_seconds = p.tarneeb.classic_bid_seconds = 0.01  # a few samples: the same logic, fast
+    asked = 0
+    for seed in range(3):
+        g = engine.new_game(game, seed=seed)
+        rng = random.Random(seed)
+        while g.phase in ("bid", "trump"):
+            seat = g.to_act
+            assert seat is not None
+            action = p.decide(g.view(seat), game, rng)
+            assert action in g.legal()
+            asked += len(g.legal()) > 1
+            if any(e["type"] == "deal_thrown_in" for e in g.act(seat, action)):
+                break
+    assert asked >= 10 and len(chosen) >= 0.8 * asked

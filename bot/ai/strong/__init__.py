@@ -61,7 +61,7 @@ LEVELS = {
     "normal": Level(card=0.03, bid=0.04, min_samples=2, max_samples=5, trix_card=0.03, trix_choice=0.1,
                     trix_infer=0.0, search_share=0.5, trix_share=0.4),
     "strong": Level(card=0.2, bid=0.06, min_samples=6, max_samples=40, trix_card=0.15, trix_choice=0.3,
-                    trix_infer=0.4, trix_layout_eps=0.0, bid_games=("tarneeb41",)),
+                    trix_infer=0.4, trix_layout_eps=0.0, bid_games=("tarneeb", "tarneeb41"), classic_bid=0.15),
 }
 
 

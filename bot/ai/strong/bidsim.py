@@ -19,8 +19,8 @@ nothing when the total is below the minimum (the deal is thrown in): the dealer 
 deal the opponents bid strongly for, and bids a good hand up so that a deal is played.
 Classic Tarneeb: pass and the three lowest bids; the seat's later bids and every other seat's
 follow the rule player; the team score difference under the table's scoring, nothing when all
-four pass; the trump choice by the same samples. (Classic bids measured no gain: the strong
-level leaves them to the rule player, see :data:`bot.ai.strong.Level.bid_games`.)
+four pass; the trump choice by the same samples. The levels that bid this way:
+:data:`bot.ai.strong.Level.bid_games` (``strong``).
 
 Anytime: samples are drawn while :class:`bot.ai.think.Think` allows (CPU budget, hard cap, a
 rollout begun only when the slowest so far still fits); with fewer than :data:`MIN_KEPT` kept
