@@ -120,7 +120,7 @@ def test_slow_bid_rollouts_never_take_a_bid_past_the_cap(monkeypatch: pytest.Mon
     calls = slow(monkeypatch, clock, bidsim, "rollout", 0.1)
     player = StrongPlayer("strong")
     player.bid_games = {"tarneeb", "tarneeb41"}
-    player.tarneeb.bid_seconds = 100.0
+    player.tarneeb.bid_seconds = player.tarneeb.classic_bid_seconds = 100.0
     _, took = decide(g, clock, player)
     assert calls, "the simulation itself ran"
     assert took <= T.HARD_CAP - T.MARGIN + 1e-9
