@@ -290,8 +290,10 @@ def _canonical(game: Game, action: str) -> str:
     Another case or spaces around it (``" PLAY as"``), and every spelling the engine's parser
     accepts (``"play 10H"`` is ``"play TH"``): the log holds the canonical code only.
     """
-    key = action.strip().lower()
     legal = game.legal()
+    if action in legal:  # already canonical (every AI move and button press)
+        return action
+    key = action.strip().lower()
     for code in legal:
         if code.lower() == key:
             return code
