@@ -49,9 +49,8 @@ def card_penalty(card: Card, contract: str, pen: tuple[int, int, int, int]) -> i
 # ---------------------------------------------------------------- contract choice
 
 
-def _power(hand: list[Card]) -> float:
-    """Tricks a hand is likely to be forced to take in a no-trump avoidance deal."""
-    suits = by_suit(hand)
+def _power(suits: dict[int, list[int]]) -> float:
+    """Tricks a hand (its ranks by suit) is likely to be forced to take in a no-trump avoidance deal."""
     total = 0.0
     for s in range(4):
         ranks = suits[s]
@@ -62,10 +61,13 @@ def _power(hand: list[Card]) -> float:
     return total
 
 
-def estimate(contract: str, hand: list[Card], pen: tuple[int, int, int, int], trix: tuple[int, ...]) -> float:
-    """The seat's expected score in ``contract`` with ``hand``, roughly."""
+def estimate(contract: str, hand: list[Card], pen: tuple[int, int, int, int], trix: tuple[int, ...],
+             suits: dict[int, list[int]] | None = None) -> float:
+    """The seat's expected score in ``contract`` with ``hand``, roughly (``suits``: ``by_suit(hand)``
+    when the caller has it already)."""
     k, q, d, t = pen
-    suits = by_suit(hand)
+    if suits is None:
+        suits = by_suit(hand)
     if contract == "king":
         hearts = suits[HEARTS]
         n = len(hearts)
@@ -88,16 +90,15 @@ def estimate(contract: str, hand: list[Card], pen: tuple[int, int, int, int], tr
         return -q * risk
     if contract == "diamonds":
         high_d = sum(1 for r in suits[DIAMONDS] if r >= 11)
-        return -d * (_power(hand) * 0.9 + high_d * 0.6)
+        return -d * (_power(suits) * 0.9 + high_d * 0.6)
     if contract == "tricks":
-        return -t * (_power(hand) + 1.5)
+        return -t * (_power(suits) + 1.5)
     if contract == "trix":
-        return _layout_value(hand, trix)
-    return sum(estimate(c, hand, pen, trix) for c in ("king", "queens", "diamonds", "tricks"))
+        return _layout_value(suits, trix)
+    return sum(estimate(c, hand, pen, trix, suits) for c in ("king", "queens", "diamonds", "tricks"))
 
 
-def _layout_value(hand: list[Card], trix: tuple[int, ...]) -> float:
-    suits = by_suit(hand)
+def _layout_value(suits: dict[int, list[int]], trix: tuple[int, ...]) -> float:
     jacks = sum(1 for s in range(4) if JACK in suits[s])
     dead = 0
     for s in range(4):

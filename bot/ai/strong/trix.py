@@ -9,7 +9,10 @@ without a tree), and the candidate with the best mean points for this seat is pl
 most five cards a hand in a trick contract, or six in my hand in the layout, each deal is searched
 exactly instead: my remaining choices are tried, the others play the same policy (in the layout
 that search gained about 9 points a deal over playing the policy myself from six cards, at about
-2 ms a deal). Doubles are made when rollouts with and without
+2 ms a deal); an exact search stops trying my cards once one reaches the most I can still score
+(nothing in a trick contract without a live double of mine, the best place still open in the
+layout). The layout's rollouts may play every seat's policy without noise (``layout_eps``: the
+strong level does). Doubles are made when rollouts with and without
 the double say it gains enough; the contract is chosen by rollouts of every contract left.
 """
 
@@ -49,7 +52,8 @@ class TrixBrain:
     """Decisions for Trix from a seat's view."""
 
     def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
-                 exact_cards: int = 5, exact_layout: int = 6, double_margin: float = 0.25) -> None:
+                 exact_cards: int = 5, exact_layout: int = 6, double_margin: float = 0.25,
+                 miss: float = I.MISS, keep: float = I.KEEP, eps: float = 0.03, layout_eps: float = 0.03) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -57,6 +61,10 @@ class TrixBrain:
         # the layout: at most this many cards in my hand, my moves searched exactly (2 ms a deal at 6)
         self.exact_layout = exact_layout
         self.double_margin = double_margin  # a double must gain this share of the card's value on average
+        self.miss = miss  # the inference's weight factor for a move the model would not have made
+        self.keep = keep  # the share of the inference chain's states played out (the rest: burn-in)
+        self.eps = eps  # the trick rollouts' noise: the share of moves played at random
+        self.layout_eps = layout_eps  # the same in the layout's rollouts
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -93,7 +101,7 @@ class TrixBrain:
         story = I.story_of(view)
         if not self.infer_share or not story.informative():
             return lambda: sample_deal(k, rng)
-        chain = I.posterior(k, story, rng, going=going)
+        chain = I.posterior(k, story, rng, going=going, miss=self.miss, keep=self.keep)
         return lambda: chain[rng.randrange(len(chain))]
 
     def _value_after(self, view: dict[str, Any], k: Knowledge, contract: str, hands: list[int], c: int,
@@ -112,15 +120,16 @@ class TrixBrain:
                 finished.append(me)
             if hands[me].bit_count() <= self.exact_layout:
                 return bonus + _best_layout(hands, rows, (me + 1) % 4, finished, scores, me)
-            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng)
+            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
         doubled = _doubled(view)
         sc = _scoring(view)
         if max(h.bit_count() for h in hands) <= self.exact_cards:
-            return _best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me)
-        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc)
+            return _best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me,
+                               _ceiling(contract, hands, trick, doubled, sc))
+        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps)
         return out[me]
 
     # ------------------------------------------------------------------ contract choice
@@ -195,13 +204,26 @@ def _scoring(view: dict[str, Any]) -> S.Scoring:
                      self_capture=str((view.get("options") or {}).get("self_capture") or "original_penalty"))
 
 
+def _ceiling(contract: str, hands: list[int], trick: list[tuple[int, int]], doubled: dict[int, int],
+             sc: S.Scoring) -> float:
+    """The most a seat can score from here in a trick contract: a penalty never gains, only a
+    doubled card still in play can (its doubler's bonus, or the leader's under ``leader_gains``)."""
+    if not doubled:
+        return 0.0
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    for _, c in trick:
+        live |= 1 << c
+    return float(sc.base(contract) * sum(1 for c in doubled if live >> c & 1))
+
+
 def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], seat: int,
-                doubled: dict[int, int], sc: S.Scoring, me: int) -> float:
+                doubled: dict[int, int], sc: S.Scoring, me: int, ceiling: float = 1e9) -> float:
     """My points from here when I choose my cards best and the others play the sensible policy.
 
     ``trick`` is the trick so far (possibly complete) and ``seat`` the next to play in it. The
     others' cards come from the same model the rollouts and the inference use (no noise), so this
-    is the exact value of the rollouts' own game, searched over my remaining choices.
+    is the exact value of the rollouts' own game, searched over my remaining choices. Once a
+    choice reaches ``ceiling`` (:func:`_ceiling`: nothing can score more) the others are not tried.
     """
     if len(trick) == 4:
         cards = [c for _, c in trick]
@@ -210,26 +232,29 @@ def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], s
         S.score_trick(contract, w, cards, doubled, pts, trick[0][0], sc)
         if not hands[w] or (contract != "tricks" and not _penalty_left(contract, hands)):
             return pts[me]
-        return pts[me] + _best_reply(contract, hands, [], w, doubled, sc, me)
+        return pts[me] + _best_reply(contract, hands, [], w, doubled, sc, me, ceiling - pts[me])
     if seat != me:
         c = S.choose_trick_card(contract, hands[seat], trick, I.QUIET_RNG, eps=0.0)
         nh = list(hands)
         nh[seat] &= ~(1 << c)
-        return _best_reply(contract, nh, [*trick, (seat, c)], (seat + 1) % 4, doubled, sc, me)
+        return _best_reply(contract, nh, [*trick, (seat, c)], (seat + 1) % 4, doubled, sc, me, ceiling)
     led = C.suit_of(trick[0][1]) if trick else None
     best = -1e9
     for c in C.cards_of(C.legal_mask(hands[me], led)):
         nh = list(hands)
         nh[me] &= ~(1 << c)
-        best = max(best, _best_reply(contract, nh, [*trick, (me, c)], (me + 1) % 4, doubled, sc, me))
+        best = max(best, _best_reply(contract, nh, [*trick, (me, c)], (me + 1) % 4, doubled, sc, me, ceiling))
+        if best >= ceiling:
+            break
     return best
 
 
 def _best_layout(hands: list[int], rows: S.Rows, seat: int, finished: list[int], scores: tuple[int, ...],
-                 me: int) -> float:
+                 me: int, cut: bool = True) -> float:
     """My layout points from ``seat``'s turn on when I choose my cards best and the others play the
     sensible policy (as :func:`_best_reply` does for tricks): the others' moves are followed in a
-    loop, my choices are tried one by one."""
+    loop, my choices are tried one by one (with ``cut``, no more once one reaches the best place
+    still open: nothing can score more)."""
     hands = list(hands)
     rows = list(rows)
     finished = list(finished)
@@ -250,7 +275,9 @@ def _best_layout(hands: list[int], rows: S.Rows, seat: int, finished: list[int],
                 if not nh[me]:
                     got = scores[len(finished)]
                     nf = [*finished, me]
-                best = max(best, got + _best_layout(nh, nr, (me + 1) % 4, nf, scores, me))
+                best = max(best, got + _best_layout(nh, nr, (me + 1) % 4, nf, scores, me, cut))
+                if cut and best >= max(scores[len(finished):]):
+                    break
             return best
         if legal:
             c = (legal.bit_length() - 1 if not legal & (legal - 1)

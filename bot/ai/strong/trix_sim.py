@@ -177,27 +177,25 @@ def place(rows: Rows, c: int) -> None:
 
 
 def _layout_score(c: int, hand: int, rows: Rows) -> float:
-    """The rule player's layout score: open the way for our own cards, not the others'."""
-    s, r = C.suit_of(c), C.rank_of(c)
-    row = rows[s]
-    lo, hi = row if row[0] else (99, 0)
+    """The rule player's layout score: open the way for our own cards, not the others'.
+
+    On bits: a legal card sits at an end of its row (or is its jack), so every card beyond it in
+    the direction it opens is still off the table (``rows`` is not needed to count them).
+    """
+    base = c - c % 13
+    r = c % 13 + 2
     score = 0.0
     for step in ((1, -1) if r == 11 else ((1,) if r > 11 else (-1,))):
         nxt = r + step
         if not 2 <= nxt <= 14:
             score += 1.0
             continue
-        own = other = 0
-        x = nxt
-        while 2 <= x <= 14:
-            if not lo <= x <= hi:
-                if hand >> C.card(x, s) & 1:
-                    own += 1
-                else:
-                    other += 1
-            x += step
+        beyond = (((1 << (15 - nxt)) - 1) << (base + nxt - 2) if step > 0
+                  else ((1 << (nxt - 1)) - 1) << base)
+        own = (hand & beyond).bit_count()
+        other = beyond.bit_count() - own
         score += 1.5 * own - 0.3 * other
-        score += 1.0 if hand >> C.card(nxt, s) & 1 else -1.0
+        score += 1.0 if hand >> (base + nxt - 2) & 1 else -1.0
     return score
 
 

@@ -1,0 +1,130 @@
+"""The strong Trix search's shortcuts find what the plain search finds: cut exact searches, the
+layout policy on bits, remembered inference weights, the chain's burn-in left out."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+from bot.ai import heuristics_trix as X
+from bot.ai.rules import RulePlayer
+from bot.ai.strong import trix_infer as I
+from bot.ai.strong import trix_sim as S
+from bot.ai.strong.knowledge import from_view
+from bot.ai.strong.trix import _best_layout, _best_reply, _ceiling
+from engine import cards as C
+
+
+def _hands(rng: random.Random, n: int) -> list[int]:
+    deck = rng.sample(range(52), 4 * n)
+    return [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(4)]
+
+
+def test_exact_trick_search_cut_at_the_ceiling_finds_the_uncut_value() -> None:
+    """Once a choice reaches the most a seat can still score (0 without live doubles, the doubled
+    cards' bonuses with them), the others are not tried: the value is the full search's."""
+    rng = random.Random(5)
+    cut_somewhere = 0
+    for i in range(150):
+        contract = ("king", "queens", "diamonds")[i % 3]
+        hands = _hands(rng, rng.choice((3, 4, 5)))
+        me = rng.randrange(4)
+        doubled: dict[int, int] = {}
+        if contract != "diamonds" and i % 2:  # a double by a random seat on a live penalty card
+            live = (hands[0] | hands[1] | hands[2] | hands[3]) & S.PENALTY[contract]
+            if live:
+                doubled[rng.choice(C.cards_of(live))] = rng.randrange(4)
+        for sc in (S.DEFAULT_SCORING, S.Scoring(self_capture="leader_gains")):
+            ceiling = _ceiling(contract, hands, [], doubled, sc)
+            full = _best_reply(contract, hands, [], me, doubled, sc, me)
+            assert _best_reply(contract, hands, [], me, doubled, sc, me, ceiling) == full
+            assert full <= ceiling
+            cut_somewhere += full == ceiling
+    assert cut_somewhere > 50
+
+
+def test_exact_layout_search_cut_at_the_best_place_finds_the_uncut_value() -> None:
+    """The layout search stops trying my cards once one goes out at the best place still open."""
+    rule, rng = RulePlayer(), random.Random(7)
+    scores = (200, 150, 100, 50)
+    checked = 0
+    for seed in range(40):
+        g = engine.new_game("trix", seed=seed)
+        g.act(g.to_act, "contract trix")
+        while g.to_act is not None and g.phase == "play" and (
+                g.view(g.to_act)["hand_sizes"][g.to_act] > 5 or len(g.legal()) < 2):
+            g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))
+        if g.to_act is None or g.phase != "play" or g.view(None)["contract"] != "trix":
+            continue
+        me = g.to_act
+        view = g.view(me)
+        hands = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
+        rows = list(S.EMPTY_ROWS)
+        for suit, ends in (view.get("layout") or {}).items():
+            if ends:
+                rows[C.parse_suit(suit)] = tuple(C.RANKS.index(str(x)) + 2 for x in ends)  # type: ignore[assignment]
+        finished = [int(s) for s in view["finished"]]
+        assert (_best_layout(hands, rows, me, finished, scores, me)
+                == _best_layout(hands, rows, me, finished, scores, me, cut=False))
+        checked += 1
+    assert checked >= 10
+
+
+def test_layout_policy_on_bits_scores_cards_as_the_rule_player() -> None:
+    """The rollouts' layout score (on card sets) is the rule player's ``layout_score`` for every
+    legal card of random layouts."""
+    rng = random.Random(9)
+    compared = 0
+    for _ in range(200):
+        hands = _hands(rng, 13)
+        rows = list(S.EMPTY_ROWS)
+        seat = 0
+        for _ in range(rng.randrange(0, 40)):
+            legal = S.layout_legal(hands[seat], rows)
+            if legal:
+                c = rng.choice(C.cards_of(legal))
+                hands[seat] &= ~(1 << c)
+                S.place(rows, c)
+            seat = (seat + 1) % 4
+        played = {(s, r) for s, (lo, hi) in enumerate(rows) if lo for r in range(lo, hi + 1)}
+        mine = {(C.suit_of(c), C.rank_of(c)) for c in C.cards_of(hands[seat])}
+        for c in C.cards_of(S.layout_legal(hands[seat], rows)):
+            assert S._layout_score(c, hands[seat], rows) == X.layout_score((C.suit_of(c), C.rank_of(c)), mine, played)
+            compared += 1
+    assert compared > 300
+
+
+def _story(contract: str, seed: int, moves: int) -> tuple[engine.Game, I.Story]:
+    rule, rng = RulePlayer(), random.Random(seed)
+    g = engine.new_game("trix", seed=seed)
+    g.act(g.to_act, f"contract {contract}")
+    for _ in range(moves):
+        if g.to_act is None or g.phase != "play":
+            break
+        g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))
+    story = I.story_of(g.view(g.to_act))
+    story.owner = None  # the contract was imposed here, not chosen
+    return g, story
+
+
+def test_remembered_seat_weights_are_the_weights_computed_afresh() -> None:
+    g, story = _story("queens", 3, 18)
+    k = from_view(g.view(g.to_act))
+    rng = random.Random(1)
+    chain = I.posterior(k, story, rng, going=lambda: True, max_steps=300)
+    assert story.memo  # the chain asked again for weights it had
+    for (seat, hand, miss), w in list(story.memo.items())[:200]:
+        assert I._seat_weight(story, seat, hand, miss) == w
+    assert chain
+
+
+def test_the_inference_chain_leaves_out_its_burn_in() -> None:
+    """The first ``min_steps // 2`` states, and with ``keep`` < 1 all but the last ``keep`` of them,
+    are not played out: they still remember where the chain began (the likeliest of a few uniform
+    deals, not a draw from the posterior)."""
+    g, story = _story("diamonds", 2, 24)
+    k = from_view(g.view(g.to_act))
+    full = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400)
+    kept = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400, keep=0.25)
+    assert len(full) == 200 and kept == full[100:]  # of 400 states: 200 burn-in; keep=0.25: the last 100
+    assert full[0] not in kept  # the chain has left its start
