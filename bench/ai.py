@@ -63,8 +63,15 @@ OFFSET = SEEDS["report"]
 
 
 def player(level: str) -> Any:
-    """The AI of ``level``: the rule player for ``easy``, the search otherwise."""
-    return RulePlayer() if level == "easy" else StrongPlayer(level)
+    """The AI of ``level``: the rule player for ``easy``, the search otherwise (``strong-rule-bids``:
+    the strong level with the rule player's bids, to measure the bidding alone with strong card play)."""
+    if level == "easy":
+        return RulePlayer()
+    if level == "strong-rule-bids":
+        p = StrongPlayer("strong")
+        p.bid_games = set()
+        return p
+    return StrongPlayer(level)
 
 
 def _deal_cards(seed: int) -> list[list[str]]:
@@ -139,7 +146,7 @@ def _tarneeb_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float | None, 
         ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4, timed=timed)
         if ev["type"] == "deal_scored":
             tricks0[a_team] = ev["summary"]["tricks"][0]
-        same_bids = not any(getattr(p, "search_bids", False) for p in (a, b))
+        same_bids = not any("tarneeb" in getattr(p, "bid_games", ()) for p in (a, b))
         ev2 = ev if same_bids else play_deal("tarneeb", cards, players, 1000 + i, timed=timed)
         if ev2["type"] == "deal_scored":
             d = ev2["deltas"]["teams"]
@@ -198,16 +205,17 @@ def bench_tarneeb41(deals: int, level: str, against: str, jobs: int = 1) -> None
     print(f"  personal score per deal per seat: {_fig(diffs, 'points')}")
 
 
-def _bids_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float, list[float]], dict[str, list[float]]]:
+def _bids_deal(args: tuple[int, str, str, int, str]) -> tuple[tuple[float | None, list[float]], dict[str, list[float]]]:
     """Bidding alone on one classic and one Syrian deal: the rule player plays every card."""
-    i, level, against, offset = args
+    i, level, against, offset, which = args
     _set_offset(offset)
+    _set_bids(which)
     a, b = player(level), player(against)
     rule = RulePlayer()
     before = _times_mark()
     cards = _deal_cards(7000 + i)
-    net0: dict[int, int] = {}
-    for a_team in (0, 1):
+    net0: dict[int, int] = {0: 0, 1: 0}
+    for a_team in (0, 1) if BIDS in ("both", "tarneeb") else ():
         bidders = [a if s % 2 == a_team else b for s in range(4)]
         ev = play_deal("tarneeb", cards, [rule] * 4, 7000 + i, bidders=bidders,
                        timed={s for s in range(4) if s % 2 == a_team})
@@ -215,6 +223,8 @@ def _bids_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float, list[float
         net0[a_team] = d[0] - d[1]
     cards = _deal_cards(8000 + i)
     per_seat: dict[tuple[int, int], int] = {}
+    if BIDS == "tarneeb":
+        return ((net0[0] - net0[1]) / 2, []), _times_since(before)
     for a_team in (0, 1):
         bidders = [a if s % 2 == a_team else b for s in range(4)]
         ev = play_deal("tarneeb41", cards, [rule] * 4, 8000 + i, bidders=bidders,
@@ -223,19 +233,25 @@ def _bids_deal(args: tuple[int, str, str, int]) -> tuple[tuple[float, list[float
         for s in range(4):
             per_seat[(a_team, s)] = p[s]
     syrian = [float(per_seat[(s % 2, s)] - per_seat[(1 - s % 2, s)]) for s in range(4)]
-    return ((net0[0] - net0[1]) / 2, syrian), _times_since(before)
+    return (None if BIDS == "tarneeb41" else (net0[0] - net0[1]) / 2, syrian), _times_since(before)
 
 
 def bench_bids(deals: int, level: str, against: str, jobs: int = 1) -> None:
     """Bidding alone: the rule player plays every card; only who bids differs (points, duplicate)."""
     classic: list[float] = []
     syrian: list[float] = []
-    for c, sy in _in_workers(_bids_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
-        classic.append(c)
+    work = [(i, level, against, OFFSET, BIDS) for i in range(SKIP, SKIP + deals)]
+    for c, sy in _in_workers(_bids_deal, work, jobs):
+        if c is not None:
+            classic.append(c)
         syrian.extend(sy)
+    _dump("bids-tarneeb", level, against, classic)
+    _dump("bids-tarneeb41", level, against, syrian)
     print(f"bidding alone (rule card play), {level} bids vs {against} bids: {deals} deals x 2 seatings")
-    print(f"  classic tarneeb: {_fig(classic, 'points per deal per team')}")
-    print(f"  tarneeb41:       {_fig(syrian, 'personal points per deal per seat')}")
+    if classic:
+        print(f"  classic tarneeb: {_fig(classic, 'points per deal per team')}")
+    if syrian:
+        print(f"  tarneeb41:       {_fig(syrian, 'personal points per deal per seat')}")
 
 
 CONTRACTS = ("king", "queens", "diamonds", "tricks", "trix")
@@ -261,6 +277,8 @@ def _trix_deal(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]],
 #: ``--dump FILE``: each figure's values (one per deal and seat, in order) as a JSON line there, so
 #: two runs on the same deals can be compared pair by pair.
 DUMP: str | None = None
+#: ``--bids``: which game ``--game bids`` plays (both, tarneeb, tarneeb41).
+BIDS = "both"
 #: ``--skip N``: start at the set's deal (or kingdom) number N, to extend an earlier run with new deals.
 SKIP = 0
 
@@ -272,6 +290,11 @@ def _dump(game: str, level: str, against: str, xs: list[float]) -> None:
         with open(DUMP, "a") as f:
             f.write(json.dumps({"game": game, "level": level, "against": against, "offset": OFFSET,
                                 "values": xs}) + "\n")
+
+
+def _set_bids(which: str) -> None:
+    global BIDS
+    BIDS = which
 
 
 def _set_offset(offset: int) -> None:
@@ -481,13 +504,14 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
 
 
 def main() -> None:
-    global OFFSET, DUMP, SKIP
+    global OFFSET, DUMP, SKIP, BIDS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
                     default="all")
     ap.add_argument("--deals", type=int, default=20)
-    ap.add_argument("--level", choices=["easy", "normal", "strong"], default="strong")
-    ap.add_argument("--against", choices=["easy", "normal", "strong"], default="easy")
+    levels = ["easy", "normal", "strong", "strong-rule-bids"]
+    ap.add_argument("--level", choices=levels, default="strong")
+    ap.add_argument("--against", choices=levels, default="easy")
     ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",
                     help="report: the held-out deal set (default); tune: the set tuned on")
     ap.add_argument("--jobs", type=int, default=1,
@@ -497,6 +521,8 @@ def main() -> None:
                          " process): the strength a machine with a core free per worker gives, whatever the load")
     ap.add_argument("--skip", type=int, default=0,
                     help="begin at this deal (kingdom) of the set: more deals for an earlier run")
+    ap.add_argument("--bids", choices=["both", "tarneeb", "tarneeb41"], default="both",
+                    help="bids: the games whose bidding is measured")
     ap.add_argument("--dump", help="append each figure's values (per deal and seat) to this file, as JSON lines")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
@@ -506,6 +532,7 @@ def main() -> None:
     OFFSET = SEEDS[a.seeds]
     DUMP = a.dump
     SKIP = a.skip
+    BIDS = a.bids
     if a.cpu_only:
         os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
     t0 = time.perf_counter()

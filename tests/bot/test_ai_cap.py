@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from bot.ai import think as T
-from bot.ai.strong import StrongPlayer, dds
+from bot.ai.strong import StrongPlayer, bidsim, dds
 from bot.ai.strong import tarneeb as strong_tarneeb
 from bot.ai.strong import trix as strong_trix
 from bot.ai.strong import trix_sim as S
@@ -42,7 +42,7 @@ class FakeTime:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     fake = FakeTime()
-    for mod in (T, strong_tarneeb, strong_trix):
+    for mod in (T, strong_tarneeb, strong_trix, bidsim):
         monkeypatch.setattr(mod, "time", fake)
     return fake
 
@@ -91,9 +91,7 @@ def decide(g: engine.Game, clock: FakeTime, player: StrongPlayer | None = None) 
 
 
 TARNEEB_CASES = [
-    ("tarneeb", "bid", "max_tricks", 0.1),      # four solves a sample: 0.4 s
     ("tarneeb", "play", "score_cards", 0.3),
-    ("tarneeb41", "bid", "max_tricks", 0.35),
     ("tarneeb41", "play", "score_cards", 0.3),
 ]
 
@@ -106,11 +104,27 @@ def test_a_slow_solver_never_takes_a_decision_past_the_cap(
     g = position(game, phase)
     calls = slow(monkeypatch, clock, dds, solver, seconds)
     player = StrongPlayer("strong")
-    player.search_bids = True  # the sampled bidding (off by default: the rule player bids)
     _, took = decide(g, clock, player)
     assert calls, "the search itself decided"
     assert took <= T.HARD_CAP - T.MARGIN + 1e-9
-    assert len(calls) < StrongPlayer("strong").tarneeb.min_samples * (4 if solver == "max_tricks" else 1)
+    assert len(calls) < StrongPlayer("strong").tarneeb.min_samples
+
+
+@pytest.mark.parametrize(("game", "phase"), [("tarneeb41", "bid"), ("tarneeb", "bid"), ("tarneeb", "trump")])
+def test_slow_bid_rollouts_never_take_a_bid_past_the_cap(monkeypatch: pytest.MonkeyPatch, clock: FakeTime,
+                                                         game: str, phase: str) -> None:
+    """The simulated bids (classic ones too, off by default) with rollouts of 0.1 s each and a CPU
+    budget that never ends: no rollout is begun that would end past the cap, and the minimum of
+    kept samples does not override it (the rule player then bids)."""
+    g = position(game, phase)
+    calls = slow(monkeypatch, clock, bidsim, "rollout", 0.1)
+    player = StrongPlayer("strong")
+    player.bid_games = {"tarneeb", "tarneeb41"}
+    player.tarneeb.bid_seconds = 100.0
+    _, took = decide(g, clock, player)
+    assert calls, "the simulation itself ran"
+    assert took <= T.HARD_CAP - T.MARGIN + 1e-9
+    assert len(calls) <= (T.HARD_CAP - T.MARGIN) / 0.1
 
 
 def test_a_solve_slower_than_the_cap_is_not_followed_by_another(monkeypatch: pytest.MonkeyPatch,
@@ -149,7 +163,7 @@ def test_the_budget_is_cpu_time_so_a_loaded_machine_plays_the_same(monkeypatch: 
         results.append((action, len(calls)))
         assert took < T.HARD_CAP
         monkeypatch.undo()
-        for mod in (T, strong_tarneeb, strong_trix):
+        for mod in (T, strong_tarneeb, strong_trix, bidsim):
             monkeypatch.setattr(mod, "time", clock)
     assert results[0] == results[1]
     budget = StrongPlayer("strong").tarneeb.card_seconds

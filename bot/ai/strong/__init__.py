@@ -27,17 +27,15 @@ class Level:
     """A level's budgets: CPU seconds of thinking per decision and samples (under the 1 s cap)."""
 
     card: float          # Tarneeb card play
-    bid: float           # Tarneeb bid or trump choice (the samples are kept for the seat's later bids)
+    bid: float           # Tarneeb bid or trump choice, where simulated (bid_games)
     min_samples: int     # Tarneeb: at least this many sampled deals (when they fit before the cap)
     max_samples: int     # Tarneeb: at most this many
     trix_card: float     # Trix card play (and all the doubling options together)
     trix_choice: float   # Trix contract choice
     trix_infer: float    # Trix: the share of a card's budget spent reading the others' play
-    #: Tarneeb bids and the trump choice by sampled double-dummy scores (True) or the rule player's
-    #: (False). Off: measured on the held-out deals with the rule player's card play, the sampled
-    #: bidding lost 1.23 ± 0.57 points a deal in classic Tarneeb and 0.12 ± 0.17 in Tarneeb 41
-    #: (bench/ai.py --game bids), and a full-deal solve at bidding time can take 0.5 s of CPU.
-    search_bids: bool = False
+    #: The Tarneeb games whose bids (and classic trump choice) are simulated (:mod:`bot.ai.strong.bidsim`);
+    #: the rule player bids in the others. Figures in README.md (bench/ai.py --game bids).
+    bid_games: tuple[str, ...] = ()
     #: The share of real decisions (card play, doubles, the Trix contract) made by the search; the
     #: rule player makes the others. A few samples already play nearly as well as many (0.03 s a
     #: card measured +1.28 ± 0.26 tricks a deal over the rule player on the tune set, 0.06 s
@@ -60,8 +58,8 @@ class Level:
 LEVELS = {
     "normal": Level(card=0.03, bid=0.04, min_samples=2, max_samples=5, trix_card=0.03, trix_choice=0.1,
                     trix_infer=0.0, search_share=0.5, trix_share=0.4),
-    "strong": Level(card=0.2, bid=0.12, min_samples=6, max_samples=40, trix_card=0.15, trix_choice=0.3,
-                    trix_infer=0.4, trix_layout_eps=0.0),
+    "strong": Level(card=0.2, bid=0.06, min_samples=6, max_samples=40, trix_card=0.15, trix_choice=0.3,
+                    trix_infer=0.4, trix_layout_eps=0.0, bid_games=("tarneeb41",)),
 }
 
 
@@ -79,7 +77,7 @@ class StrongPlayer:
                                     max_samples=lv.max_samples)
         self.trix = TrixBrain(card_seconds=lv.trix_card, choice_seconds=lv.trix_choice, infer_share=lv.trix_infer,
                               eps=lv.trix_eps, layout_eps=lv.trix_layout_eps)
-        self.search_bids = lv.search_bids
+        self.bid_games = set(lv.bid_games)
         self.search_share = lv.search_share
         self.trix_share = lv.trix_share
         self._fallback: Any = None
@@ -111,14 +109,14 @@ class StrongPlayer:
         if game in ("tarneeb", "tarneeb41") and not dds.available():
             return None
         if game == "tarneeb":
-            if phase == "bid" and self.search_bids:
+            if phase == "bid" and game in self.bid_games:
                 return self.tarneeb.bid_classic(view, rng, deadline)
-            if phase == "trump" and self.search_bids:
+            if phase == "trump" and game in self.bid_games:
                 return self.tarneeb.trump(view, rng, deadline)
             if phase == "play":
                 return self.tarneeb.play(view, rng, deadline)
         elif game == "tarneeb41":
-            if phase == "bid" and self.search_bids:
+            if phase == "bid" and game in self.bid_games:
                 return self.tarneeb.bid41(view, rng, deadline)
             if phase == "play":
                 return self.tarneeb.play(view, rng, deadline)
