@@ -101,9 +101,25 @@ def record_json(value: dict[str, Any]) -> str:
 _SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 
 
-@lru_cache(maxsize=8192)
+#: id -> (a seats tuple, its JSON text): a table's records share one seats tuple until a seat
+#: changes, so most actions find theirs by identity, without hashing four seats.
+_SEATS_BY_ID: dict[int, tuple[tuple[Seat, ...], str]] = {}
+
+
 def seats_json(seats: tuple[Seat, ...]) -> str:
     """The seats as a JSON list of objects (cached: seats rarely change from one action to the next)."""
+    hit = _SEATS_BY_ID.get(id(seats))
+    if hit is not None and hit[0] is seats:
+        return hit[1]
+    text = _seats_json(seats)
+    if len(_SEATS_BY_ID) >= MAX_RECORD_JSON:
+        _SEATS_BY_ID.clear()
+    _SEATS_BY_ID[id(seats)] = (seats, text)  # the tuple held: its id stays its own
+    return text
+
+
+@lru_cache(maxsize=8192)
+def _seats_json(seats: tuple[Seat, ...]) -> str:
     return dumps([{name: getattr(s, name) for name in _SEAT_FIELDS} for s in seats])
 
 

@@ -84,7 +84,10 @@ class OutboxHub:
         if key is not None:
             tid = _table_of_key(key)
             if tid is not None:
-                self._tables.setdefault(tid, set()).add((dest, key))
+                known = self._tables.get(tid)
+                if known is None:
+                    known = self._tables[tid] = set()
+                known.add((dest, key))
         self.outbox(dest).put(key, msg, mode, tag=tag, lane=lane)
         self._puts += 1
         if self._puts % self.SWEEP_PUTS == 0:
@@ -173,8 +176,24 @@ class OutboxHub:
             await box.close()
 
 
+#: key -> its table id (or None), as :func:`_table_of_key` found it (a table's keys come back with every put).
+_KEY_TABLES: dict[str, int | None] = {}
+
+
 def _table_of_key(key: str) -> int | None:
     """The table id in a ``table:<id>`` or ``hand:<id>:<player>`` key."""
+    try:
+        return _KEY_TABLES[key]
+    except KeyError:
+        pass
+    tid = _parse_table_of_key(key)
+    if len(_KEY_TABLES) >= 50_000:
+        _KEY_TABLES.clear()
+    _KEY_TABLES[key] = tid
+    return tid
+
+
+def _parse_table_of_key(key: str) -> int | None:
     kind, _, rest = key.partition(":")
     if kind not in ("table", "hand"):
         return None

@@ -58,9 +58,19 @@ def rank_glyph(rank: str, t: T | None = None) -> str:
     return t.number(int(glyph)) if t is not None and glyph.isdigit() else glyph
 
 
+#: (code, digits) -> label: a label depends on the reader's digits only (kept for the 52 cards).
+_LABELS: dict[tuple[str, str | None], str] = {}
+
+
 def card_label(code: str, t: T | None = None) -> str:
     """The compact label of a card: ``"Q♠"``, ``"10♥"`` (``"١٠♥"`` with Arabic-Indic digits)."""
-    return rank_glyph(code[0], t) + SUIT_SYMBOL[code[1]]
+    key = (code, None if t is None else t.digits)
+    label = _LABELS.get(key)
+    if label is None:
+        label = rank_glyph(code[0], t) + SUIT_SYMBOL[code[1]]
+        if len(_LABELS) < 1024:
+            _LABELS[key] = label
+    return label
 
 
 def card_name(code: str, t: T) -> str:

@@ -227,10 +227,17 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
     return out
 
 
+#: The events :func:`notice_text` tells in a notice.
+NOTICE_KINDS = frozenset({"table_started", "deal_scored", "deal_thrown_in", "match_over", "table_cancelled",
+                          "seat_to_ai", "seat_reclaimed", "table_parked", "doubles_revealed"})
+
+
 def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
     """The notice for one event ("" if it calls for none); ``me``: the reader's seat (the terminal)."""
-    me = viewer(snap, me)
     kind = ev.get("type")
+    if kind not in NOTICE_KINDS:  # most events (a card played, a trick taken) call for none
+        return ""
+    me = viewer(snap, me)
     text = ""
     if kind == "table_started":
         names = t.join([seat_name(snap, s, t) for s in range(4)])

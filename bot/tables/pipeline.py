@@ -76,7 +76,7 @@ class Pipeline:
                 new_seat = Seat(player_id=person.player_id, name=current.name or person.name)
                 before.append({"type": "seat_reclaimed", "seat": seat, "player": person.player_id})
             else:
-                new_seat = dataclasses.replace(current, auto_streak=0)
+                new_seat = current if current.auto_streak == 0 else dataclasses.replace(current, auto_streak=0)
             await self.apply(table, seat, action, person.player_id, "action", started,
                              seat_value=new_seat, before=before)
             return table.snapshot()
@@ -98,7 +98,8 @@ class Pipeline:
         await self.prefs.chat(table.record.chat_id)  # the turn timer, read again once in a while
         now = self.clock.now()
         new_seats = table.record.seats
-        if seat_value is not None:
+        # an unchanged seat keeps the seats tuple: its identity keys what is kept per seats (names, buttons, JSON)
+        if seat_value is not None and seat_value != new_seats[seat]:
             s = list(new_seats)
             s[seat] = seat_value
             new_seats = (s[0], s[1], s[2], s[3])
@@ -290,8 +291,10 @@ def _canonical(game: Game, action: str) -> str:
     Another case or spaces around it (``" PLAY as"``), and every spelling the engine's parser
     accepts (``"play 10H"`` is ``"play TH"``): the log holds the canonical code only.
     """
-    key = action.strip().lower()
     legal = game.legal()
+    if action in legal:  # already canonical (every AI move and button press)
+        return action
+    key = action.strip().lower()
     for code in legal:
         if code.lower() == key:
             return code

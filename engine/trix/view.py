@@ -107,7 +107,11 @@ def _trick(g: TrixGame) -> list[dict[str, Any]]:
 
 
 def _options(g: TrixGame) -> dict[str, Any]:
-    return {k: (list(x) if isinstance(x, list) else x) for k, x in g.options.items()}
+    out = g.options.copy()  # the lists copied too (what a reader does to its view stays in its view)
+    for k, x in out.items():
+        if isinstance(x, list):
+            out[k] = list(x)
+    return out
 
 
 def _layout(g: TrixGame) -> dict[str, list[str] | None] | None:

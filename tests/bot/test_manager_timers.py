@@ -243,3 +243,25 @@ async def test_an_away_owner_may_also_come_back_by_claiming_the_seat(h: Harness)
     seat = snap.table.seats[0]
     assert seat.player_id == ALICE.player_id and not seat.away and not seat.is_ai
     assert h.events("seat_reclaimed")[-1] == {"type": "seat_reclaimed", "seat": 0, "player": ALICE.player_id}
+
+
+async def test_a_move_without_a_streak_keeps_the_seats_as_they_are(h: Harness) -> None:
+    """A person's move at a seat with no timeouts to forget leaves the seats tuple itself in the
+    record (what is kept per seats tuple, names and buttons, stays good); one after a timeout
+    resets the streak in a new tuple."""
+    snap = await started_table(h, ALICE)
+    snap = await until_turn_of(h, snap.table_id, 0)
+    seats = snap.table.seats
+    legal = h.manager.view(snap.table_id, 0)["legal"]
+    snap = await h.manager.act(snap.table_id, ALICE, snap.table.version, legal[0])
+    assert snap.table.seats is seats
+    snap = await until_turn_of(h, snap.table_id, 0)
+    h.clock.advance(60)
+    await h.manager.run_due()
+    snap = await until_turn_of(h, snap.table_id, 0)
+    assert snap.table.seats[0].auto_streak == 1
+    before = snap.table.seats
+    legal = h.manager.view(snap.table_id, 0)["legal"]
+    snap = await h.manager.act(snap.table_id, ALICE, snap.table.version, legal[0])
+    assert snap.table.seats[0].auto_streak == 0 and snap.table.seats is not before
+    assert snap.table.seats[1:] == before[1:]
