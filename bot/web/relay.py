@@ -107,22 +107,17 @@ class Relay:
         return page
 
     @staticmethod
-    async def _pump(page: web.WebSocketResponse, upstream: aiohttp.ClientWebSocketResponse) -> None:
-        async def down() -> None:  # the holder's messages to the page
-            async for msg in upstream:
-                if msg.type == WSMsgType.TEXT:
-                    await page.send_str(msg.data)
-                elif msg.type == WSMsgType.ERROR:
-                    return
+    async def _copy(source: Any, dest: Any) -> None:
+        """Send ``source``'s text messages on through ``dest`` until ``source`` closes or fails."""
+        async for msg in source:
+            if msg.type == WSMsgType.TEXT:
+                await dest.send_str(msg.data)
+            elif msg.type == WSMsgType.ERROR:
+                return
 
-        async def up() -> None:  # the page's moves to the holder
-            async for msg in page:
-                if msg.type == WSMsgType.TEXT:
-                    await upstream.send_str(msg.data)
-                elif msg.type == WSMsgType.ERROR:
-                    return
-
-        tasks = [asyncio.create_task(down()), asyncio.create_task(up())]
+    async def _pump(self, page: web.WebSocketResponse, upstream: aiohttp.ClientWebSocketResponse) -> None:
+        # the holder's messages to the page, the page's moves to the holder
+        tasks = [asyncio.create_task(self._copy(upstream, page)), asyncio.create_task(self._copy(page, upstream))]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
