@@ -422,6 +422,7 @@ def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
         for c, xs in out.items():
             diffs[c].extend(xs)
     allx = [x for v in diffs.values() for x in v]
+    _dump("trix", level, against, allx)  # by contract, each in deal and seat order
     print(f"trix, {level} vs {against}: {deals} deals x 5 contracts x 4 seats")
     print(f"  points per deal per seat: {_fig(allx, 'points', 1)}")
     for c, xs in diffs.items():
