@@ -8,10 +8,11 @@ import random
 import engine
 from bot.ai import heuristics_trix as X
 from bot.ai.rules import RulePlayer
+from bot.ai.strong import trix_exact as E
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view
-from bot.ai.strong.trix import _best_layout, _best_reply, _ceiling
+from bot.ai.strong.trix import _best_layout
 from engine import cards as C
 
 
@@ -20,27 +21,49 @@ def _hands(rng: random.Random, n: int) -> list[int]:
     return [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(4)]
 
 
-def test_exact_trick_search_cut_at_the_ceiling_finds_the_uncut_value() -> None:
-    """Once a choice reaches the most a seat can still score (0 without live doubles, the doubled
-    cards' bonuses with them), the others are not tried: the value is the full search's."""
+def test_exact_trick_search_bounded_and_remembered_finds_the_full_searchs_value() -> None:
+    """The branch and bound (a line given up once it has lost what the best line found loses, a
+    choice reaching the most a seat can still score ends the others, positions looked up) gives
+    the value of the search of every line: with live doubles of any seat and under ``leader_gains``
+    too, and in Latoosh."""
     rng = random.Random(5)
-    cut_somewhere = 0
-    for i in range(150):
-        contract = ("king", "queens", "diamonds")[i % 3]
+    at_ceiling = 0
+    for i in range(160):
+        contract = ("king", "queens", "diamonds", "tricks")[i % 4]
         hands = _hands(rng, rng.choice((3, 4, 5)))
         me = rng.randrange(4)
         doubled: dict[int, int] = {}
-        if contract != "diamonds" and i % 2:  # a double by a random seat on a live penalty card
+        if contract in ("king", "queens") and i % 2:  # a double by a random seat on a live penalty card
             live = (hands[0] | hands[1] | hands[2] | hands[3]) & S.PENALTY[contract]
             if live:
                 doubled[rng.choice(C.cards_of(live))] = rng.randrange(4)
         for sc in (S.DEFAULT_SCORING, S.Scoring(self_capture="leader_gains")):
-            ceiling = _ceiling(contract, hands, [], doubled, sc)
-            full = _best_reply(contract, hands, [], me, doubled, sc, me)
-            assert _best_reply(contract, hands, [], me, doubled, sc, me, ceiling) == full
+            full = E.best_reply(contract, hands, [], me, doubled, sc, me, cut=False)
+            assert E.best_reply(contract, hands, [], me, doubled, sc, me) == full
+            ceiling = E.ceiling(contract, hands, [], doubled, sc)
             assert full <= ceiling
-            cut_somewhere += full == ceiling
-    assert cut_somewhere > 50
+            at_ceiling += full == ceiling
+    assert at_ceiling > 50
+
+
+def test_exact_trick_search_from_mid_trick_and_deep_hands_finds_the_full_searchs_value() -> None:
+    """Started inside a trick (the others to play before and after me) and with six cards a hand,
+    where the bounds and the table of positions cut the most."""
+    rng = random.Random(11)
+    for i in range(24):
+        contract = ("tricks", "king", "queens", "diamonds")[i % 4]
+        hands = _hands(rng, 6)
+        me = rng.randrange(4)
+        leader = (me - rng.randrange(4)) % 4
+        trick: list[tuple[int, int]] = []
+        seat = leader
+        while seat != me:  # the others before me in this trick play their policy
+            c = S.choose_trick_card(contract, hands[seat], trick, I.QUIET_RNG, eps=0.0)
+            hands[seat] &= ~(1 << c)
+            trick.append((seat, c))
+            seat = (seat + 1) % 4
+        full = E.best_reply(contract, hands, trick, me, {}, S.DEFAULT_SCORING, me, cut=False)
+        assert E.best_reply(contract, hands, trick, me, {}, S.DEFAULT_SCORING, me) == full
 
 
 def test_exact_layout_search_cut_at_the_best_place_finds_the_uncut_value() -> None:
