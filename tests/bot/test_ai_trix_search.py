@@ -4,6 +4,9 @@ layout policy on bits, remembered inference weights, the chain's burn-in left ou
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 import engine
 from bot.ai import heuristics_trix as X
@@ -12,7 +15,8 @@ from bot.ai.strong import trix_exact as E
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view
-from bot.ai.strong.trix import _best_layout
+from bot.ai.strong.trix import TrixBrain
+from bot.ai.strong.trix_exact import best_layout as _best_layout
 from engine import cards as C
 
 
@@ -151,3 +155,48 @@ def test_the_inference_chain_leaves_out_its_burn_in() -> None:
     kept = I.posterior(k, story, random.Random(2), going=lambda: True, min_steps=400, max_steps=400, keep=0.25)
     assert len(full) == 200 and kept == full[100:]  # of 400 states: 200 burn-in; keep=0.25: the last 100
     assert full[0] not in kept  # the chain has left its start
+
+
+def test_exact_trick_search_past_its_budget_gives_up_and_within_it_finds_the_same_value() -> None:
+    """A search given too few positions raises TooDeep (the caller then plays the deal's rollouts);
+    one given enough gives the value of the search without a budget."""
+    rng = random.Random(3)
+    hands = _hands(rng, 7)
+    with pytest.raises(E.TooDeep):
+        E.best_reply("tricks", hands, [], 0, {}, S.DEFAULT_SCORING, 0, budget=E.Budget(20))
+    budget = E.Budget(10**6)
+    value = E.best_reply("tricks", hands, [], 0, {}, S.DEFAULT_SCORING, 0, budget=budget)
+    assert 20 < 10**6 - budget.left < 10**6
+    assert value == E.best_reply("tricks", hands, [], 0, {}, S.DEFAULT_SCORING, 0, cut=False)
+
+
+def test_a_trix_card_decision_whose_exact_searches_outgrow_the_budget_plays_its_rollouts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exact searches asked for from the first card with a budget of a single position: every deal
+    gives way to rollouts, and the decision is still a legal card."""
+    rule, rng = RulePlayer(), random.Random(1)
+    g = engine.new_game("trix", seed=4)
+    g.act(g.to_act, "contract tricks")
+    while len(g.legal()) < 2:
+        g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))
+    calls = {"exact": 0, "gave up": 0, "rollout": 0}
+
+    def exact(*args: Any, **kw: Any) -> float:
+        calls["exact"] += 1
+        try:
+            return real_exact(*args, **kw)
+        except E.TooDeep:
+            calls["gave up"] += 1
+            raise
+
+    def rollout(*args: Any, **kw: Any) -> list[int]:
+        calls["rollout"] += 1
+        return real_rollout(*args, **kw)
+
+    real_exact, real_rollout = E.best_reply, S.rollout_tricks
+    monkeypatch.setattr(E, "best_reply", exact)
+    monkeypatch.setattr(S, "rollout_tricks", rollout)
+    brain = TrixBrain(card_seconds=0.0, exact_cards=13, exact_nodes=1, infer_share=0.0)
+    assert brain.play(g.view(g.to_act), random.Random(2)) in g.legal()
+    assert calls["exact"] == calls["gave up"] >= 1
+    assert calls["rollout"] >= 2  # every candidate of the deal played out

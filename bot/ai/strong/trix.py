@@ -24,11 +24,10 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.ai.heuristics_trix import baseline, penalties, trix_scores
+from bot.ai.strong import trix_exact as E
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
-from bot.ai.strong.trix_exact import best_layout as _best_layout
-from bot.ai.strong.trix_exact import best_reply as _best_reply
 from bot.ai.think import Think
 from engine import cards as C
 
@@ -54,7 +53,7 @@ class TrixBrain:
     """Decisions for Trix from a seat's view."""
 
     def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
-                 exact_cards: int = 5, exact_layout: int = 6, double_margin: float = 0.25,
+                 exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000, double_margin: float = 0.25,
                  miss: float = I.MISS, keep: float = I.KEEP, eps: float = 0.03, layout_eps: float = 0.03,
                  self_eps: float | None = None) -> None:
         self.card_seconds = card_seconds
@@ -62,6 +61,7 @@ class TrixBrain:
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
         # at most this many cards a hand: my moves searched exactly (per trick contract)
         self.exact_king = self.exact_queens = self.exact_diamonds = self.exact_tricks = exact_cards
+        self.exact_nodes = exact_nodes  # positions an exact trick search of one deal may visit (~10 us each)
         # the layout: at most this many cards in my hand, my moves searched exactly (2 ms a deal at 6)
         self.exact_layout = exact_layout
         self.double_margin = double_margin  # a double must gain this share of the card's value on average
@@ -91,8 +91,15 @@ class TrixBrain:
             t = time.monotonic()
             hands = draw()
             seed = rng.getrandbits(32)
-            for c in cands:  # common random numbers: every candidate meets the same deal and dice
-                totals[c] += self._value_after(view, k, contract, hands, c, random.Random(seed))
+            # common random numbers: every candidate meets the same deal and dice; an exact search
+            # that outgrows its budget gives way to rollouts for every candidate of that deal
+            try:
+                budget = E.Budget(self.exact_nodes)
+                vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), budget) for c in cands}
+            except E.TooDeep:
+                vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), None) for c in cands}
+            for c in cands:
+                totals[c] += vals[c]
                 counts[c] += 1
             rounds += 1
             think.measured(t)
@@ -110,7 +117,8 @@ class TrixBrain:
         return lambda: chain[rng.randrange(len(chain))]
 
     def _value_after(self, view: dict[str, Any], k: Knowledge, contract: str, hands: list[int], c: int,
-                     rng: random.Random) -> float:
+                     rng: random.Random, budget: E.Budget | None) -> float:
+        """My points after playing ``c`` on this deal (``budget``: the exact trick search's, None: rollouts)."""
         me = k.seat
         hands = list(hands)
         hands[me] &= ~(1 << c)
@@ -124,15 +132,15 @@ class TrixBrain:
                 bonus = scores[len(finished)]
                 finished.append(me)
             if hands[me].bit_count() <= self.exact_layout:
-                return bonus + _best_layout(hands, rows, (me + 1) % 4, finished, scores, me)
+                return bonus + E.best_layout(hands, rows, (me + 1) % 4, finished, scores, me)
             out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
         doubled = _doubled(view)
         sc = _scoring(view)
-        if max(h.bit_count() for h in hands) <= getattr(self, f"exact_{contract}"):
-            return _best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me)
+        if budget is not None and max(h.bit_count() for h in hands) <= getattr(self, f"exact_{contract}"):
+            return E.best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me, budget=budget)
         out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps, me, self.self_eps)
         return out[me]
 

@@ -36,17 +36,32 @@ def penalty_left(contract: str, hands: list[int]) -> bool:
     return bool((hands[0] | hands[1] | hands[2] | hands[3]) & S.PENALTY[contract])
 
 
+class TooDeep(Exception):
+    """The bounded search visited more positions than it was given (:class:`Budget`)."""
+
+
+class Budget:
+    """Positions a bounded trick search may still visit (shared by the searches of one deal)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
 def best_reply(contract: str, hands: list[int], trick: Trick, seat: int, doubled: dict[int, int],
-               sc: S.Scoring, me: int, cut: bool = True) -> float:
+               sc: S.Scoring, me: int, cut: bool = True, budget: Budget | None = None) -> float:
     """My points from here when I choose my cards best and the others play the sensible policy.
 
     ``trick`` is the trick so far (possibly complete) and ``seat`` the next to play in it. With
     ``cut`` (the default) the search is bounded and remembers positions; the value is the same.
+    With a ``budget`` it raises :class:`TooDeep` once that many positions were visited.
     """
     if not cut:
         return _full(contract, list(hands), list(trick), seat, doubled, sc, me)
     memo: Memo = {}
-    return _bounded(contract, list(hands), list(trick), seat, doubled, sc, me, -1e9, memo)
+    return _bounded(contract, list(hands), list(trick), seat, doubled, sc, me, -1e9, memo,
+                    budget or Budget(1 << 62))
 
 
 def _trick_points(contract: str, trick: Trick, doubled: dict[int, int], sc: S.Scoring) -> tuple[int, list[int]]:
@@ -92,9 +107,12 @@ def _full(contract: str, hands: list[int], trick: Trick, seat: int, doubled: dic
 
 
 def _bounded(contract: str, hands: list[int], trick: Trick, seat: int, doubled: dict[int, int],
-             sc: S.Scoring, me: int, lo: float, memo: Memo) -> float:
+             sc: S.Scoring, me: int, lo: float, memo: Memo, budget: Budget) -> float:
     """Fail-soft branch and bound: the exact value when it is above ``lo``, else a bound on it that
     is at most ``lo`` (so a caller with a line worth ``lo`` already loses nothing by the cut)."""
+    budget.left -= 1
+    if budget.left < 0:
+        raise TooDeep
     key = None
     if not trick:
         key = (hands[0], hands[1], hands[2], hands[3], seat)
@@ -110,7 +128,7 @@ def _bounded(contract: str, hands: list[int], trick: Trick, seat: int, doubled: 
         if _over(contract, hands, w):
             v = float(pts[me])
         else:
-            v = pts[me] + _bounded(contract, hands, [], w, doubled, sc, me, lo - pts[me], memo)
+            v = pts[me] + _bounded(contract, hands, [], w, doubled, sc, me, lo - pts[me], memo, budget)
     else:
         top = ceiling(contract, hands, trick, doubled, sc)
         led = C.suit_of(trick[0][1]) if trick else None
@@ -118,7 +136,8 @@ def _bounded(contract: str, hands: list[int], trick: Trick, seat: int, doubled: 
         for c in C.cards_of(C.legal_mask(hands[me], led)):
             nh = list(hands)
             nh[me] &= ~(1 << c)
-            v = max(v, _bounded(contract, nh, [*trick, (me, c)], (me + 1) % 4, doubled, sc, me, max(lo, v), memo))
+            v = max(v, _bounded(contract, nh, [*trick, (me, c)], (me + 1) % 4, doubled, sc, me, max(lo, v),
+                                memo, budget))
             if v >= top:
                 break
     if key is not None:
