@@ -70,8 +70,9 @@ def test_exact_trick_search_from_mid_trick_and_deep_hands_finds_the_full_searchs
         assert E.best_reply(contract, hands, trick, me, {}, S.DEFAULT_SCORING, me) == full
 
 
-def test_exact_layout_search_cut_at_the_best_place_finds_the_uncut_value() -> None:
-    """The layout search stops trying my cards once one goes out at the best place still open."""
+def test_exact_layout_search_cut_at_the_best_place_or_on_a_budget_finds_the_uncut_value() -> None:
+    """The layout search stops trying my cards once one goes out at the best place still open; with
+    a budget of moves it gives the same value, or gives up (TooDeep) when the budget runs out."""
     rule, rng = RulePlayer(), random.Random(7)
     scores = (200, 150, 100, 50)
     checked = 0
@@ -91,8 +92,12 @@ def test_exact_layout_search_cut_at_the_best_place_finds_the_uncut_value() -> No
             if ends:
                 rows[C.parse_suit(suit)] = tuple(C.RANKS.index(str(x)) + 2 for x in ends)  # type: ignore[assignment]
         finished = [int(s) for s in view["finished"]]
-        assert (_best_layout(hands, rows, me, finished, scores, me)
-                == _best_layout(hands, rows, me, finished, scores, me, cut=False))
+        full = _best_layout(hands, rows, me, finished, scores, me, cut=False)
+        assert _best_layout(hands, rows, me, finished, scores, me) == full
+        budget = E.Budget(10**6)  # a budget that lasts changes nothing; one that does not gives up
+        assert _best_layout(hands, rows, me, finished, scores, me, budget=budget) == full
+        with pytest.raises(E.TooDeep):
+            _best_layout(hands, rows, me, finished, scores, me, budget=E.Budget(2))
         checked += 1
     assert checked >= 10
 

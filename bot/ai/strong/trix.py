@@ -53,7 +53,8 @@ class TrixBrain:
     """Decisions for Trix from a seat's view."""
 
     def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
-                 exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000, double_margin: float = 0.25,
+                 exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
+                 exact_layout_nodes: int = 8000, double_margin: float = 0.25,
                  miss: float = I.MISS, keep: float = I.KEEP, eps: float = 0.03, layout_eps: float = 0.03,
                  self_eps: float | None = None) -> None:
         self.card_seconds = card_seconds
@@ -62,6 +63,7 @@ class TrixBrain:
         # at most this many cards a hand: my moves searched exactly (per trick contract)
         self.exact_king = self.exact_queens = self.exact_diamonds = self.exact_tricks = exact_cards
         self.exact_nodes = exact_nodes  # positions an exact trick search of one deal may visit (~10 us each)
+        self.exact_layout_nodes = exact_layout_nodes  # moves an exact layout search of one deal may follow (~5 us)
         # the layout: at most this many cards in my hand, my moves searched exactly (2 ms a deal at 6)
         self.exact_layout = exact_layout
         self.double_margin = double_margin  # a double must gain this share of the card's value on average
@@ -94,7 +96,7 @@ class TrixBrain:
             # common random numbers: every candidate meets the same deal and dice; an exact search
             # that outgrows its budget gives way to rollouts for every candidate of that deal
             try:
-                budget = E.Budget(self.exact_nodes)
+                budget = E.Budget(self.exact_layout_nodes if contract == "trix" else self.exact_nodes)
                 vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), budget) for c in cands}
             except E.TooDeep:
                 vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), None) for c in cands}
@@ -131,8 +133,8 @@ class TrixBrain:
             if not hands[me]:
                 bonus = scores[len(finished)]
                 finished.append(me)
-            if hands[me].bit_count() <= self.exact_layout:
-                return bonus + E.best_layout(hands, rows, (me + 1) % 4, finished, scores, me)
+            if budget is not None and hands[me].bit_count() <= self.exact_layout:
+                return bonus + E.best_layout(hands, rows, (me + 1) % 4, finished, scores, me, budget=budget)
             out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]

@@ -146,17 +146,22 @@ def _bounded(contract: str, hands: list[int], trick: Trick, seat: int, doubled: 
 
 
 def best_layout(hands: list[int], rows: S.Rows, seat: int, finished: list[int], scores: tuple[int, ...],
-                me: int, cut: bool = True) -> float:
+                me: int, cut: bool = True, budget: Budget | None = None) -> float:
     """My layout points from ``seat``'s turn on when I choose my cards best and the others play the
     sensible policy (as :func:`best_reply` does for tricks): the others' moves are followed in a
     loop, my choices are tried one by one (with ``cut``, no more once one reaches the best place
-    still open: nothing can score more)."""
+    still open: nothing can score more). With a ``budget`` (of moves followed) it raises
+    :class:`TooDeep` when the budget runs out."""
     hands = list(hands)
     rows = list(rows)
     finished = list(finished)
     for _ in range(400):
         if len(finished) >= 3 or me in finished:
             break
+        if budget is not None:
+            budget.left -= 1
+            if budget.left < 0:
+                raise TooDeep
         hand = hands[seat]
         legal = S.layout_legal(hand, rows) if hand else 0
         if legal and seat == me and legal & (legal - 1):
@@ -171,7 +176,7 @@ def best_layout(hands: list[int], rows: S.Rows, seat: int, finished: list[int], 
                 if not nh[me]:
                     got = scores[len(finished)]
                     nf = [*finished, me]
-                best = max(best, got + best_layout(nh, nr, (me + 1) % 4, nf, scores, me, cut))
+                best = max(best, got + best_layout(nh, nr, (me + 1) % 4, nf, scores, me, cut, budget))
                 if cut and best >= max(scores[len(finished):]):
                     break
             return best
