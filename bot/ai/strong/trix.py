@@ -55,8 +55,7 @@ class TrixBrain:
     def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
                  exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
                  exact_layout_nodes: int = 8000, double_margin: float = 0.25,
-                 miss: float = I.MISS, keep: float = I.KEEP, eps: float = 0.03, layout_eps: float = 0.03,
-                 self_eps: float | None = None) -> None:
+                 miss: float = I.MISS, keep: float = I.KEEP, eps: float = 0.03, layout_eps: float = 0.03) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -71,7 +70,6 @@ class TrixBrain:
         self.keep = keep  # the share of the inference chain's states played out (the rest: burn-in)
         self.eps = eps  # the trick rollouts' noise: the share of moves played at random
         self.layout_eps = layout_eps  # the same in the layout's rollouts
-        self.self_eps = eps if self_eps is None else self_eps  # the same for my own later moves in trick rollouts
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -143,7 +141,7 @@ class TrixBrain:
         sc = _scoring(view)
         if budget is not None and max(h.bit_count() for h in hands) <= getattr(self, f"exact_{contract}"):
             return E.best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me, budget=budget)
-        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps, me, self.self_eps)
+        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps)
         return out[me]
 
     # ------------------------------------------------------------------ contract choice

@@ -132,10 +132,8 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
 
 def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]], leader: int,
                    doubled: dict[int, int], rng: random.Random, scoring: Scoring = DEFAULT_SCORING,
-                   eps: float = 0.03, me: int = -1, my_eps: float = 0.0) -> list[int]:
-    """Play the trick contract out from here; return each seat's points from now on.
-
-    Seat ``me`` (if any) plays with noise ``my_eps`` instead of ``eps``."""
+                   eps: float = 0.03) -> list[int]:
+    """Play the trick contract out from here; return each seat's points from now on."""
     hands = list(hands)
     out = [0, 0, 0, 0]
     trick = list(trick)
@@ -158,7 +156,7 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
                 break
         if not hands[seat]:
             break
-        c = choose_trick_card(contract, hands[seat], trick, rng, my_eps if seat == me else eps)
+        c = choose_trick_card(contract, hands[seat], trick, rng, eps)
         hands[seat] &= ~(1 << c)
         trick.append((seat, c))
         if len(trick) < 4:
