@@ -4,6 +4,7 @@
     python bench/ai.py --game tarneeb --deals 40 --level strong --against normal
     python bench/ai.py --game tarneeb41 --deals 40
     python bench/ai.py --game trix --deals 8               # --jobs 2: two processes
+    python bench/ai.py --game trix --deals 80 --contracts trix --trix-param exact_layout=8   # tuning
     python bench/ai.py --game trix-kingdom --deals 320 --jobs 2 --cpu-only   # 16 kingdoms, the owner chooses
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
