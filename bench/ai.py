@@ -4,6 +4,7 @@
     python bench/ai.py --game tarneeb --deals 40 --level strong --against normal
     python bench/ai.py --game tarneeb41 --deals 40
     python bench/ai.py --game trix --deals 8               # --jobs 2: two processes
+    python bench/ai.py --game trix --deals 80 --contracts trix --trix-param exact_layout=8   # tuning
     python bench/ai.py --game trix-kingdom --deals 320 --jobs 2 --cpu-only   # 16 kingdoms, the owner chooses
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
@@ -76,7 +77,13 @@ def player(level: str) -> Any:
         p = StrongPlayer("strong")
         p.bid_games = set()
         return p
-    return StrongPlayer(level)
+    p = StrongPlayer(level)
+    if level == "strong":  # --trix-param: tuning a TrixBrain attribute (the default: as shipped)
+        for item in filter(None, os.environ.get("MAJLIS_BENCH_TRIX_PARAMS", "").split(",")):
+            name, value = item.split("=")
+            old = getattr(p.trix, name)  # (an unknown name fails loudly)
+            setattr(p.trix, name, type(old)(float(value)) if not isinstance(old, bool) else value == "1")
+    return p
 
 
 def _deal_cards(seed: int) -> list[list[str]]:
@@ -274,8 +281,9 @@ def _trix_deal(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]],
     a, b = player(level), player(against)
     before = _times_mark()
     cards = _deal_cards(3000 + i)
-    out: dict[str, list[float]] = {c: [] for c in CONTRACTS}
-    for contract in CONTRACTS:
+    chosen = [c for c in CONTRACTS if c in os.environ.get("MAJLIS_BENCH_CONTRACTS", ",".join(CONTRACTS)).split(",")]
+    out: dict[str, list[float]] = {c: [] for c in chosen}
+    for contract in chosen:
         base = play_deal("trix", cards, [b] * 4, 3000 + i, contract=contract)["deltas"]["players"]
         for s in range(4):
             players = [a if x == s else b for x in range(4)]
@@ -421,8 +429,10 @@ def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
     for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
         for c, xs in out.items():
             diffs[c].extend(xs)
+    diffs = {c: xs for c, xs in diffs.items() if xs}
+    for c, xs in diffs.items():
+        _dump(f"trix-{c}", level, against, xs)
     allx = [x for v in diffs.values() for x in v]
-    _dump("trix", level, against, allx)  # by contract, each in deal and seat order
     print(f"trix, {level} vs {against}: {deals} deals x 5 contracts x 4 seats")
     print(f"  points per deal per seat: {_fig(allx, 'points', 1)}")
     for c, xs in diffs.items():
@@ -537,6 +547,9 @@ def main() -> None:
     ap.add_argument("--whole-only", action="store_true",
                     help="tarneeb: only the whole-deal figure (each side bids and plays) when the bids differ")
     ap.add_argument("--dump", help="append each figure's values (per deal and seat) to this file, as JSON lines")
+    ap.add_argument("--contracts", help="trix: only these contracts (comma-separated, e.g. king,tricks)")
+    ap.add_argument("--trix-param", action="append", default=[], metavar="NAME=VALUE",
+                    help="trix: set a strong TrixBrain attribute (tuning; e.g. exact_tricks=6)")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
@@ -548,6 +561,11 @@ def main() -> None:
     BIDS = a.bids
     if a.cpu_only:
         os.environ["MAJLIS_BENCH_CPU_ONLY"] = "1"  # (before any worker process starts)
+    if a.contracts:
+        os.environ["MAJLIS_BENCH_CONTRACTS"] = a.contracts
+    if a.trix_param:
+        os.environ["MAJLIS_BENCH_TRIX_PARAMS"] = ",".join(a.trix_param)
+        print(f"trix parameters: {', '.join(a.trix_param)}")
     t0 = time.perf_counter()
     print(f"deal set: {a.seeds} (seed offset {OFFSET})"
           + ("; CPU budgets only (no wall cap in the bench)" if a.cpu_only else ""))

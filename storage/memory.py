@@ -86,6 +86,9 @@ class MemoryRepository:
     async def set_meta_if_absent(self, key: str, value: str) -> str:
         return self._meta.setdefault(str(key), str(value))
 
+    async def delete_meta(self, key: str) -> bool:
+        return self._meta.pop(key, None) is not None
+
     # chats and players
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:

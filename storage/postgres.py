@@ -358,6 +358,10 @@ class PostgresRepository:
 
         return await self._write(put)
 
+    async def delete_meta(self, key: str) -> bool:
+        status = await self._write(lambda c: c.execute("DELETE FROM meta WHERE key = $1", key))
+        return str(status).rsplit(" ", 1)[-1] != "0"
+
     # chats and players
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:

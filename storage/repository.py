@@ -81,6 +81,9 @@ class Repository(Protocol):
         Atomic: of several processes racing to set a key, all get the one value that won.
         """
 
+    async def delete_meta(self, key: str) -> bool:
+        """Forget an install-wide setting; whether it was there."""
+
     async def get_chat(self, chat_id: str) -> ChatRecord | None: ...
     async def save_chat(self, chat: ChatRecord) -> None: ...
 

@@ -395,6 +395,9 @@ class SQLiteRepository:
 
         return await self._write(put)
 
+    async def delete_meta(self, key: str) -> bool:
+        return await self._write(lambda c: _rowcount(c, "DELETE FROM meta WHERE key = ?", (key,))) > 0
+
     # chats and players
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:

@@ -58,6 +58,7 @@ class Relay:
         self.owner = owner
         self._session: aiohttp.ClientSession | None = None
         self.relayed = 0  # connections relayed (tests, logs)
+        self._advertised = False
 
     @property
     def repo(self) -> Any:
@@ -67,6 +68,7 @@ class Relay:
     async def advertise(self, url: str) -> None:
         """Tell the other processes where this process's web server is."""
         await self.repo.set_meta_if_absent(META_PREFIX + self.owner, url)
+        self._advertised = True
 
     async def holder(self, table_id: int) -> tuple[str, str | None] | None:
         """(status, holder's web address) of a live table this process does not hold; None when the
@@ -132,7 +134,15 @@ class Relay:
             await page.close(code=code)
 
     async def close(self) -> None:
-        """Close the client session (the relayed pages close with the server)."""
+        """Take back the advertised address (each process start has its own owner name: a row left
+        behind would never be read again) and close the client session (the relayed pages close
+        with the server). A process killed outright leaves its row: harmless, never read again."""
+        if self._advertised:
+            self._advertised = False
+            try:
+                await self.repo.delete_meta(META_PREFIX + self.owner)
+            except Exception:  # the database may be gone already; the row is harmless
+                log.info("could not take back this process's web address", exc_info=True)
         if self._session is not None:
             await self._session.close()
             self._session = None

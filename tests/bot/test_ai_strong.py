@@ -15,7 +15,9 @@ from bot.ai.strong import StrongPlayer, dds
 from bot.ai.strong import trix as strong_trix
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import from_view, sample_deal
-from bot.ai.strong.trix import TrixBrain, _best_layout, _best_reply
+from bot.ai.strong.trix import TrixBrain
+from bot.ai.strong.trix_exact import best_layout as _best_layout
+from bot.ai.strong.trix_exact import best_reply as _best_reply
 from engine import cards as C
 
 pytestmark = pytest.mark.skipif(not dds.available(), reason="endplay (DDS) not installed")

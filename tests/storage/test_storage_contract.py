@@ -568,6 +568,18 @@ async def test_meta_is_set_once_and_the_first_value_wins(repo: Repo, reopen: Reo
     assert await again.get_meta("other") == raced[0]
 
 
+async def test_a_deleted_meta_key_is_forgotten_and_can_be_set_again(repo: Repo, reopen: Reopen) -> None:
+    await repo.set_meta_if_absent("web:a", "http://a:1")
+    await repo.set_meta_if_absent("web:b", "http://b:1")
+    assert await repo.delete_meta("web:a") is True
+    assert await repo.delete_meta("web:a") is False
+    assert await repo.get_meta("web:a") is None
+    assert await repo.set_meta_if_absent("web:a", "http://a:2") == "http://a:2"
+    again = await reopen(repo)
+    assert await again.get_meta("web:a") == "http://a:2"
+    assert await again.get_meta("web:b") == "http://b:1"
+
+
 # --- a chat that changes its id -------------------------------------------------------------------
 
 

@@ -160,3 +160,12 @@ async def test_a_mini_app_sign_in_at_the_other_process_gets_the_seat_and_plays(t
             await page.next()
             st = await page.until(lambda st: True)
             assert st["me"] == 0 and len(st["hand"]) == 13
+
+
+async def test_a_process_that_stops_takes_back_its_web_address(two: tuple[Side, Side, int]) -> None:
+    """Each process start has its own owner name: the address it advertised goes with it."""
+    a, b, _ = two
+    assert await b.repo.get_meta(META_PREFIX + "b") == b.base
+    await b.server.close()
+    assert await a.repo.get_meta(META_PREFIX + "b") is None
+    assert await a.repo.get_meta(META_PREFIX + "a") == a.base  # the other process's stays

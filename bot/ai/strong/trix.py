@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.ai.heuristics_trix import baseline, penalties, trix_scores
+from bot.ai.strong import trix_exact as E
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
@@ -52,13 +53,17 @@ class TrixBrain:
     """Decisions for Trix from a seat's view."""
 
     def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
-                 exact_cards: int = 5, exact_layout: int = 6, double_margin: float = 0.25,
+                 exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
+                 exact_layout_nodes: int = 8000, double_margin: float = 0.25,
                  miss: float | I.Model = I.MODEL, keep: float = I.KEEP, eps: float = 0.03,
                  layout_eps: float = 0.03) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
-        self.exact_cards = exact_cards  # at most this many cards a hand: my moves searched exactly
+        # at most this many cards a hand: my moves searched exactly (per trick contract)
+        self.exact_king = self.exact_queens = self.exact_diamonds = self.exact_tricks = exact_cards
+        self.exact_nodes = exact_nodes  # positions an exact trick search of one deal may visit (~10 us each)
+        self.exact_layout_nodes = exact_layout_nodes  # moves an exact layout search of one deal may follow (~5 us)
         # the layout: at most this many cards in my hand, my moves searched exactly (2 ms a deal at 6)
         self.exact_layout = exact_layout
         self.double_margin = double_margin  # a double must gain this share of the card's value on average
@@ -87,8 +92,15 @@ class TrixBrain:
             t = time.monotonic()
             hands = draw()
             seed = rng.getrandbits(32)
-            for c in cands:  # common random numbers: every candidate meets the same deal and dice
-                totals[c] += self._value_after(view, k, contract, hands, c, random.Random(seed))
+            # common random numbers: every candidate meets the same deal and dice; an exact search
+            # that outgrows its budget gives way to rollouts for every candidate of that deal
+            try:
+                budget = E.Budget(self.exact_layout_nodes if contract == "trix" else self.exact_nodes)
+                vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), budget) for c in cands}
+            except E.TooDeep:
+                vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), None) for c in cands}
+            for c in cands:
+                totals[c] += vals[c]
                 counts[c] += 1
             rounds += 1
             think.measured(t)
@@ -106,7 +118,8 @@ class TrixBrain:
         return lambda: chain[rng.randrange(len(chain))]
 
     def _value_after(self, view: dict[str, Any], k: Knowledge, contract: str, hands: list[int], c: int,
-                     rng: random.Random) -> float:
+                     rng: random.Random, budget: E.Budget | None) -> float:
+        """My points after playing ``c`` on this deal (``budget``: the exact trick search's, None: rollouts)."""
         me = k.seat
         hands = list(hands)
         hands[me] &= ~(1 << c)
@@ -119,17 +132,16 @@ class TrixBrain:
             if not hands[me]:
                 bonus = scores[len(finished)]
                 finished.append(me)
-            if hands[me].bit_count() <= self.exact_layout:
-                return bonus + _best_layout(hands, rows, (me + 1) % 4, finished, scores, me)
+            if budget is not None and hands[me].bit_count() <= self.exact_layout:
+                return bonus + E.best_layout(hands, rows, (me + 1) % 4, finished, scores, me, budget=budget)
             out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
         doubled = _doubled(view)
         sc = _scoring(view)
-        if max(h.bit_count() for h in hands) <= self.exact_cards:
-            return _best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me,
-                               _ceiling(contract, hands, trick, doubled, sc))
+        if budget is not None and max(h.bit_count() for h in hands) <= getattr(self, f"exact_{contract}"):
+            return E.best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me, budget=budget)
         out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps)
         return out[me]
 
@@ -203,97 +215,3 @@ def _scoring(view: dict[str, Any]) -> S.Scoring:
     """The table's penalty values and doubling rule, from the view's options."""
     return S.Scoring(values=penalties(view),
                      self_capture=str((view.get("options") or {}).get("self_capture") or "original_penalty"))
-
-
-def _ceiling(contract: str, hands: list[int], trick: list[tuple[int, int]], doubled: dict[int, int],
-             sc: S.Scoring) -> float:
-    """The most a seat can score from here in a trick contract: a penalty never gains, only a
-    doubled card still in play can (its doubler's bonus, or the leader's under ``leader_gains``)."""
-    if not doubled:
-        return 0.0
-    live = hands[0] | hands[1] | hands[2] | hands[3]
-    for _, c in trick:
-        live |= 1 << c
-    return float(sc.base(contract) * sum(1 for c in doubled if live >> c & 1))
-
-
-def _best_reply(contract: str, hands: list[int], trick: list[tuple[int, int]], seat: int,
-                doubled: dict[int, int], sc: S.Scoring, me: int, ceiling: float = 1e9) -> float:
-    """My points from here when I choose my cards best and the others play the sensible policy.
-
-    ``trick`` is the trick so far (possibly complete) and ``seat`` the next to play in it. The
-    others' cards come from the same model the rollouts and the inference use (no noise), so this
-    is the exact value of the rollouts' own game, searched over my remaining choices. Once a
-    choice reaches ``ceiling`` (:func:`_ceiling`: nothing can score more) the others are not tried.
-    """
-    if len(trick) == 4:
-        cards = [c for _, c in trick]
-        w = trick[C.trick_winner(cards, None)][0]
-        pts = [0, 0, 0, 0]
-        S.score_trick(contract, w, cards, doubled, pts, trick[0][0], sc)
-        if not hands[w] or (contract != "tricks" and not _penalty_left(contract, hands)):
-            return pts[me]
-        return pts[me] + _best_reply(contract, hands, [], w, doubled, sc, me, ceiling - pts[me])
-    if seat != me:
-        c = S.choose_trick_card(contract, hands[seat], trick, I.QUIET_RNG, eps=0.0)
-        nh = list(hands)
-        nh[seat] &= ~(1 << c)
-        return _best_reply(contract, nh, [*trick, (seat, c)], (seat + 1) % 4, doubled, sc, me, ceiling)
-    led = C.suit_of(trick[0][1]) if trick else None
-    best = -1e9
-    for c in C.cards_of(C.legal_mask(hands[me], led)):
-        nh = list(hands)
-        nh[me] &= ~(1 << c)
-        best = max(best, _best_reply(contract, nh, [*trick, (me, c)], (me + 1) % 4, doubled, sc, me, ceiling))
-        if best >= ceiling:
-            break
-    return best
-
-
-def _best_layout(hands: list[int], rows: S.Rows, seat: int, finished: list[int], scores: tuple[int, ...],
-                 me: int, cut: bool = True) -> float:
-    """My layout points from ``seat``'s turn on when I choose my cards best and the others play the
-    sensible policy (as :func:`_best_reply` does for tricks): the others' moves are followed in a
-    loop, my choices are tried one by one (with ``cut``, no more once one reaches the best place
-    still open: nothing can score more)."""
-    hands = list(hands)
-    rows = list(rows)
-    finished = list(finished)
-    for _ in range(400):
-        if len(finished) >= 3 or me in finished:
-            break
-        hand = hands[seat]
-        legal = S.layout_legal(hand, rows) if hand else 0
-        if legal and seat == me and legal & (legal - 1):
-            best = -1e9
-            for c in C.card_ids(legal):
-                nh = list(hands)
-                nh[me] &= ~(1 << c)
-                nr = list(rows)
-                S.place(nr, c)
-                got = 0.0
-                nf = finished
-                if not nh[me]:
-                    got = scores[len(finished)]
-                    nf = [*finished, me]
-                best = max(best, got + _best_layout(nh, nr, (me + 1) % 4, nf, scores, me, cut))
-                if cut and best >= max(scores[len(finished):]):
-                    break
-            return best
-        if legal:
-            c = (legal.bit_length() - 1 if not legal & (legal - 1)
-                 else S.choose_layout_card(hand, legal, rows, I.QUIET_RNG, eps=0.0))
-            hands[seat] &= ~(1 << c)
-            S.place(rows, c)
-            if not hands[seat]:
-                if seat == me:
-                    return float(scores[len(finished)])
-                finished.append(seat)
-        seat = (seat + 1) % 4
-    if me in finished:
-        return 0.0
-    return float(scores[3]) if len(finished) >= 3 else 0.0
-
-
-def _penalty_left(contract: str, hands: list[int]) -> bool:
-    return bool((hands[0] | hands[1] | hands[2] | hands[3]) & S.PENALTY[contract])
