@@ -11,7 +11,8 @@ that a sampled deal puts in the right seat, averaged over draws taken at random 
 the strong player takes them), the share of draws with no move the model would not have made
 (zero misses, at every other seat), the chain's acceptance rate, steps and CPU milliseconds, and
 the overlap on the contract's penalty cards alone (the K♥, the queens, the diamonds: the cards whose
-place decides most; every card in Latoosh, none in the layout).
+place decides most; every card in Latoosh, none in the layout), and how many of the draws
+(``--draws``) are distinct deals.
 Uniform is :func:`sample_deal` (every consistent deal alike): the floor. With ``--noise``, the
 players are not the model:
 the inference must then stay at least as good as uniform. The owner's choice is not
@@ -139,7 +140,7 @@ def main() -> None:
     a = ap.parse_args()
     points = [int(x) for x in a.points.split(",")]
     names = a.methods.split(",")
-    rows: dict[tuple[str, int], list[tuple[float, float, float, int, float, float]]] = {}
+    rows: dict[tuple[str, int], list[tuple[float, float, float, int, float, float, int]]] = {}
     for i in range(a.deals):
         for view, truth in snapshots(i, a.contract, points, a.noise):
             k = from_view(view)
@@ -149,7 +150,7 @@ def main() -> None:
             p = max(x for x in points if x <= played)
             rows.setdefault(("truth", p), []).append(
                 (1.0, float(all(misses(story, s, truth[s]) == 0 for s in range(4) if s != k.seat)),
-                 float("nan"), 0, 0.0, 1.0))
+                 float("nan"), 0, 0.0, 1.0, 1))
             for name in names:
                 rng = random.Random(1000 * i + p)
                 stats: dict[str, int] = {}
@@ -162,11 +163,12 @@ def main() -> None:
                 zero = statistics.fmean(
                     all(misses(story, s, h[s]) == 0 for s in range(4) if s != k.seat) for h in picks)
                 acc = stats.get("accepted", 0) / stats["proposed"] if stats.get("proposed") else float("nan")
-                rows.setdefault((name, p), []).append((ov, zero, acc, stats.get("steps", 0), ms, key))
+                distinct = len({tuple(h) for h in picks})
+                rows.setdefault((name, p), []).append((ov, zero, acc, stats.get("steps", 0), ms, key, distinct))
     print(f"trix inference, contract {a.contract}: {a.deals} tune deals, rule players everywhere"
           + (f" playing {a.noise:.0%} of their cards at random" if a.noise else ""))
     print(f"  {'method':10s} {'cards':>5s} {'n':>3s} {'overlap':>15s} {'zero-miss':>9s} {'accept':>7s}"
-          f" {'steps':>6s} {'cpu ms':>7s} {'penalty cards':>13s}")
+          f" {'steps':>6s} {'cpu ms':>7s} {'penalty cards':>13s} {'distinct':>8s}")
     for p in points:
         for name in ["truth", *names]:
             r = rows.get((name, p))
@@ -177,7 +179,7 @@ def main() -> None:
             print(f"  {name:10s} {p:5d} {len(r):3d} {statistics.fmean(ovs):8.3f} ± {se:.3f}"
                   f" {statistics.fmean(x[1] for x in r):9.2f} {statistics.fmean(x[2] for x in r):7.2f}"
                   f" {statistics.fmean(x[3] for x in r):6.0f} {statistics.fmean(x[4] for x in r):7.1f}"
-                  f" {statistics.fmean(x[5] for x in r):13.3f}")
+                  f" {statistics.fmean(x[5] for x in r):13.3f} {statistics.fmean(x[6] for x in r):8.1f}")
 
 
 if __name__ == "__main__":
