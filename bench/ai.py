@@ -83,6 +83,9 @@ def player(level: str) -> Any:
         for item in filter(None, os.environ.get("MAJLIS_BENCH_TRIX_PARAMS", "").split(",")):
             name, value = item.split("=")
             old = getattr(p.trix, name)  # (an unknown name fails loudly)
+            if isinstance(old, tuple):  # the inference's mixture (miss): a flat factor instead
+                setattr(p.trix, name, float(value))
+                continue
             setattr(p.trix, name, type(old)(float(value)) if not isinstance(old, bool) else value == "1")
     return p
 

@@ -268,11 +268,13 @@ def test_the_true_deal_explains_rule_play_and_most_samples_do_not(contract: str)
         story = I.story_of(view)
         story.owner = None  # the contract was imposed here, not the owner's choice
         true = [C.mask_of(g.view(s)["hand"]) for s in range(4)]
-        assert I.weight(story, true) == 1.0
+        others = [s for s in range(4) if s != story.me]
+        assert all(I.misses(story, s, true[s]) == 0 for s in others)
+        assert I.weight(story, true, I.MISS) == 1.0  # the flat model: no move missed
         k = from_view(view)
-        weights = [I.weight(story, sample_deal(k, rng)) for _ in range(50)]
-        assert all(0.0 < w <= 1.0 for w in weights)
-        lower += sum(w < 1.0 for w in weights)
+        deals = [sample_deal(k, rng) for _ in range(50)]
+        assert all(I.weight(story, h) > 0.0 for h in deals)
+        lower += sum(any(I.misses(story, s, h[s]) for s in others) for h in deals)
     assert lower > 50  # uniform deals mostly disagree with what the others did
 
 
@@ -454,7 +456,7 @@ def test_the_owners_contract_choice_is_read_as_evidence_of_its_hand() -> None:
             assert I.predicted_contract(story, start[owner]) == story.contract
             agreed += 1
             k = from_view(view)
-            lighter += sum(I.seat_weight(story, owner, sample_deal(k, rng)[owner]) < 1.0 for _ in range(20))
+            lighter += sum(I.misses(story, owner, sample_deal(k, rng)[owner]) > 0 for _ in range(20))
             assert story.informative()
             while g.to_act is not None and g.view(None)["phase"] == "play":
                 g.act(g.to_act, rule.decide(g.view(g.to_act), "trix", rng))

@@ -144,9 +144,11 @@ def test_remembered_seat_weights_are_the_weights_computed_afresh() -> None:
     k = from_view(g.view(g.to_act))
     rng = random.Random(1)
     chain = I.posterior(k, story, rng, going=lambda: True, max_steps=300)
-    assert story.memo  # the chain asked again for weights it had
-    for (seat, hand, miss), w in list(story.memo.items())[:200]:
-        assert I._seat_weight(story, seat, hand, miss) == w
+    assert story.memo and story.model == I.MODEL  # the chain asked again for weights it had
+    for (seat, hand), w in list(story.memo.items())[:200]:
+        assert I.likelihood(I.MODEL, *I.evidence(story, seat, hand)) == w
+    I.seat_weight(story, 0, 0, I.MISS)  # another model: the weights of the first are forgotten
+    assert story.model == I.MISS and len(story.memo) == 1
     assert chain
 
 

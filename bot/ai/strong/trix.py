@@ -55,7 +55,8 @@ class TrixBrain:
     def __init__(self, *, card_seconds: float = 0.12, choice_seconds: float = 0.6, infer_share: float = 0.4,
                  exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
                  exact_layout_nodes: int = 8000, double_margin: float = 0.25,
-                 miss: float = I.MISS, keep: float = I.KEEP, eps: float = 0.03, layout_eps: float = 0.03) -> None:
+                 miss: float | I.Model = I.MODEL, keep: float = I.KEEP, eps: float = 0.03,
+                 layout_eps: float = 0.03) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -66,7 +67,7 @@ class TrixBrain:
         # the layout: at most this many cards in my hand, my moves searched exactly (2 ms a deal at 6)
         self.exact_layout = exact_layout
         self.double_margin = double_margin  # a double must gain this share of the card's value on average
-        self.miss = miss  # the inference's weight factor for a move the model would not have made
+        self.miss = miss  # the inference's model of the others (trix_infer.MODEL) or a flat miss factor
         self.keep = keep  # the share of the inference chain's states played out (the rest: burn-in)
         self.eps = eps  # the trick rollouts' noise: the share of moves played at random
         self.layout_eps = layout_eps  # the same in the layout's rollouts

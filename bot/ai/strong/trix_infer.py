@@ -5,9 +5,12 @@ seen, layout passes) but treats every consistent deal alike. People, however, pl
 seat that led a low spade in Queens probably holds no queen of spades; a seat that threw a small
 club when void in hearts probably held no K♥. This module replays the deal so far on a sampled
 deal and asks, for every move of another seat, whether a sensible player (the rule player's
-heuristics, the same policy the rollouts use) holding those cards would have made it. Each move
-that disagrees multiplies the deal's weight by ``miss`` (a soft penalty, not a veto: people are not
-rule players, and a wrong model must only blur the picture, not break it). The doubles revealed
+heuristics, the same policy the rollouts use) holding those cards would have made it. A seat is
+modelled as a mixture of players who make the model's move except, a share ``eps`` of the time, a
+random one (:data:`MODEL`, :func:`likelihood`): a move that disagrees costs a lot under the sharp
+component, little under the loose ones, and each seat's own evidence decides which components
+explain it (people are not rule players: a wrong model must only blur the picture, not break
+it; a disagreeing move is a soft penalty, never a veto). The doubles revealed
 after the window are checked the same way, and so is the kingdom owner's choice of this deal's
 contract when another seat made it among several after seeing its cards (the rule player's
 :func:`bot.ai.heuristics_trix.choose_contract`, on the owner's 13 cards).
@@ -30,8 +33,19 @@ from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, sample_deal
 from engine import cards as C
 
-#: The weight factor of one move the model would not have made.
+#: The weight factor of one move the model would not have made, in the flat model used before
+#: :data:`MODEL` (``posterior(..., miss=MISS)``; the bench/trix_infer.py diagnostic compares them).
 MISS = 0.2
+#: How model-like another seat plays: (prior share, ``eps``) per component, a player who makes
+#: the model's move except a share ``eps`` of the time (then any legal move at random). The sharp
+#: component reads a rule-like seat almost as the model's exact posterior would; the loose ones
+#: keep a seat that often disagrees from being read as if it never did.
+Model = tuple[tuple[float, float], ...]
+MODEL: Model = ((0.7, 0.01), (0.2, 0.2), (0.1, 0.6))
+#: The weight factor of an owner's hand with which the rule player would have chosen another
+#: contract, under :data:`MODEL`: the order of a kingdom's contracts is a player's strategy far
+#: more than its card play is, so this one choice stays a soft hint (it was 0.2 before too).
+CHOICE_MISS = 0.2
 #: The share of the chain's states kept, the first ``min_steps // 2`` (burn-in) left out anyway.
 #: Keeping only the last half lost 2.1 ± 2.1 points a Queens deal (30 tune deals x 4 seats):
 #: within the noise, so the chain keeps what it kept before.
@@ -63,8 +77,9 @@ class Story:
     trix: tuple[int, ...] = (200, 150, 100, 50)
     #: whether the owner would have chosen this contract, by the owner's 13 cards (a cache)
     chose: dict[int, bool] = field(default_factory=dict)
-    #: :func:`seat_weight` by (seat, hand now, miss): a chain proposes the same swaps again and again
-    memo: dict[tuple[int, int, float], float] = field(default_factory=dict)
+    #: :func:`seat_weight` by (seat, hand now) under ``model``, the last model asked
+    memo: dict[tuple[int, int], float] = field(default_factory=dict)
+    model: float | Model | None = None
 
     def informative(self) -> bool:
         """Whether another seat has done anything to learn from."""
@@ -126,51 +141,100 @@ def predicted_contract(story: Story, held: int) -> str:
                key=lambda a: X.estimate(a, hand, story.pen, story.trix, suits) - X.baseline(a, story.pen, story.trix))
 
 
-def seat_weight(story: Story, seat: int, hand: int, miss: float = MISS) -> float:
+def seat_weight(story: Story, seat: int, hand: int, miss: float | Model = MODEL) -> float:
     """How likely a sensible player holding ``hand`` now at ``seat`` made that seat's moves so far.
 
     The likelihood of a whole deal is the product over the other seats: each factor depends on
     that seat's own cards only, which is what lets :func:`posterior` change two seats at a time.
+    ``miss`` is the model (:data:`MODEL`: a mixture over how model-like the seat plays), or a flat
+    factor for each move the model would not have made (then ``miss ** misses``). Remembered by
+    (seat, hand) for the last model asked: a chain proposes the same hands again and again.
     """
-    key = (seat, hand, miss)
+    if miss is not story.model and miss != story.model:
+        story.memo.clear()
+        story.model = miss
+    key = (seat, hand)
     w = story.memo.get(key)
     if w is None:
         if len(story.memo) > 50000:
             story.memo.clear()
-        w = story.memo[key] = _seat_weight(story, seat, hand, miss)
+        agree, missed = evidence(story, seat, hand)
+        w = likelihood(miss, agree, missed)
+        if seat == story.owner and not chose_so(story, hand | story.played[seat]):
+            w *= miss if isinstance(miss, float | int) else CHOICE_MISS
+        story.memo[key] = w
     return w
 
 
-def _seat_weight(story: Story, seat: int, hand: int, miss: float) -> float:
+def misses(story: Story, seat: int, hand: int) -> int:
+    """How many of ``seat``'s choices so far (its doubles and its choice of contract included) the
+    model would not have made with ``hand`` now."""
+    chose = seat != story.owner or chose_so(story, hand | story.played[seat])
+    return len(evidence(story, seat, hand)[1]) + (not chose)
+
+
+def chose_so(story: Story, held: int) -> bool:
+    """Whether the owner, dealt ``held``, would have chosen this deal's contract (remembered)."""
+    chose = story.chose.get(held)
+    if chose is None:
+        if len(story.chose) > 20000:
+            story.chose.clear()
+        chose = story.chose[held] = predicted_contract(story, held) == story.contract
+    return chose
+
+
+def likelihood(miss: float | Model, agree: list[int], missed: list[int]) -> float:
+    """A seat's weight from its choices: the number of options of those the model would have made
+    (``agree``) and of those it would not (``missed``).
+
+    Under a mixture each component is a player who plays the model's move, except a share ``eps``
+    of the time a move at random: a choice among ``n`` options is the model's with chance
+    ``1 - eps + eps / n``, another given one with ``eps / n``; the components are summed by their
+    prior shares. A seat whose choices all agree with the model so makes the sharp component
+    likelier, one that disagrees often the loose ones: how model-like the seat is, is read from
+    the deal's evidence, hand by hand.
+    """
+    if isinstance(miss, float | int):
+        return float(miss) ** len(missed)
+    total = 0.0
+    for share, eps in miss:
+        w = share
+        for n in agree:
+            w *= 1.0 - eps + eps / n
+        for n in missed:
+            w *= eps / n
+        total += w
+    return total
+
+
+def evidence(story: Story, seat: int, hand: int) -> tuple[list[int], list[int]]:
+    """The number of options of each card ``seat`` played with more than one legal (and of its
+    doubling, as one choice of two), split by whether the model holding ``hand`` now makes it so.
+    The owner's choice of contract is weighed apart (:data:`CHOICE_MISS`)."""
     held = hand | story.played[seat]  # the seat's hand when the deal began
-    w = 1.0
-    if seat == story.owner:
-        chose = story.chose.get(held)
-        if chose is None:
-            if len(story.chose) > 20000:
-                story.chose.clear()
-            chose = story.chose[held] = predicted_contract(story, held) == story.contract
-        if not chose:
-            w *= miss
-    if story.doubled is not None and predicted_doubles(story.contract, held) != story.doubled[seat]:
-        w *= miss
+    agree: list[int] = []
+    missed: list[int] = []
+    if story.doubled is not None:
+        (agree if predicted_doubles(story.contract, held) == story.doubled[seat] else missed).append(2)
     if story.contract == "trix":
         for c, rows in story.moves[seat]:
             legal = S.layout_legal(held, rows)
-            if legal.bit_count() > 1 and S.choose_layout_card(held, legal, rows, QUIET_RNG, eps=0.0) != c:
-                w *= miss
+            n = legal.bit_count()
+            if n > 1:
+                (agree if S.choose_layout_card(held, legal, rows, QUIET_RNG, eps=0.0) == c else missed).append(n)
             held &= ~(1 << c)
-        return w
+        return agree, missed
     for c, before in story.moves[seat]:
         led = C.suit_of(before[0][1]) if before else None
-        if (C.legal_mask(held, led).bit_count() > 1
-                and S.choose_trick_card(story.contract, held, before, QUIET_RNG, eps=0.0) != c):
-            w *= miss
+        n = C.legal_mask(held, led).bit_count()
+        if n > 1:
+            (agree if S.choose_trick_card(story.contract, held, before, QUIET_RNG, eps=0.0) == c
+             else missed).append(n)
         held &= ~(1 << c)
-    return w
+    return agree, missed
 
 
-def weight(story: Story, hands: list[int], miss: float = MISS) -> float:
+def weight(story: Story, hands: list[int], miss: float | Model = MODEL) -> float:
     """How likely sensible players holding ``hands`` (now) made the moves of ``story``, up to a constant."""
     w = 1.0
     for s in range(4):
@@ -180,7 +244,8 @@ def weight(story: Story, hands: list[int], miss: float = MISS) -> float:
 
 
 def posterior(k: Knowledge, story: Story, rng: random.Random, *, going: Callable[[], bool], min_steps: int = 40,
-              max_steps: int = 4000, miss: float = MISS, keep: float = KEEP) -> list[list[int]]:
+              max_steps: int = 4000, miss: float | Model = MODEL, keep: float = KEEP,
+              stats: dict[str, int] | None = None) -> list[list[int]]:
     """Deals drawn (approximately) in proportion to :func:`weight`, by a Metropolis chain.
 
     The chain starts from the likeliest of a few consistent deals and moves by swapping one
@@ -190,19 +255,21 @@ def posterior(k: Knowledge, story: Story, rng: random.Random, *, going: Callable
     its hand: the chain proposes the same swaps again and again). The last ``keep`` of the states
     are returned, never the first ``min_steps // 2`` (the burn-in from a start that is not a draw
     from the posterior); consecutive states are correlated, the caller draws from them at random.
+    ``stats`` (if given) counts the steps, the swaps proposed and those accepted.
     """
     others = [s for s in range(4) if s != k.seat]
     may = [k.allowed(s) for s in range(4)]
     cur = max((sample_deal(k, rng) for _ in range(8)), key=lambda h: weight(story, h, miss))
     w = [seat_weight(story, s, cur[s], miss) if s != k.seat else 1.0 for s in range(4)]
     chain: list[list[int]] = []
-    steps = 0
+    steps = proposed = accepted = 0
     while steps < min_steps or (steps < max_steps and going()):
         steps += 1
         a, b = rng.sample(others, 2)
         xs = cur[a] & ~k.known[a] & may[b]
         ys = cur[b] & ~k.known[b] & may[a]
         if xs and ys:
+            proposed += 1
             x = rng.choice(C.cards_of(xs))
             y = rng.choice(C.cards_of(ys))
             na = cur[a] ^ (1 << x) ^ (1 << y)
@@ -212,9 +279,12 @@ def posterior(k: Knowledge, story: Story, rng: random.Random, *, going: Callable
             back = (na & ~k.known[a] & may[b]).bit_count() * (nb & ~k.known[b] & may[a]).bit_count()
             ratio = (wa * wb) / (w[a] * w[b]) * (xs.bit_count() * ys.bit_count()) / back if back else 0.0
             if ratio >= 1.0 or rng.random() < ratio:
+                accepted += 1
                 cur = list(cur)
                 cur[a], cur[b], w[a], w[b] = na, nb, wa, wb
         chain.append(cur)
+    if stats is not None:
+        stats.update(steps=steps, proposed=proposed, accepted=accepted)
     return chain[min(len(chain) - 1, max(min_steps // 2, int(len(chain) * (1.0 - keep)))):]
 
 
