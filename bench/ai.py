@@ -6,6 +6,7 @@
     python bench/ai.py --game trix --deals 8               # --jobs 2: two processes
     python bench/ai.py --game trix --deals 80 --contracts trix --trix-param exact_layout=8   # tuning
     python bench/ai.py --game trix-kingdom --deals 320 --jobs 2 --cpu-only   # 16 kingdoms, the owner chooses
+    python bench/ai.py --game trix-choice --deals 2000 --jobs 2 --cpu-only   # the owner's contract choice alone
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
 
@@ -427,6 +428,42 @@ def bench_trix_kingdoms(kingdoms: int, level: str, against: str, jobs: int = 1) 
         print(f"    {c:9s} {_fig(xs, 'points', 1)}")
 
 
+class _ChoiceOnly:
+    """The level's contract choice, ``against``'s every other decision (``--game trix-choice``)."""
+
+    def __init__(self, chooser: Any, other: Any) -> None:
+        self.chooser, self.other = chooser, other
+
+    def decide(self, view: dict[str, Any], game: str, rng: random.Random) -> str:
+        if view.get("phase") != "contract":
+            return str(self.other.decide(view, game, rng))
+        if os.environ.get("MAJLIS_BENCH_CPU_ONLY"):
+            return str(self.chooser.decide(view, game, rng, deadline=time.monotonic() + 30.0))
+        return str(self.chooser.decide(view, game, rng))
+
+
+def _trix_choice(args: tuple[int, str, str, int]) -> tuple[float, dict[str, list[float]]]:
+    """One kingdom played by four ``against`` players, then again with the owner's contract choice
+    the level's: the owner's points per deal, the second minus the first."""
+    i, level, against, offset = args
+    _set_offset(offset)
+    a, b = player(level), player(against)
+    deals = [_deal_cards(5000 + 5 * i + j) for j in range(len(CONTRACTS))]
+    base, _, owner, _ = play_kingdom(deals, [b] * 4, 5000 + i)
+    players = [_ChoiceOnly(a, b) if s == owner else b for s in range(4)]
+    got, _, _, _ = play_kingdom(deals, players, 5000 + i)
+    return (got[owner] - base[owner]) / len(deals), {}
+
+
+def bench_trix_choice(kingdoms: int, level: str, against: str, jobs: int = 1) -> None:
+    """The owner's contract choice alone: everything else is ``against``'s play."""
+    work = [(i, level, against, OFFSET) for i in range(SKIP, SKIP + kingdoms)]
+    xs = _in_workers(_trix_choice, work, jobs)
+    _dump("trix-choice", level, against, xs)
+    print(f"trix contract choice alone, {level} vs {against}: {kingdoms} kingdoms, the owner's points a deal")
+    print(f"  {_fig(xs, 'points', 1)}")
+
+
 def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
     diffs: dict[str, list[float]] = {c: [] for c in CONTRACTS}
     for out in _in_workers(_trix_deal, [(i, level, against, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
@@ -530,8 +567,8 @@ async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None
 def main() -> None:
     global OFFSET, DUMP, SKIP, BIDS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "bids", "lag", "all"],
-                    default="all")
+    ap.add_argument("--game", default="all", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "trix-choice",
+                                                      "bids", "lag", "all"])
     ap.add_argument("--deals", type=int, default=20)
     levels = ["easy", "normal", "strong", "strong-rule-bids"]
     ap.add_argument("--level", choices=levels, default="strong")
@@ -580,6 +617,8 @@ def main() -> None:
         bench_bids(a.deals, a.level, a.against, a.jobs)
     if a.game in ("trix", "all"):
         bench_trix(max(1, a.deals // 4), a.level, a.against, a.jobs)
+    if a.game == "trix-choice":
+        bench_trix_choice(max(1, a.deals // 20), a.level, a.against, a.jobs)
     if a.game in ("trix-kingdom", "all"):
         bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.against, a.jobs)
     for kind, ts in TIMES.items():
