@@ -30,7 +30,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from bot.config import ConfigError, load_config
     from bot.i18n import translator
     from bot.terminal.app import prepare_db
-    from bot.web.local import WebOptions, serve
+    from bot.web.local import STOPPED, WebOptions, serve
 
     try:
         cfg = load_config(db=args.db, ai_level=args.ai, digits=args.digits)
@@ -43,8 +43,10 @@ def cmd_web(args: argparse.Namespace) -> int:
     prepare_db(cfg.db)
     _log_to_file(cfg.db, cfg.log_level)
     try:
-        return asyncio.run(serve(opts, lambda line: print(line, flush=True)))
-    except KeyboardInterrupt:
+        code = asyncio.run(serve(opts, lambda line: print(line, flush=True)))
+    except KeyboardInterrupt:  # where the loop cannot handle signals itself
+        code = STOPPED
+    if code == STOPPED:
         print(translator(lang, cfg.digits).gettext(
             "Stopped. Your match is saved: continue it with {command}.", command="majlis web --resume"))
-        return 130
+    return code

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import sys
 import webbrowser
 from collections.abc import Callable
@@ -135,9 +136,25 @@ def _can_open() -> bool:
     return True
 
 
+#: The exit code after Ctrl-C or SIGTERM (the shell's 128 + SIGINT).
+STOPPED = 130
+
+
 async def serve(opts: WebOptions, out: Callable[[str], None] = print) -> int:
-    """Run ``majlis web`` until interrupted; the exit code."""
+    """Run ``majlis web`` until Ctrl-C (SIGINT) or SIGTERM; the exit code (:data:`STOPPED` then).
+
+    The signals get their own handlers: a process started in the background of a shell (or by
+    another program) may have inherited SIGINT ignored, and then Python raises no
+    KeyboardInterrupt; the table must still be closed cleanly, its match saved.
+    """
     local = LocalTable(opts, out)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    installed: list[int] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not on Windows' loop
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
     try:
         try:
             url = await local.start()
@@ -151,7 +168,9 @@ async def serve(opts: WebOptions, out: Callable[[str], None] = print) -> int:
         if opts.open_browser and _can_open():
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(webbrowser.open, url)
-        await asyncio.Event().wait()
-        return 0
+        await stop.wait()
+        return STOPPED
     finally:
+        for handled in installed:
+            loop.remove_signal_handler(handled)
         await local.close()

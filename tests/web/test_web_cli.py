@@ -42,3 +42,35 @@ async def test_majlis_web_prints_a_working_address_and_resumes(tmp_path: Path) -
             if proc.stdout is not None:
                 proc.stdout.close()
         assert code in (0, 130)
+
+
+#: Runs the rest of its arguments with SIGINT ignored, as a shell starts a job with `&`.
+IGNORING_SIGINT = [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN);"
+                   " os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"]
+
+
+def test_majlis_web_started_in_the_background_stops_on_sigint_and_sigterm_and_saves(tmp_path: Path) -> None:
+    """A process that inherited SIGINT ignored gets no KeyboardInterrupt: its own handlers stop it."""
+    env = {**os.environ, "MAJLIS_DATA_DIR": str(tmp_path), "MAJLIS_AI_DELAY": "0", "MAJLIS_AI_LEVEL": "easy",
+           "MAJLIS_NO_BROWSER": "1"}
+    env.pop("MAJLIS_DB", None)
+    cmd = [sys.executable, "-m", "bot.cli", "web", "--lang", "en", "--port", "0", "--seed", "9", "--no-open"]
+    for resume, sig in ((False, signal.SIGINT), (True, signal.SIGTERM)):
+        proc = subprocess.Popen([*IGNORING_SIGINT, *cmd[1:], *(["--resume"] if resume else [])],
+                                stdout=subprocess.PIPE, text=True, env=env)
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline() for _ in range(3 if not resume else 4)]
+            assert lines[-1].startswith("Press Ctrl-C to stop"), lines
+            if resume:
+                assert lines[0].startswith("Resuming table 1.")  # the first run saved its match
+            proc.send_signal(sig)
+            code = proc.wait(timeout=30)
+            rest = proc.stdout.read()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            if proc.stdout is not None:
+                proc.stdout.close()
+        assert code == 130
+        assert "Stopped. Your match is saved: continue it with majlis web --resume." in rest
