@@ -157,25 +157,40 @@ def our_contract(view: dict[str, Any], me: int) -> bool:
 # ---------------------------------------------------------------- hand evaluation
 
 
+#: A trump honour's share of a trick.
+HONOUR = {14: 1.0, 13: 0.85, 12: 0.55, 11: 0.3}
+#: A short side suit's tricks by ruffing, with at least three trumps (void, singleton, doubleton).
+SHORT = {0: 0.9, 1: 0.55, 2: 0.2}
+
+
+def add_side_suit(total: float, ranks: list[int], long_trump: bool) -> float:
+    """``total`` plus a side suit's likely tricks (aces, guarded kings and queens, ruffs when short
+    with ``long_trump``), added term by term: :func:`estimate_tricks` and the strong player's fast
+    copy (bot/ai/strong/bidmodel.py) get the same sums, bit for bit."""
+    n = len(ranks)
+    if 14 in ranks:
+        total += 1.0
+    if 13 in ranks and n >= 2:
+        total += 0.75 if 14 in ranks else 0.5
+    if 12 in ranks and n >= 3 and (14 in ranks or 13 in ranks):
+        total += 0.3
+    if long_trump:
+        total += SHORT.get(n, 0.0)
+    return total
+
+
 def estimate_tricks(hand: list[Card], trump: int | None) -> float:
     """Likely tricks of one hand with ``trump`` as trump (honours, trump length, short side suits)."""
     suits = by_suit(hand)
+    long_trump = trump is not None and len(suits[trump]) >= 3
     total = 0.0
     for s in range(4):
         ranks = suits[s]
-        n = len(ranks)
         if s == trump:
-            total += sum({14: 1.0, 13: 0.85, 12: 0.55, 11: 0.3}.get(r, 0.0) for r in ranks)
-            total += max(0, n - 3) * 0.85
+            total += sum(HONOUR.get(r, 0.0) for r in ranks)
+            total += max(0, len(ranks) - 3) * 0.85
             continue
-        if 14 in ranks:
-            total += 1.0
-        if 13 in ranks and n >= 2:
-            total += 0.75 if 14 in ranks else 0.5
-        if 12 in ranks and n >= 3 and (14 in ranks or 13 in ranks):
-            total += 0.3
-        if trump is not None and len(suits[trump]) >= 3:
-            total += {0: 0.9, 1: 0.55, 2: 0.2}.get(n, 0.0)
+        total = add_side_suit(total, ranks, long_trump)
     return total
 
 

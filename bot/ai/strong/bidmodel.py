@@ -123,10 +123,6 @@ def rollout(hands: list[list[Card]], trump: int | None, leader: int, declarer: i
 
 
 # ---------------------------------------------------------------------------------- hand estimates
-_HONOUR = {14: 1.0, 13: 0.85, 12: 0.55, 11: 0.3}
-_SHORT = {0: 0.9, 1: 0.55, 2: 0.2}
-
-
 def best_trump(hand: list[Card]) -> tuple[int, float]:
     """:func:`bot.ai.heuristics.best_trump` (the same sums in the same order), the suits sorted once."""
     suits: list[list[int]] = [[], [], [], []]
@@ -135,27 +131,18 @@ def best_trump(hand: list[Card]) -> tuple[int, float]:
     for ranks in suits:
         ranks.sort(reverse=True)
     lens = [len(x) for x in suits]
-    honours = [sum(_HONOUR.get(r, 0.0) for r in x) for x in suits]
+    honours = [sum(H.HONOUR.get(r, 0.0) for r in x) for x in suits]
     best: tuple[int, float] | None = None
     best_key: tuple[float, int, int] | None = None
     for trump in range(4):
         long_trump = lens[trump] >= 3
         total = 0.0
         for s in range(4):
-            ranks = suits[s]
-            n = lens[s]
             if s == trump:
                 total += honours[s]
-                total += max(0, n - 3) * 0.85
+                total += max(0, lens[s] - 3) * 0.85
                 continue
-            if 14 in ranks:
-                total += 1.0
-            if 13 in ranks and n >= 2:
-                total += 0.75 if 14 in ranks else 0.5
-            if 12 in ranks and n >= 3 and (14 in ranks or 13 in ranks):
-                total += 0.3
-            if long_trump:
-                total += _SHORT.get(n, 0.0)
+            total = H.add_side_suit(total, suits[s], long_trump)
         key = (round(total, 6), lens[trump], sum(suits[trump]))
         if best_key is None or key > best_key:
             best, best_key = (trump, total), key
