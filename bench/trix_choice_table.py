@@ -31,10 +31,10 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=600)
     ap.add_argument("--rounds", type=int, default=120, help="rollout rounds a hand (split in two halves)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=str(T._PATH))
+    ap.add_argument("--out", default=str(T.PATH))
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    scoring, scores = S.DEFAULT_SCORING, (200, 150, 100, 50)
+    scoring, scores = S.DEFAULT_SCORING, S.DEFAULT_SCORES
     choose, value = [], []
     t = time.process_time()
     for i in range(a.hands):

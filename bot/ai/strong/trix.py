@@ -170,12 +170,7 @@ class TrixBrain:
             t = time.monotonic()
             hands = sample_deal(k, rng)
             for a in legal:
-                name = a.split()[1]
-                if name == "trix":
-                    out = S.rollout_layout(hands, list(S.EMPTY_ROWS), me, [], scores, rng)
-                else:
-                    out = S.rollout_tricks(name, hands, [], me, {}, rng, sc)
-                totals[a] += out[me]
+                totals[a] += S.rollout_contract(a.split()[1], hands, me, rng, sc, scores)[me]
             n += 1
             think.measured(t)
         if self.choice_table:

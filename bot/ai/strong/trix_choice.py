@@ -29,7 +29,7 @@ from typing import Any
 from bot.ai.strong import trix_sim as S
 
 CONTRACTS = ("king", "queens", "diamonds", "tricks", "trix")
-_PATH = Path(__file__).with_name("trix_choice.json")
+PATH = Path(__file__).with_name("trix_choice.json")
 
 
 def key(contracts: Sequence[str]) -> str:
@@ -60,7 +60,7 @@ def build_table(choose: Sequence[dict[str, float]], value: Sequence[dict[str, fl
     return table
 
 
-def load(path: Path = _PATH) -> dict[str, Any] | None:
+def load(path: Path = PATH) -> dict[str, Any] | None:
     """The shipped table (None when absent or unreadable: the old rule is then played)."""
     try:
         data = json.loads(path.read_text())
@@ -94,7 +94,7 @@ def pick(means: dict[str, float], scoring: S.Scoring, scores: tuple[int, ...],
 
 
 def hand_values(hand: int, me: int, rng: random.Random, rounds: int, scoring: S.Scoring = S.DEFAULT_SCORING,
-                scores: tuple[int, ...] = (200, 150, 100, 50)) -> dict[str, float]:
+                scores: tuple[int, ...] = S.DEFAULT_SCORES) -> dict[str, float]:
     """Seat ``me``'s mean points with ``hand`` in every contract, leading, over ``rounds`` random
     deals of the others' cards (the rollouts of :meth:`TrixBrain.contract`, for the table)."""
     rest = [c for c in range(52) if not hand >> c & 1]
@@ -107,9 +107,5 @@ def hand_values(hand: int, me: int, rng: random.Random, rounds: int, scoring: S.
         for j, s in enumerate(others):
             hands[s] = sum(1 << c for c in rest[13 * j:13 * j + 13])
         for name in CONTRACTS:
-            if name == "trix":
-                out = S.rollout_layout(hands, list(S.EMPTY_ROWS), me, [], scores, rng)
-            else:
-                out = S.rollout_tricks(name, hands, [], me, {}, rng, scoring)
-            totals[name] += out[me]
+            totals[name] += S.rollout_contract(name, hands, me, rng, scoring, scores)[me]
     return {c: t / rounds for c, t in totals.items()}

@@ -39,6 +39,8 @@ class Scoring:
 
 
 DEFAULT_SCORING = Scoring()
+#: the layout's points by finishing place, the engine's default ``trix_scores``
+DEFAULT_SCORES: tuple[int, ...] = tuple(next(o.default for o in TC.OPTIONS if o.name == "trix_scores"))
 
 
 def card_value(contract: str, c: int) -> int:
@@ -232,3 +234,14 @@ def rollout_layout(hands: list[int], rows: Rows, seat: int, finished: list[int],
         last = next(s for s in range(4) if s not in finished)
         out[last] += scores[3]
     return out
+
+
+def rollout_contract(name: str, hands: list[int], leader: int, rng: random.Random,
+                     scoring: Scoring = DEFAULT_SCORING,
+                     scores: tuple[int, ...] = DEFAULT_SCORES) -> list[int]:
+    """Play contract ``name`` out from its first lead by ``leader``; return each seat's points
+    (the contract choice's rollouts: the layout by :func:`rollout_layout`, the rest by
+    :func:`rollout_tricks`, each with its default noise)."""
+    if name == "trix":
+        return rollout_layout(hands, list(EMPTY_ROWS), leader, [], scores, rng)
+    return rollout_tricks(name, hands, [], leader, {}, rng, scoring)
