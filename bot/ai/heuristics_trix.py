@@ -10,17 +10,16 @@ from typing import Any
 
 from bot.ai.heuristics import Card, by_suit, card_of, code_of, current_winner, legal_cards, trick_cards
 from engine import cards as C
+from engine.trix.contracts import DEFAULT_PENALTIES, DEFAULT_TRIX_SCORES
 
 HEARTS, DIAMONDS = C.HEARTS, C.DIAMONDS
 JACK = 11
-_DEFAULT_PENALTIES = (75, 25, 10, 15)
-_DEFAULT_TRIX = (200, 150, 100, 50)
 
 
 def penalties(view: dict[str, Any]) -> tuple[int, int, int, int]:
     """(K♥, queen, diamond, trick) values, ``swap_diamond_latoosh_values`` applied."""
     opts = view.get("options") or {}
-    p = opts.get("penalties") or _DEFAULT_PENALTIES
+    p = opts.get("penalties") or DEFAULT_PENALTIES
     k, q, d, t = (int(x) for x in p)
     if opts.get("swap_diamond_latoosh_values"):
         d, t = t, d
@@ -30,7 +29,7 @@ def penalties(view: dict[str, Any]) -> tuple[int, int, int, int]:
 def trix_scores(view: dict[str, Any]) -> tuple[int, ...]:
     """The layout's points by finishing place (the table's ``trix_scores``)."""
     sc = (view.get("options") or {}).get("trix_scores")
-    return tuple(int(x) for x in sc) if isinstance(sc, (list, tuple)) and len(sc) == 4 else _DEFAULT_TRIX
+    return tuple(int(x) for x in sc) if isinstance(sc, (list, tuple)) and len(sc) == 4 else DEFAULT_TRIX_SCORES
 
 
 def card_penalty(card: Card, contract: str, pen: tuple[int, int, int, int]) -> int:

@@ -18,6 +18,7 @@ from bot.render.common import (
 )
 from bot.render.message import Button, OutMessage
 from bot.types import TableSnapshot, TableUpdate
+from engine.trix.contracts import DEFAULT_PENALTIES
 
 
 def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> list[str]:
@@ -143,7 +144,7 @@ def doubles_breakdown(snapshot: TableSnapshot, doubles: list[dict[str, Any]], ev
     s = ev.get("summary") or {}
     taken = s.get("taken") or {}
     options = snapshot.table.options or {}
-    penalties = list(options.get("penalties") or [75, 25, 10, 15])
+    penalties = list(options.get("penalties") or DEFAULT_PENALTIES)
     lines = []
     for d in doubles:
         card, doubler = str(d["card"]), int(d["seat"])

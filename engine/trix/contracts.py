@@ -41,6 +41,10 @@ PENALTY_CARDS: tuple[int, ...] = (KH_BIT, QUEEN_MASK, DIAMOND_MASK, 0, 0, 0)
 #: Per contract, the cards whose capture may change a score beyond the trick itself.
 SCORING: tuple[int, ...] = (KH_BIT, QUEEN_MASK, 0, 0, 0, C.FULL_DECK)
 
+#: what taking K♥, a queen, a diamond and a trick costs, and the layout's points by finishing place,
+#: unless the table's options say otherwise
+DEFAULT_PENALTIES: tuple[int, int, int, int] = (75, 25, 10, 15)
+DEFAULT_TRIX_SCORES: tuple[int, int, int, int] = (200, 150, 100, 50)
 OPTIONS: tuple[Option, ...] = (
     Option("mode", "kingdoms", ("kingdoms", "complex")),
     Option("first_owner_rule", "seven_of_hearts", ("seven_of_hearts", "fixed_seat", "random")),
@@ -54,8 +58,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("king_must_be_discarded_when_void", False, (True, False)),
     Option("king_on_ace_of_hearts", False, (True, False)),
     Option("early_end", True, (True, False)),
-    Option("penalties", [75, 25, 10, 15]),
-    Option("trix_scores", [200, 150, 100, 50]),
+    Option("penalties", list(DEFAULT_PENALTIES)),
+    Option("trix_scores", list(DEFAULT_TRIX_SCORES)),
     Option("auto_pass_in_layout", True, (True, False)),
     Option("partnership", False, (True, False)),
     Option("partnership_expose_twos", False, (True, False)),

@@ -10,7 +10,7 @@ contracts left this is the old rule (a contract's value minus its mean on a rand
 more, a contract whose value is spread widely over hands (the layout, K♥) is worth keeping for a
 better hand, a contract with little spread is worth playing now.
 
-``W`` is a table (:data:`TABLE`, ``trix_choice.json``) made by ``bench/trix_choice_table.py``
+``W`` is a table (:func:`shipped`, ``trix_choice.json``) made by ``bench/trix_choice_table.py``
 from random hands valued by the same rollouts as :meth:`TrixBrain.contract` uses (the strong
 player's quick policy, the owner leading): two independent halves of each hand's rollouts, one to
 choose and one to value the choice, so that the table does not count the choice's luck as value.
@@ -69,7 +69,14 @@ def load(path: Path = PATH) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and isinstance(data.get("W"), dict) else None
 
 
-TABLE = load()
+_TABLE: list[dict[str, Any] | None] = []  # the shipped table, read on first use
+
+
+def shipped() -> dict[str, Any] | None:
+    """The shipped table (read once, when first asked: the choice table is off by default)."""
+    if not _TABLE:
+        _TABLE.append(load())
+    return _TABLE[0]
 
 
 def applies(table: dict[str, Any] | None, scoring: S.Scoring, scores: tuple[int, ...]) -> bool:
@@ -83,7 +90,7 @@ def pick(means: dict[str, float], scoring: S.Scoring, scores: tuple[int, ...],
          table: dict[str, Any] | None = None) -> str | None:
     """The contract (a name of ``means``, the contracts left with this hand's values) maximising its
     value plus the table's worth of the rest; None when the table does not apply."""
-    table = TABLE if table is None else table
+    table = shipped() if table is None else table
     if not applies(table, scoring, scores) or not set(means) <= set(CONTRACTS):
         return None
     assert table is not None

@@ -32,6 +32,7 @@ from bot.ai.heuristics import by_suit
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, sample_deal
 from engine import cards as C
+from engine.trix import contracts as TC
 
 #: The weight factor of one move the model would not have made, in the flat model used before
 #: :data:`MODEL` (``posterior(..., miss=MISS)``; the bench/trix_infer.py diagnostic compares them).
@@ -73,8 +74,8 @@ class Story:
     #: the contracts the owner could choose from, in the engine's order
     options: tuple[str, ...] = ()
     #: the table's (K♥, queen, diamond, trick) values and layout scores, for the owner's choice
-    pen: tuple[int, int, int, int] = (75, 25, 10, 15)
-    trix: tuple[int, ...] = (200, 150, 100, 50)
+    pen: tuple[int, int, int, int] = TC.DEFAULT_PENALTIES
+    trix: tuple[int, ...] = TC.DEFAULT_TRIX_SCORES
     #: whether the owner would have chosen this contract, by the owner's 13 cards (a cache)
     chose: dict[int, bool] = field(default_factory=dict)
     #: :func:`seat_weight` by (seat, hand now) under ``model``, the last model asked
