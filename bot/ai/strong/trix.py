@@ -12,7 +12,8 @@ that search gained about 9 points a deal over playing the policy myself from six
 2 ms a deal); an exact search stops trying my cards once one reaches the most I can still score
 (nothing in a trick contract without a live double of mine, the best place still open in the
 layout). The layout's rollouts may play every seat's policy without noise (``layout_eps``: the
-strong level does). Doubles are made when rollouts with and without
+strong level does). With ``own_policy`` my own later moves in the trick rollouts are played by
+the learned policy of :mod:`bot.ai.strong.trix_policy` instead of the rule player's. Doubles are made when rollouts with and without
 the double say it gains enough; the contract is chosen by rollouts of every contract left (or, with
 ``choice_table``, by :mod:`bot.ai.strong.trix_choice`'s worth of the contracts left: not better).
 """
@@ -28,6 +29,7 @@ from bot.ai.heuristics_trix import baseline, penalties, trix_scores
 from bot.ai.strong import trix_choice
 from bot.ai.strong import trix_exact as E
 from bot.ai.strong import trix_infer as I
+from bot.ai.strong import trix_policy as P
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
 from bot.ai.think import Think
@@ -58,7 +60,7 @@ class TrixBrain:
                  exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
                  exact_layout_nodes: int = 8000, double_margin: float = 0.25,
                  miss: float | I.Model = I.MODEL, keep: float = I.KEEP, eps: float = 0.03,
-                 layout_eps: float = 0.03, choice_table: bool = False) -> None:
+                 layout_eps: float = 0.03, choice_table: bool = False, own_policy: bool = False) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -77,6 +79,9 @@ class TrixBrain:
         # (trix_choice's table); False, the default (measured no better): a contract's value minus
         # its mean on a random hand
         self.choice_table = choice_table
+        # True: my own later moves in the trick rollouts by the learned policy (trix_policy), not
+        # the rule player's
+        self.own_policy = own_policy
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -148,7 +153,8 @@ class TrixBrain:
         sc = _scoring(view)
         if budget is not None and max(h.bit_count() for h in hands) <= getattr(self, f"exact_{contract}"):
             return E.best_reply(contract, hands, trick, (me + 1) % 4, doubled, sc, me, budget=budget)
-        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps)
+        out = S.rollout_tricks(contract, hands, trick, leader, doubled, rng, sc, self.eps,
+                               own=me, policy=P.choose if self.own_policy else None)
         return out[me]
 
     # ------------------------------------------------------------------ contract choice

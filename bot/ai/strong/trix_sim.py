@@ -9,6 +9,7 @@ table's penalty values (``engine.trix.contracts.trick_points``, ``PENALTY_CARDS`
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import cards as C
@@ -22,6 +23,8 @@ _ID = {name: TC.CONTRACT_NAMES.index(name) for name in PENALTY}
 #: The layout's rows: four ``(low, high)`` pairs, ``(0, 0)`` before a row's jack (engine.trix.layout).
 Rows = list[tuple[int, int]]
 EMPTY_ROWS: tuple[tuple[int, int], ...] = ((0, 0),) * 4
+#: a policy for one seat's trick moves: (contract, hand, cards out, trick, rng, eps) -> card
+OwnPolicy = Callable[[str, int, int, list[tuple[int, int]], random.Random, float], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +32,7 @@ class Scoring:
     """The table's scoring options that rollouts need (rules.md §3.4 and X-B5)."""
 
     #: what taking K♥, a queen, a diamond and a trick costs (``swap_diamond_latoosh_values`` applied)
-    values: tuple[int, int, int, int] = (75, 25, 10, 15)
+    values: tuple[int, int, int, int] = TC.DEFAULT_PENALTIES
     #: a doubler taking its own card: ``original_penalty``, ``leader_gains`` or ``double_no_bonus``
     self_capture: str = "original_penalty"
 
@@ -40,7 +43,7 @@ class Scoring:
 
 DEFAULT_SCORING = Scoring()
 #: the layout's points by finishing place, the engine's default ``trix_scores``
-DEFAULT_SCORES: tuple[int, ...] = tuple(next(o.default for o in TC.OPTIONS if o.name == "trix_scores"))
+DEFAULT_SCORES: tuple[int, ...] = TC.DEFAULT_TRIX_SCORES
 
 
 def card_value(contract: str, c: int) -> int:
@@ -134,8 +137,12 @@ def choose_trick_card(contract: str, hand: int, trick: list[tuple[int, int]], rn
 
 def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]], leader: int,
                    doubled: dict[int, int], rng: random.Random, scoring: Scoring = DEFAULT_SCORING,
-                   eps: float = 0.03) -> list[int]:
-    """Play the trick contract out from here; return each seat's points from now on."""
+                   eps: float = 0.03, own: int = -1, policy: OwnPolicy | None = None) -> list[int]:
+    """Play the trick contract out from here; return each seat's points from now on.
+
+    With ``policy``, seat ``own`` plays by it (``policy(contract, hand, out, trick, rng, eps)``,
+    ``out`` the cards in the other hands), every other seat by :func:`choose_trick_card`.
+    """
     hands = list(hands)
     out = [0, 0, 0, 0]
     trick = list(trick)
@@ -158,7 +165,11 @@ def rollout_tricks(contract: str, hands: list[int], trick: list[tuple[int, int]]
                 break
         if not hands[seat]:
             break
-        c = choose_trick_card(contract, hands[seat], trick, rng, eps)
+        if seat == own and policy is not None:
+            c = policy(contract, hands[seat], (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat],
+                       trick, rng, eps)
+        else:
+            c = choose_trick_card(contract, hands[seat], trick, rng, eps)
         hands[seat] &= ~(1 << c)
         trick.append((seat, c))
         if len(trick) < 4:
