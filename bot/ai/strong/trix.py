@@ -28,6 +28,7 @@ from bot.ai.heuristics_trix import baseline, penalties, trix_scores
 from bot.ai.strong import trix_choice
 from bot.ai.strong import trix_exact as E
 from bot.ai.strong import trix_infer as I
+from bot.ai.strong import trix_layout_policy as LP
 from bot.ai.strong import trix_sim as S
 from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
 from bot.ai.think import Think
@@ -58,7 +59,7 @@ class TrixBrain:
                  exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
                  exact_layout_nodes: int = 8000, double_margin: float = 0.25,
                  miss: float | I.Model = I.MODEL, keep: float = I.KEEP, eps: float = 0.03,
-                 layout_eps: float = 0.03, choice_table: bool = False) -> None:
+                 layout_eps: float = 0.03, choice_table: bool = False, own_layout_policy: bool = False) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -77,6 +78,9 @@ class TrixBrain:
         # (trix_choice's table); False, the default (measured no better): a contract's value minus
         # its mean on a random hand
         self.choice_table = choice_table
+        # True: my own later moves in the layout's rollouts by the learned policy
+        # (trix_layout_policy); False: by the rule player's, as the others'
+        self.own_layout_policy = own_layout_policy
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -140,7 +144,11 @@ class TrixBrain:
                 finished.append(me)
             if budget is not None and hands[me].bit_count() <= self.exact_layout:
                 return bonus + E.best_layout(hands, rows, (me + 1) % 4, finished, scores, me, budget=budget)
-            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
+            if self.own_layout_policy:
+                out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps,
+                                       me=me, own=LP.choose)
+            else:
+                out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]
