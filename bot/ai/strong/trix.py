@@ -59,7 +59,8 @@ class TrixBrain:
                  exact_cards: int = 5, exact_layout: int = 6, exact_nodes: int = 3000,
                  exact_layout_nodes: int = 8000, double_margin: float = 0.25,
                  miss: float | I.Model = I.MODEL, keep: float = I.KEEP, eps: float = 0.03,
-                 layout_eps: float = 0.03, choice_table: bool = False, own_layout_policy: bool = False) -> None:
+                 layout_eps: float = 0.03, choice_table: bool = False, own_layout_policy: bool = False,
+                 own_layout_exact: int = 0) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -81,6 +82,9 @@ class TrixBrain:
         # True: my own later moves in the layout's rollouts by the learned policy
         # (trix_layout_policy); False: by the rule player's, as the others'
         self.own_layout_policy = own_layout_policy
+        # more than 0: in the layout's rollouts, once my hand is down to this many cards my moves
+        # are searched exactly (as the real endgame is played), not played by a policy
+        self.own_layout_exact = own_layout_exact
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -144,9 +148,14 @@ class TrixBrain:
                 finished.append(me)
             if budget is not None and hands[me].bit_count() <= self.exact_layout:
                 return bonus + E.best_layout(hands, rows, (me + 1) % 4, finished, scores, me, budget=budget)
-            if self.own_layout_policy:
+            own = LP.choose if self.own_layout_policy else None
+            if self.own_layout_exact and budget is not None:  # (None: an exact search gave up)
+                return bonus + E.rollout_then_exact(hands, rows, (me + 1) % 4, finished, scores, me, rng,
+                                                    self.layout_eps, own, self.own_layout_exact,
+                                                    self.exact_layout_nodes)
+            if own is not None:
                 out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps,
-                                       me=me, own=LP.choose)
+                                       me=me, own=own)
             else:
                 out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
             return out[me] + bonus
