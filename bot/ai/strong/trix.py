@@ -12,7 +12,9 @@ that search gained about 9 points a deal over playing the policy myself from six
 2 ms a deal); an exact search stops trying my cards once one reaches the most I can still score
 (nothing in a trick contract without a live double of mine, the best place still open in the
 layout). The layout's rollouts may play every seat's policy without noise (``layout_eps``: the
-strong level does). Doubles are made when rollouts with and without
+strong level does); my own later moves in them may follow a learned policy instead
+(``own_layout_policy``, :mod:`bot.ai.strong.trix_layout_policy`) and, from ``own_layout_exact``
+cards on, the exact search. Doubles are made when rollouts with and without
 the double say it gains enough; the contract is chosen by rollouts of every contract left (or, with
 ``choice_table``, by :mod:`bot.ai.strong.trix_choice`'s worth of the contracts left: not better).
 """
@@ -80,10 +82,12 @@ class TrixBrain:
         # its mean on a random hand
         self.choice_table = choice_table
         # True: my own later moves in the layout's rollouts by the learned policy
-        # (trix_layout_policy); False: by the rule player's, as the others'
+        # (trix_layout_policy); False, the default (measured no better: -1.4 +- 1.0 points a layout
+        # deal, 240 tune deals): by the rule player's, as the others'
         self.own_layout_policy = own_layout_policy
         # more than 0: in the layout's rollouts, once my hand is down to this many cards my moves
-        # are searched exactly (as the real endgame is played), not played by a policy
+        # are searched exactly (as the real endgame is played), not played by a policy (0, the
+        # default: 6 measured -2.0 +- 1.1 points a layout deal, 240 tune deals)
         self.own_layout_exact = own_layout_exact
 
     # ------------------------------------------------------------------ card play
