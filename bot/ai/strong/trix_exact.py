@@ -12,6 +12,9 @@ tests check both give the same value.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from engine import cards as C
@@ -189,6 +192,46 @@ def best_layout(hands: list[int], rows: S.Rows, seat: int, finished: list[int], 
                 if seat == me:
                     return float(scores[len(finished)])
                 finished.append(seat)
+        seat = (seat + 1) % 4
+    if me in finished:
+        return 0.0
+    return float(scores[3]) if len(finished) >= 3 else 0.0
+
+
+def rollout_then_exact(hands: list[int], rows: S.Rows, seat: int, finished: list[int],
+                       scores: tuple[int, ...], me: int, rng: random.Random, eps: float,
+                       own: Callable[[int, int, S.Rows], int] | None, at: int, nodes: int) -> float:
+    """My layout points from ``seat``'s turn: the deal played out as :func:`trix_sim.rollout_layout`
+    does (my choices by ``own`` if given), until it is my turn with at most ``at`` cards: from there
+    on my moves are searched exactly (:func:`best_layout`, at most ``nodes`` moves followed; beyond
+    that the play-out goes on)."""
+    if me in finished:
+        return 0.0
+    hands = list(hands)
+    rows = list(rows)
+    finished = list(finished)
+    for _ in range(400):
+        if len(finished) >= 3:
+            break
+        hand = hands[seat]
+        if hand:
+            legal = S.layout_legal(hand, rows)
+            if seat == me and legal & (legal - 1) and hand.bit_count() <= at:
+                try:
+                    return best_layout(hands, rows, seat, finished, scores, me, budget=Budget(nodes))
+                except TooDeep:
+                    at = 0
+            if legal:
+                if seat == me and own is not None and legal & (legal - 1):
+                    c = own(hand, legal, rows)
+                else:
+                    c = S.choose_layout_card(hand, legal, rows, rng, eps)
+                hands[seat] &= ~(1 << c)
+                S.place(rows, c)
+                if not hands[seat]:
+                    if seat == me:
+                        return float(scores[len(finished)])
+                    finished.append(seat)
         seat = (seat + 1) % 4
     if me in finished:
         return 0.0

@@ -222,8 +222,13 @@ def choose_layout_card(hand: int, legal: int, rows: Rows, rng: random.Random,
 
 
 def rollout_layout(hands: list[int], rows: Rows, seat: int, finished: list[int],
-                   scores: tuple[int, ...], rng: random.Random, eps: float = 0.03) -> list[int]:
-    """Play the layout out from ``seat``'s turn; return each seat's points from now on."""
+                   scores: tuple[int, ...], rng: random.Random, eps: float = 0.03,
+                   own: int = -1, policy: Callable[[int, int, Rows], int] | None = None) -> list[int]:
+    """Play the layout out from ``seat``'s turn; return each seat's points from now on.
+
+    With ``policy`` (``(hand, legal, rows) -> card``), seat ``own`` plays by it (without noise)
+    when it has a choice; every other move is the rule player's (:func:`choose_layout_card`).
+    """
     hands = list(hands)
     rows = list(rows)
     finished = list(finished)
@@ -234,7 +239,10 @@ def rollout_layout(hands: list[int], rows: Rows, seat: int, finished: list[int],
         if hands[seat]:
             legal = layout_legal(hands[seat], rows)
             if legal:
-                c = choose_layout_card(hands[seat], legal, rows, rng, eps)
+                if seat == own and policy is not None and legal & (legal - 1):
+                    c = policy(hands[seat], legal, rows)
+                else:
+                    c = choose_layout_card(hands[seat], legal, rows, rng, eps)
                 hands[seat] &= ~(1 << c)
                 place(rows, c)
                 if not hands[seat]:
