@@ -12,11 +12,12 @@ import asyncio
 import json
 import os
 import signal
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -38,13 +39,26 @@ async def tg() -> AsyncIterator[FakeTelegram]:
         await fake.stop()
 
 
+def _get_now(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return int(r.status), r.read().decode()
+    except urllib.error.HTTPError as e:  # 503 and the like: an answer, not a failure
+        with e:
+            return int(e.code), e.read().decode()
+
+
 async def get(url: str) -> tuple[int, str]:
-    """GET ``url``; retried while nothing listens yet."""
+    """GET ``url``; retried while nothing listens yet.
+
+    By urllib in a thread, whose sockets are closed when a connection fails (aiohttp's client,
+    probing a port that is only starting to listen, once left a connecting socket to the
+    garbage collector, and its ResourceWarning failed a test).
+    """
     for _ in range(600):
         try:
-            async with aiohttp.ClientSession() as s, s.get(url, timeout=aiohttp.ClientTimeout(total=10)) as r:
-                return r.status, await r.text()
-        except aiohttp.ClientConnectionError:
+            return await asyncio.to_thread(_get_now, url)
+        except (urllib.error.URLError, ConnectionError):
             await asyncio.sleep(0.1)
     raise AssertionError(f"nothing answers at {url}")
 
