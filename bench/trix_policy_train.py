@@ -35,13 +35,26 @@ SEED_BASE = 5_000_000  # bench/ai.py deals from 0 (tune) and 1_000_000 (report)
 Position = tuple[list[int], list[tuple[int, int]], int]
 
 
+def deal(rng: random.Random) -> list[int]:
+    """Four random hands, as card sets."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return [sum(1 << c for c in deck[i::4]) for i in range(4)]
+
+
+def seen(contract: str, pos: Position) -> tuple[int, int, int]:
+    """What the seat to play sees of ``pos``: its hand, the cards still out, and the rule player's card."""
+    hands, trick, seat = pos
+    hand = hands[seat]
+    return hand, (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand, S.choose_trick_card(
+        contract, hand, trick, random.Random(0), 0.0)
+
+
 def positions(contract: str, n: int, rng: random.Random, rate: float = 0.25) -> list[Position]:
     """``n`` positions (hands, trick, seat to play) with a choice, from rule players' deals."""
     out: list[Position] = []
     while len(out) < n:
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[i::4]) for i in range(4)]
+        hands = deal(rng)
         seat = rng.randrange(4)
         trick: list[tuple[int, int]] = []
         pen_left = S.PENALTY[contract]
@@ -79,10 +92,8 @@ def values(contract: str, pos: Position, k: int, seed: int, policy: S.OwnPolicy 
 
 
 def rows(contract: str, pos: Position, vals: dict[int, float]) -> tuple[str, np.ndarray, np.ndarray]:
-    hands, trick, seat = pos
-    hand = hands[seat]
-    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
-    rule = S.choose_trick_card(contract, hand, trick, random.Random(0), 0.0)
+    trick = pos[1]
+    hand, others, rule = seen(contract, pos)
     x = np.array([P.features(contract, hand, others, trick, c, rule) for c in vals])
     y = np.array(list(vals.values()))
     return P.situation(hand, trick), x - x.mean(axis=0), y - y.mean()
@@ -111,10 +122,8 @@ def tune_margins(contract: str, test: list[Position], w: dict[str, list[float]],
     the learned card worth most over the rule card on ``test``, and that worth a decision (mean, SE)."""
     per: dict[str, list[tuple[dict[int, float], dict[int, float], int]]] = {s: [] for s in P.SITUATIONS}
     for i, pos in enumerate(test):
-        hands, trick, seat = pos
-        hand = hands[seat]
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
-        rule = S.choose_trick_card(contract, hand, trick, random.Random(0), 0.0)
+        trick = pos[1]
+        hand, others, rule = seen(contract, pos)
         sit = P.situation(hand, trick)
         score = {c: P.score(w[sit], P.features(contract, hand, others, trick, c, rule))
                  for c in C.card_ids(P.legal(hand, trick))}
@@ -145,9 +154,7 @@ def duel(contract: str, deals: int, seed: int) -> tuple[float, float]:
     rng = random.Random(seed)
     d = []
     for _ in range(deals):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[j::4]) for j in range(4)]
+        hands = deal(rng)
         lead = rng.randrange(4)
         base = S.rollout_tricks(contract, hands, [], lead, {}, rng, eps=0.0)
         for s in range(4):

@@ -163,11 +163,8 @@ class TrixBrain:
                 return bonus + E.rollout_then_exact(hands, rows, (me + 1) % 4, finished, scores, me, rng,
                                                     self.layout_eps, own, self.own_layout_exact,
                                                     self.exact_layout_nodes)
-            if own is not None:
-                out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps,
-                                       own=me, policy=own)
-            else:
-                out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps)
+            out = S.rollout_layout(hands, rows, (me + 1) % 4, finished, scores, rng, self.layout_eps,
+                                   own=me, policy=own)
             return out[me] + bonus
         trick = [*k.trick, (me, c)]
         leader = trick[0][0]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.ai.strong import trix_infer as I
 from bot.ai.strong import trix_sim as S
 from engine import cards as C
 
@@ -69,25 +70,24 @@ def features(c: int, hand: int, legal: int, rows: S.Rows) -> list[float]:
 def candidates(hand: int, legal: int, rows: S.Rows) -> list[tuple[int, list[float]]]:
     """Every legal card with its features (:data:`NAMES` order), in card order.
 
-    The rule player's score (:func:`trix_sim._layout_score`) is summed here in its own order, so
-    its choice (the ``rule`` feature) is the same to the last bit.
+    The ``rule`` feature marks the rule player's own choice (:func:`trix_sim.choose_layout_card`
+    without noise).
     """
     out = C.FULL_DECK & ~hand & ~_on_table(rows)
     n_hand = hand.bit_count()
     n_legal = legal.bit_count()
     phase = n_hand / 13.0
     out_share = out.bit_count() / 39.0
-    raw = []
+    rule = S.choose_layout_card(hand, legal, rows, I.QUIET_RNG, eps=0.0)
+    result = []
     for c in C.card_ids(legal):
         base = c - c % 13
         r = c % 13 + 2
         own = other = nm = gives = end = run = gap1 = 0
-        score = 0.0
         for step in ((1, -1) if r == 11 else ((1,) if r > 11 else (-1,))):
             nxt = r + step
             if not 2 <= nxt <= 14:
                 end += 1
-                score += 1.0
                 continue
             if step > 0:
                 span = (1 << (15 - nxt)) - 1
@@ -106,23 +106,19 @@ def candidates(hand: int, legal: int, rows: S.Rows) -> list[tuple[int, list[floa
                 gap1 += nxt > 2 and (bits >> (nxt - 3) & 3) == 1
             own += o
             other += od
-            score += 1.5 * o - 0.3 * od
             if hand >> (base + nxt - 2) & 1:
                 nm += 1
-                score += 1.0
             else:
                 gives += 1
-                score -= 1.0
         suit = C.SUIT_MASK[c // 13]
-        raw.append(((score, -r, -(c // 13)), c, [
+        result.append((c, [
             float(own), float(other), float(nm), float(gives), float(end), float(run), float(own - run),
             float(r == 11), float(abs(r - 11)), float(own == 0 and other > 0), float(n_legal + nm == 2),
-            0.0, float((hand & suit).bit_count() - 1), float((out & suit).bit_count()),
+            float(c == rule), float((hand & suit).bit_count() - 1), float((out & suit).bit_count()),
             own * phase, other * phase, gives * phase, float(other * (n_legal - 1)),
             gives * out_share, float(gap1),
         ]))
-    max(raw)[2][11] = 1.0  # the rule player's choice
-    return [(c, f) for _, c, f in raw]
+    return result
 
 
 def bucket(n_hand: int) -> int:
