@@ -20,6 +20,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _listens(port: int) -> bool:
+    with socket.socket() as s:  # closed whether or not it connects: nothing left to the collector
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+async def wait_listening(port: int, timeout: float = 60) -> None:
+    """Wait until something accepts connections at 127.0.0.1:``port``.
+
+    A plain socket probe: an HTTP client's connect to a port only starting to listen may leave its
+    socket to the garbage collector, and the ResourceWarning fails a test (seen in CI).
+    """
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await asyncio.to_thread(_listens, port):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"nothing listens at 127.0.0.1:{port}")
+        await asyncio.sleep(0.1)
+
+
 async def start_run(platform: str, tmp_path: Path, env: dict[str, str], args: Sequence[str] = ()
                     ) -> asyncio.subprocess.Process:
     """``python -m bot.cli run --<platform> [args]`` from the checkout, with ``env`` and no other MAJLIS_ setting.

@@ -17,13 +17,14 @@ import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 import asyncpg
 import pytest
 from aiohttp import web
 
-from tests.adapters.processes import free_port, start_run, stop_run
+from tests.adapters.processes import free_port, start_run, stop_run, wait_listening
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 from tests.adapters.telegram.harness import join_url_payload
 
@@ -62,16 +63,14 @@ class Balancer:
             await self._runner.cleanup()
 
     async def post(self, name: str, body: bytes, headers: dict[str, str]) -> int:
-        """POST to a backend, retried while it does not listen yet (PTB calls setWebhook before its
-        server listens)."""
+        """POST to a backend once it listens (PTB calls setWebhook before its server listens)."""
         assert self._session is not None
-        for _ in range(300):
-            try:
-                async with self._session.post(self.backends[name], data=body, headers=headers) as r:
-                    return r.status
-            except aiohttp.ClientConnectionError:
-                await asyncio.sleep(0.1)
-        raise AssertionError(f"backend {name} never listened")
+        url = self.backends[name]
+        port = urlsplit(url).port
+        assert port is not None
+        await wait_listening(port, timeout=30)
+        async with self._session.post(url, data=body, headers=headers) as r:
+            return r.status
 
     async def _handle(self, request: web.Request) -> web.Response:
         body = await request.read()
