@@ -26,12 +26,23 @@ def hand_key(table_id: int, player_id: str) -> str:
     return f"hand:{table_id}:{player_id}"
 
 
+def ping_key(table_id: int, player_id: str) -> str:
+    """The outbox key of a player's newest turn notice of a table ("your turn", "seconds left"):
+    one at a time is shown, the one before deleted; kept in memory only, not stored."""
+    return f"ping:{table_id}:{player_id}"
+
+
+def is_ping_key(key: str) -> bool:
+    """Whether ``key`` names a turn notice (see :func:`ping_key`)."""
+    return key.startswith("ping:")
+
+
 def table_of_key(key: str | None) -> int | None:
-    """The table id in a ``table:<id>`` or ``hand:<id>:<player>`` key."""
+    """The table id in a ``table:<id>``, ``hand:<id>:<player>`` or ``ping:<id>:<player>`` key."""
     if not key:
         return None
     kind, _, rest = key.partition(":")
-    if kind not in ("table", "hand"):
+    if kind not in ("table", "hand", "ping"):
         return None
     tid = rest.split(":", 1)[0]
     return ascii_int(tid)

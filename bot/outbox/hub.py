@@ -181,7 +181,8 @@ _KEY_TABLES: dict[str, int | None] = {}
 
 
 def _table_of_key(key: str) -> int | None:
-    """The table id in a ``table:<id>`` or ``hand:<id>:<player>`` key."""
+    """The table id in a ``table:<id>``, ``hand:<id>:<player>`` or ``ping:<id>:<player>`` key
+    (bot/keys.py names them)."""
     try:
         return _KEY_TABLES[key]
     except KeyError:
@@ -195,7 +196,7 @@ def _table_of_key(key: str) -> int | None:
 
 def _parse_table_of_key(key: str) -> int | None:
     kind, _, rest = key.partition(":")
-    if kind not in ("table", "hand"):
+    if kind not in ("table", "hand", "ping"):
         return None
     tid = rest.split(":", 1)[0]
     return int(tid) if tid.isascii() and tid.isdigit() else None

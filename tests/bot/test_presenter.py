@@ -281,6 +281,37 @@ def test_destination_helpers() -> None:
     assert table_of_key(None) is None
 
 
+async def test_each_turn_notice_is_deleted_once_the_turn_passes() -> None:
+    """A DM shows its hand and at most one "your turn" per table, not one more message each turn."""
+    h, rec, presenter = await setup()
+    await h.manager.update_chat(CHAT, lang="en")
+    snap = await started_table(h, ALICE, BOB, game="trix")
+    rng = random.Random(3)
+    dests = [dm_dest(p.player_id) for p in (ALICE, BOB)]
+    for _ in range(5000):
+        await presenter.drain()
+        for dest in dests:  # at every moment: the hand, and a notice only while it is that seat's turn
+            live = [m for m, (d, _) in rec.messages.items() if d == dest and not rec.messages[m][1].text.startswith(
+                ("Welcome", "Your hand"))]
+            person = ALICE if dest == dests[0] else BOB
+            assert len(live) == (1 if snap.to_act == snap.seat_of(person.player_id) else 0), (
+                dest, [rec.messages[m][1].text for m in live])
+        if snap.table.status != "playing":
+            break
+        person = person_to_act(h, snap, [ALICE, BOB])
+        assert person is not None
+        snap = await play_one(h, snap, person, rng)
+    assert snap.table.status == "finished"
+    for dest in dests:
+        sent = [o[2] for o in rec.at(dest, "send") if o[3].text.startswith("Your turn")]
+        deleted = {o[2] for o in rec.at(dest, "delete")}
+        assert len(sent) > 20 and set(sent) <= deleted  # one per turn, each gone once the turn passed
+        live = [msg.text for d, msg in rec.messages.values() if d == dest]
+        assert len(live) == 1 and live[0].startswith("Your hand")  # what the DM holds after the match
+    record = await h.repo.get_table(snap.table_id)
+    assert record is not None and not [k for k in record.message_ids if "ping:" in k]  # not stored
+
+
 async def test_a_turn_warning_reaches_the_seat_in_private() -> None:
     h, rec, presenter = await setup()
     await h.manager.update_chat(CHAT, lang="en", turn_seconds=60)
@@ -292,6 +323,9 @@ async def test_a_turn_warning_reaches_the_seat_in_private() -> None:
     await presenter.drain()
     warnings = [o[3].text for o in rec.at(dm_dest(ALICE.player_id), "send") if "seconds left" in o[3].text]
     assert warnings == ["Alice, 29 seconds left, then a move is played for you."]
+    live = sorted(msg.text for d, msg in rec.messages.values() if d == dm_dest(ALICE.player_id))
+    # the warning replaced the ping
+    assert len(live) == 2 and live[0] == warnings[0] and live[1].startswith("Your hand")
     assert not [o for o in rec.at(CHAT, "send") if "seconds left" in o[3].text]
 
 
