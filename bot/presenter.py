@@ -323,7 +323,7 @@ class Presenter:
         """Show ``msg`` as the seat's one turn notice of the table in its DM, or none (``msg`` None).
 
         A notice is a new message (edits do not notify), so without this each turn would leave
-        one more "Your turn" in the DM, hundreds in a Trix kingdom: the one still waiting is
+        one more "Your turn" in the DM, some 200 in a Trix match: the one still waiting is
         withdrawn, the one shown is deleted, then the new one is sent."""
         key = ping_key(table_id, player)
         tag = key
