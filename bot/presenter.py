@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from bot import identity, keys
 from bot.i18n import T, resolve_lang, translator
 from bot.keys import human_of, platform_name
-from bot.outbox import DELETE, EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
+from bot.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
 from bot.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
 from bot.render.common import seat_name
 from bot.render.hand import render_turn_ping, render_turn_warning
@@ -62,7 +62,6 @@ dm_dest = identity.dm_dest
 table_key = keys.table_key
 hand_key = keys.hand_key
 table_of_key = keys.table_of_key
-ping_key = keys.ping_key
 
 class Presenter:
     """Subscribes to a table manager and feeds one outbox hub per platform.
@@ -313,24 +312,11 @@ class Presenter:
         mine = snap.to_act == seat  # the engine waits for this seat (its view's legal moves are not empty)
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
+        # One turn notice a table in the DM, replaced (else some 200 "Your turn" a Trix match stay there)
         if ping and self.pings and mine and (not was or force_ping):
-            self._notice(hub, dest, snap.table_id, player, partial(render_turn_ping, snap, seat, t))
+            hub.replace(dest, keys.ping_key(snap.table_id, player), partial(render_turn_ping, snap, seat, t))
         elif not mine and was:
-            self._notice(hub, dest, snap.table_id, player, None)  # acted already: the notice is stale
-
-    @staticmethod
-    def _notice(hub: OutboxHub, dest: str, table_id: int, player: str, msg: Any) -> None:
-        """Show ``msg`` as the seat's one turn notice of the table in its DM, or none (``msg`` None).
-
-        A notice is a new message (edits do not notify), so without this each turn would leave
-        one more "Your turn" in the DM, some 200 in a Trix match: the one still waiting is
-        withdrawn, the one shown is deleted, then the new one is sent."""
-        key = ping_key(table_id, player)
-        tag = key
-        hub.withdraw(dest, tag)
-        hub.put(dest, key, None, DELETE)  # nothing to do unless one is shown
-        if msg is not None:
-            hub.put(dest, key, msg, NEW, tag=tag)
+            hub.replace(dest, keys.ping_key(snap.table_id, player), None)  # acted already: the notice is stale
 
     async def _warn(self, snap: TableSnapshot, seat: int, seconds_left: int, public_t: T, *,
                     hidden: bool = False) -> None:
@@ -342,9 +328,8 @@ class Presenter:
         if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
             public_lang, digits = await self._public_lang(snap)
             lang, _ = await self._player(player, seat_name(snap, seat, public_t))
-            self._notice(hub, dm_dest(player), snap.table_id, player,
-                         render_turn_warning(snap, seat, seconds_left,
-                                             translator(resolve_lang(lang, public_lang), digits)))
+            hub.replace(dm_dest(player), keys.ping_key(snap.table_id, player), render_turn_warning(
+                snap, seat, seconds_left, translator(resolve_lang(lang, public_lang), digits)))
         elif not hidden:
             self.hubs[platform_of(snap.table.chat_id)].put(
                 snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW, lane=MAIN)

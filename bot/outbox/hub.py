@@ -9,7 +9,18 @@ from bot import metrics
 from bot.outbox.cache import TTLCache
 from bot.outbox.pacing import Limiter
 from bot.outbox.queue import Outbox
-from bot.outbox.types import EDIT, Budget, Content, ForbiddenCallback, MessageIdCallback, Transport, _call, fingerprint
+from bot.outbox.types import (
+    DELETE,
+    EDIT,
+    NEW,
+    Budget,
+    Content,
+    ForbiddenCallback,
+    MessageIdCallback,
+    Transport,
+    _call,
+    fingerprint,
+)
 
 if TYPE_CHECKING:
     from bot.clock import Clock
@@ -94,6 +105,16 @@ class OutboxHub:
             self.sweep()
         elif self._forgetting and self._forgetting[0][0] <= self.clock.now():
             self._forget_due()
+
+    def replace(self, dest: str, key: str, msg: Content | None) -> None:
+        """Show ``msg`` as a new message under ``key`` at ``dest`` in place of the one before (or
+        none, ``msg`` None): the one still waiting is withdrawn, the one shown deleted, then the new
+        one sent. A notification that only its newest version is worth keeping: a new message, so
+        that the person is notified, yet never more than one in the chat."""
+        self.withdraw(dest, key)
+        self.put(dest, key, None, DELETE)  # nothing to do unless one is shown
+        if msg is not None:
+            self.put(dest, key, msg, NEW, tag=key)
 
     def withdraw(self, dest: str, tag: str) -> int:
         """Drop waiting tagged ``new`` messages at ``dest`` (see :meth:`Outbox.withdraw`)."""

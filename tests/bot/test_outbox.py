@@ -376,3 +376,20 @@ async def test_retries_are_spread_by_jitter() -> None:
         starts.append(transport.ops("g")[-1][0] - start)
     assert all(2.0 <= s <= 6.0 for s in starts)
     assert len({round(s, 3) for s in starts}) == len(starts)
+
+
+async def test_a_replaced_notice_is_one_message_at_a_time() -> None:
+    """``replace``: the shown one is deleted before the new one is sent; one still waiting is never
+    sent; None only deletes; a key with nothing shown costs no call."""
+    clock, transport, hub, _ = make(Budget(100, 1))
+    hub.replace("h", "ping:1:tg:5", None)  # nothing shown: no call
+    hub.replace("h", "ping:1:tg:5", Msg("your turn"))
+    await clock.run(hub)
+    hub.replace("h", "ping:1:tg:5", Msg("10 seconds left"))
+    await clock.run(hub)
+    hub.replace("h", "ping:1:tg:5", Msg("your turn again"))
+    hub.replace("h", "ping:1:tg:5", Msg("stale before it was sent"))
+    hub.replace("h", "ping:1:tg:5", None)  # the turn passed
+    await clock.run(hub)
+    assert [(e[1], e[3], e[4]) for e in transport.ops("h")] == [
+        ("send", "1", "your turn"), ("delete", "1", ""), ("send", "2", "10 seconds left"), ("delete", "2", "")]
