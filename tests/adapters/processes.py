@@ -59,3 +59,13 @@ async def stop_run(proc: asyncio.subprocess.Process, sig: signal.Signals) -> tup
     _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode is not None
     return proc.returncode, err
+
+
+async def stop_pair(survivor: asyncio.subprocess.Process, killed: asyncio.subprocess.Process) -> tuple[int, str]:
+    """End a two-process test: reap ``killed`` (killed again if it still runs), stop ``survivor``
+    with SIGTERM; the survivor's exit code and standard error."""
+    if killed.returncode is None:
+        killed.kill()
+        await killed.wait()
+    code, err = await stop_run(survivor, signal.SIGTERM)
+    return code, err.decode()

@@ -15,7 +15,6 @@ import asyncio
 import random
 import signal
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -26,19 +25,9 @@ from bot.discord.shards import home_shard
 from bot.restore import replay
 from storage.postgres import PostgresRepository
 from tests.adapters.discord.fake_discord import FakeDiscord, Interaction
-from tests.adapters.processes import start_run, stop_run
+from tests.adapters.processes import start_run, stop_pair
 
 DC_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GAbCdE.fakefakefakefakefakefakefakefake12"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord(guilds=2, shards=2)
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
 
 
 async def table_of(url: str, chat: str) -> tuple[int, int, str, str | None] | None:
@@ -153,11 +142,7 @@ async def test_two_sharded_processes_forward_dm_presses_and_survive_a_kill(
 
         await until(finished, 240, "the end of both matches")
     finally:
-        if p1.returncode is None:
-            p1.kill()
-            await p1.wait()
-        code, p0_err = await stop_run(p0, signal.SIGTERM)
-    log = p0_err.decode()
+        code, log = await stop_pair(p0, p1)
     assert code == 0, log[-3000:]
     assert "taking over tables" in log
     assert "Traceback" not in log, log[-3000:]

@@ -15,7 +15,6 @@ import asyncio
 import json
 import signal
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,18 +25,8 @@ import pytest
 from bot.discord.shards import home_shard
 from storage.postgres import PostgresRepository
 from tests.adapters.discord.fake_discord import FakeDiscord
-from tests.adapters.processes import free_port, start_run, stop_run, wait_listening
+from tests.adapters.processes import free_port, start_run, stop_pair, wait_listening
 from tests.adapters.test_multiprocess_run import env, table_of, until
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord(guilds=2, shards=2)
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
 
 
 def open_table_link(fake: FakeDiscord, user_id: int) -> str | None:
@@ -163,11 +152,7 @@ async def test_a_page_at_the_other_process_is_relayed_and_after_a_kill_is_served
                 assert state["me"] == 0 and state["version"] >= relayed[0][0] + 1
                 served = [await play_one(ws, state)]
     finally:
-        if p1.returncode is None:
-            p1.kill()
-            await p1.wait()
-        code, p0_err = await stop_run(p0, signal.SIGTERM)
-    log = p0_err.decode()
+        code, log = await stop_pair(p0, p1)
     assert code == 0, log[-3000:]
     assert "taking over tables" in log and "Traceback" not in log, log[-3000:]
     assert p1_err is not None
