@@ -166,6 +166,7 @@ class FakeDiscord:
         self._sockets: list[tuple[web.WebSocketResponse, int, int]] = []
         self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
+        self._server: Any = None  # the listening asyncio server, closed first
         self.port = 0
         self.clock_offset = 0.0  # tests may age every token by moving the fake's clock
         for g in range(guilds):
@@ -242,10 +243,15 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
+        self._server = site._server
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def close(self) -> None:
-        """Close the gateway sockets and stop listening."""
+        """Stop listening, then close the gateway sockets and the rest (listening first: a bot
+        reconnects at once, and a connection accepted while the server shuts down may be left to
+        the garbage collector, whose ResourceWarning then fails whatever test runs)."""
+        if self._server is not None:
+            self._server.close()
         for ws, _, _ in list(self._sockets):
             await ws.close()
         if self._runner is not None:
