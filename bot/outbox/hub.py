@@ -6,6 +6,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from bot import metrics
+from bot.keys import table_of_key
 from bot.outbox.cache import TTLCache
 from bot.outbox.pacing import Limiter
 from bot.outbox.queue import Outbox
@@ -202,22 +203,14 @@ _KEY_TABLES: dict[str, int | None] = {}
 
 
 def _table_of_key(key: str) -> int | None:
-    """The table id in a ``table:<id>``, ``hand:<id>:<player>`` or ``ping:<id>:<player>`` key
-    (bot/keys.py names them)."""
+    """The table id of a presenter key (:func:`bot.keys.table_of_key`), remembered."""
     try:
         return _KEY_TABLES[key]
     except KeyError:
         pass
-    tid = _parse_table_of_key(key)
+    tid = table_of_key(key)
     if len(_KEY_TABLES) >= 50_000:
         _KEY_TABLES.clear()
     _KEY_TABLES[key] = tid
     return tid
 
-
-def _parse_table_of_key(key: str) -> int | None:
-    kind, _, rest = key.partition(":")
-    if kind not in ("table", "hand", "ping"):
-        return None
-    tid = rest.split(":", 1)[0]
-    return int(tid) if tid.isascii() and tid.isdigit() else None
