@@ -7,13 +7,14 @@ WORKDIR /app
 
 # build first what changes least: the dependencies, from pyproject.toml alone
 COPY pyproject.toml README.md ./
-RUN mkdir -p engine bot storage locales \
-    && touch engine/__init__.py bot/__init__.py storage/__init__.py locales/__init__.py \
+RUN mkdir -p engine ai bot storage locales \
+    && touch engine/__init__.py ai/__init__.py bot/__init__.py storage/__init__.py locales/__init__.py \
     && pip install --upgrade pip \
     && pip install '.[ai]' \
     && pip uninstall -y majlis
 
 COPY engine engine
+COPY ai ai
 COPY storage storage
 COPY bot bot
 COPY locales locales

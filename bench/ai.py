@@ -39,7 +39,7 @@ once and would flatter the median; the opening lead apart), median, p95 and max:
 is under the one-second cap, thinking in this process (``--jobs``: contention included).
 
 Lag (``--game lag``): ``--flight`` tables (16) ask the strong AI for a decision, one after another,
-through the process pool (:mod:`bot.ai.pool`), while a ticker measures how late the event loop
+through the process pool (:mod:`ai.pool`), while a ticker measures how late the event loop
 wakes up (p50/p99/max); the same with ``--lag-mode thread`` (``asyncio.to_thread``, the old way).
 """
 
@@ -59,9 +59,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine
+from ai.rules import RulePlayer
+from ai.strong import StrongPlayer
 from bench._stats import percentile
-from bot.ai.rules import RulePlayer
-from bot.ai.strong import StrongPlayer
 
 TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
 #: Seed offsets of the deal sets: "tune" is what the budgets and models were tuned on.
@@ -500,7 +500,7 @@ def _positions(n: int, seed: int) -> list[tuple[dict[str, Any], str]]:
 
 
 async def _lag(flight: int, seconds: float, mode: str, workers: int = 0) -> None:
-    from bot.ai.pool import AIPool
+    from ai.pool import AIPool
 
     positions = _positions(60, 11)
     pool = AIPool(workers or None) if mode == "pool" else None

@@ -27,8 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine
-from bot.ai.base import LegalPlayer
-from bot.ai.rules import RulePlayer
+from ai.base import LegalPlayer
+from ai.rules import RulePlayer
 from engine import cards as C
 
 RULE = RulePlayer()

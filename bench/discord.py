@@ -33,7 +33,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 from bench._stats import percentile  # noqa: E402
-from bot.types import TableUpdate  # noqa: E402
+from bot.core.model import TableUpdate  # noqa: E402
 from tests.adapters.discord.fake_discord import FakeDiscord, Message, Sent  # noqa: E402
 from tests.adapters.discord.harness import Bot, Member, Table  # noqa: E402
 

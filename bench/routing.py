@@ -1,4 +1,4 @@
-"""Forwarding between processes (bot/routing.py) and settings staleness (bot/prefs.py) on PostgreSQL.
+"""Forwarding between processes (bot/core/cluster/routing.py) and settings staleness (bot/core/prefs.py) on PostgreSQL.
 
 Two table managers, each with its own connection pool to one PostgreSQL (started here from the
 server binaries, or ``MAJLIS_TEST_PG``), as two processes: process a holds a four-person
@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.clock import RealClock
-from bot.commands import Act, Actor, ChangeSettings
-from bot.identity import dm_dest
-from bot.manager import TableManager
-from bot.service import Service
-from bot.settings import ManagerSettings
-from bot.types import Person
+from bot.core.clock import RealClock
+from bot.core.commands import Act, Actor, ChangeSettings
+from bot.core.identity import dm_dest
+from bot.core.manager import TableManager
+from bot.core.model import Person
+from bot.core.service import Service, routed
+from bot.core.settings import ManagerSettings
 from storage.postgres import PostgresRepository
 
 PEOPLE = [Person(f"tg:{i}", f"P{i}") for i in range(1, 5)]
@@ -51,7 +51,7 @@ async def run(url: str, presses: int, changes: int) -> None:
     for name in ("a", "b"):
         repo = PostgresRepository(url, pool_size=4)
         await repo.open()
-        m = TableManager(repo, clock=RealClock(), settings=ManagerSettings(
+        m = TableManager(repo, router=routed, clock=RealClock(), settings=ManagerSettings(
             owner=name, ai_delay=0.0, default_turn_seconds=600, seed_source=lambda: 11))
         await m.start()
         managers.append(m)

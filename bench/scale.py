@@ -33,10 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 async def worker(db: str, name: str, tables: int, warmup: float, seconds: float) -> None:
-    from bot.ai import LegalPlayer
-    from bot.manager import TableManager
-    from bot.settings import ManagerSettings, tune_gc
-    from bot.types import Person
+    from ai import LegalPlayer
+    from bot.core.manager import TableManager
+    from bot.core.model import Person
+    from bot.core.service import routed
+    from bot.core.settings import ManagerSettings, tune_gc
     from storage import open_repository
 
     latencies: list[float] = []
@@ -49,7 +50,7 @@ async def worker(db: str, name: str, tables: int, warmup: float, seconds: float)
     repo = await open_repository(db)
     player = LegalPlayer()
     settings = ManagerSettings(ai_delay=0.0, latency_sink=sink, owner=name)
-    manager = TableManager(repo, settings=settings, ai=lambda level: player)
+    manager = TableManager(repo, router=routed, settings=settings, ai=lambda level: player)
     await manager.start()
     people = [Person(f"{name}:p{i}", f"P{i}") for i in range(tables)]
     chats = [f"{name}:{i}" for i in range(tables)]

@@ -29,13 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ai import ai_player
 from bench.tables import CountingTransport
-from bot.ai import ai_player
-from bot.clock import FakeClock
-from bot.manager import TableManager
-from bot.presenter import Presenter
-from bot.settings import ManagerSettings
-from bot.types import Person, TableUpdate
+from bot.core.clock import FakeClock
+from bot.core.manager import TableManager
+from bot.core.model import Person, TableUpdate
+from bot.core.settings import ManagerSettings
+from bot.present.presenter import Presenter
 from storage.sqlite import SQLiteRepository
 
 

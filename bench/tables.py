@@ -4,7 +4,7 @@
     python bench/tables.py --tables 1000 --synchronous FULL   # durability "power"
 
 Every table sits in a Telegram-shaped group (``tg:-100…``) whose messages go through the real
-:class:`~bot.presenter.Presenter`, renderer and outbox, at Telegram's real budgets on real time,
+:class:`~bot.present.presenter.Presenter`, renderer and outbox, at Telegram's real budgets on real time,
 to a transport that only counts what it is asked to send. The rule AI (``--ai easy``) chooses
 every move.
 
@@ -38,21 +38,21 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-# bench/telegram.py would be found as `telegram` (python-telegram-bot), and bot.telegram.transport's
+# bench/telegram.py would be found as `telegram` (python-telegram-bot), and bot.adapters.telegram.transport's
 # budgets would not import: keep this folder off the path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ai import LegalPlayer, ai_player  # noqa: E402
+from ai.base import Player  # noqa: E402
 from bench._stats import percentile  # noqa: E402
 from bot import codec  # noqa: E402
-from bot.ai import LegalPlayer, ai_player  # noqa: E402
-from bot.ai.base import Player  # noqa: E402
-from bot.manager import TableManager  # noqa: E402
-from bot.outbox import Budget  # noqa: E402
-from bot.presenter import Presenter  # noqa: E402
-from bot.render.message import OutMessage  # noqa: E402
-from bot.settings import ManagerSettings, tune_gc  # noqa: E402
-from bot.types import Person, TableUpdate  # noqa: E402
+from bot.core.manager import TableManager  # noqa: E402
+from bot.core.model import Person, TableUpdate  # noqa: E402
+from bot.core.settings import ManagerSettings, tune_gc  # noqa: E402
+from bot.present.outbox import Budget  # noqa: E402
+from bot.present.presenter import Presenter  # noqa: E402
+from bot.present.render.message import OutMessage  # noqa: E402
 from storage.sqlite import SQLiteRepository  # noqa: E402
 
 GROUP_BUDGET = Budget(20, 60.0)
@@ -61,15 +61,15 @@ DM_BUDGET = Budget(1, 1.0)
 
 class CountingTransport:
     """Accepts every send and edit at once and counts them; Telegram's budgets (the real ones when
-    ``bot.telegram.transport`` is importable, else 20/60 s per group and 1/s per DM)."""
+    ``bot.adapters.telegram.transport`` is importable, else 20/60 s per group and 1/s per DM)."""
 
     def __init__(self) -> None:
         self.sends = 0
         self.edits = 0
         self._ids = itertools.count(1)
         try:
-            from bot.telegram.transport import DM_BUDGET as dm
-            from bot.telegram.transport import GROUP_BUDGET as group
+            from bot.adapters.telegram.transport import DM_BUDGET as dm
+            from bot.adapters.telegram.transport import GROUP_BUDGET as group
         except ImportError:  # pragma: no cover
             group, dm = GROUP_BUDGET, DM_BUDGET
         self.group_budget, self.dm_budget = group, dm
@@ -133,7 +133,7 @@ class Rendered:
         self.count = 0
 
     def install(self) -> None:
-        import bot.presenter as p
+        import bot.present.presenter as p
 
         for name in ("render_table", "render_lobby", "render_hand"):
             original = getattr(p, name)
@@ -184,7 +184,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"{args.tables} {args.game} tables, AI {args.ai}, SQLite synchronous={args.synchronous}, "
           f"gc {args.gc}, presenter + renderer + outbox attached, real time, {db}")
     print(f"  budgets: group {budgets.group_budget}, DM {budgets.dm_budget}"
-          + ("" if budgets.real_budgets else " (bot.telegram.transport did not import: stand-ins)"))
+          + ("" if budgets.real_budgets else " (bot.adapters.telegram.transport did not import: stand-ins)"))
 
     # 1. one table alone: people acting through manager.act
     probe, transport = Probe(), CountingTransport()
@@ -306,7 +306,7 @@ def main() -> None:
                         help="NORMAL: the default durability (crash); FULL: durability power")
     parser.add_argument("--db", default="", help="SQLite file (default: a temporary one)")
     parser.add_argument("--gc", default="tuned", choices=["tuned", "default"],
-                        help="tuned: bot.settings.tune_gc() after setup and after the restore")
+                        help="tuned: bot.core.settings.tune_gc() after setup and after the restore")
     asyncio.run(run(parser.parse_args()))
 
 

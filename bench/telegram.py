@@ -146,10 +146,10 @@ class Group:
 
 
 async def bot_in_process(tg: FakeTelegram, tmp: str, args: argparse.Namespace) -> tuple[Any, Any, list[float]]:
-    from bot.clock import FakeClock
-    from bot.manager import TableManager
-    from bot.settings import ManagerSettings
-    from bot.telegram.app import build_application, start_polling
+    from bot.adapters.telegram.app import build_application, start_polling
+    from bot.core.clock import FakeClock
+    from bot.core.manager import TableManager
+    from bot.core.settings import ManagerSettings
     from storage import open_repository
 
     times: list[float] = []
@@ -168,7 +168,7 @@ async def bot_process(tg: FakeTelegram, tmp: str) -> asyncio.subprocess.Process:
            "MAJLIS_LOG_LEVEL": "WARNING"}
     for var in ("MAJLIS_CONFIG", "MAJLIS_DISCORD_TOKEN"):
         env.pop(var, None)
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "run", "--telegram",
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", "--telegram",
                                                 cwd=str(ROOT), env=env)
     await tg.wait_for(lambda: "getUpdates" in tg.calls, timeout=120)
     return proc
@@ -205,7 +205,7 @@ async def main(args: argparse.Namespace) -> None:
                 proc.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(proc.wait(), 60)
             if app is not None:
-                from bot.telegram.app import stop_polling
+                from bot.adapters.telegram.app import stop_polling
 
                 await stop_polling(app)
                 await repo.close()

@@ -1,4 +1,4 @@
-"""Make ``bot/ai/strong/trix_choice.json``: what the contracts left are worth to a Trix kingdom's owner.
+"""Make ``ai/strong/trix_choice.json``: what the contracts left are worth to a Trix kingdom's owner.
 
     python bench/trix_choice_table.py --hands 600 --rounds 120 --seed 1
 
@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai.heuristics_trix import baseline
-from bot.ai.strong import trix_choice as T
-from bot.ai.strong import trix_sim as S
+from ai.heuristics_trix import baseline
+from ai.strong import trix_choice as T
+from ai.strong import trix_sim as S
 
 
 def main() -> None:

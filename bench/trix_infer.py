@@ -33,10 +33,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine
-from bot.ai.rules import RulePlayer
-from bot.ai.strong import trix_infer as I
-from bot.ai.strong import trix_sim as S
-from bot.ai.strong.knowledge import Knowledge, from_view, sample_deal
+from ai.rules import RulePlayer
+from ai.strong import trix_infer as I
+from ai.strong import trix_sim as S
+from ai.strong.knowledge import Knowledge, from_view, sample_deal
 
 Draws = Callable[[Knowledge, I.Story, random.Random, dict[str, int]], list[list[int]]]
 

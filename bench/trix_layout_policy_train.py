@@ -1,4 +1,4 @@
-"""Make ``bot/ai/strong/trix_layout_policy.json``: the strong player's own policy in layout rollouts.
+"""Make ``ai/strong/trix_layout_policy.json``: the strong player's own policy in layout rollouts.
 
     python bench/trix_layout_policy_train.py --deals 10000 --rounds 2 --seed 5000000   # about 6 minutes
 
@@ -31,8 +31,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai.strong import trix_layout_policy as P
-from bot.ai.strong import trix_sim as S
+from ai.strong import trix_layout_policy as P
+from ai.strong import trix_sim as S
 
 SCORES = S.DEFAULT_SCORES
 Position = tuple[list[int], S.Rows, int, list[int]]

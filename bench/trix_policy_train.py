@@ -1,4 +1,4 @@
-"""Fit the learned own-seat policy of the Trix trick contracts (bot/ai/strong/trix_policy.json).
+"""Fit the learned own-seat policy of the Trix trick contracts (ai/strong/trix_policy.json).
 
     python bench/trix_policy_train.py --positions 3000 --rollouts 24 --rounds 2 --seed 1
 
@@ -26,8 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai.strong import trix_policy as P
-from bot.ai.strong import trix_sim as S
+from ai.strong import trix_policy as P
+from ai.strong import trix_sim as S
 from engine import cards as C
 
 CONTRACTS = ("king", "queens", "diamonds", "tricks")

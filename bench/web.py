@@ -83,10 +83,10 @@ async def pages_main() -> None:
 
 
 async def main(args: argparse.Namespace) -> None:
-    from bot.manager import TableManager
-    from bot.settings import ManagerSettings, tune_gc
-    from bot.types import Person
-    from bot.web.server import WebServer, WebSettings
+    from bot.adapters.web.server import WebServer, WebSettings
+    from bot.core.manager import TableManager
+    from bot.core.model import Person
+    from bot.core.settings import ManagerSettings, tune_gc
     from storage import open_repository
 
     folder = tempfile.mkdtemp(prefix="majlis-bench-web-")

@@ -149,7 +149,7 @@ class Repository(Protocol):
     async def table_route(self, table_id: int) -> tuple[str, str, str | None, float | None] | None:
         """(chat id, status, owner, lease end) of a table; None when there is no such table."""
 
-    # the inbox: commands forwarded to the process that holds their table (bot/routing.py)
+    # the inbox: commands forwarded to the process that holds their table (bot/core/cluster/routing.py)
 
     async def inbox_post(self, key: str, table_id: int, sender: str, request: str, now: float) -> int:
         """Post a forwarded command for ``table_id``'s holder; the entry's id.

@@ -16,13 +16,13 @@ import pytest
 
 #: (logger name prefix, message prefix) of the errors that are logged and survived
 HIDDEN = (
-    ("bot.tables", "a subscriber failed"),
-    ("bot.tables", "table parked"),
-    ("bot.ai", "strong AI failed"),
-    ("bot.ai", "rule player failed"),
-    ("bot.outbox", "outbox %s: delivering"),
-    ("bot.outbox", "outbox callback failed"),
-    ("bot.presenter", "presenting table"),
+    ("bot.core.tables", "a subscriber failed"),
+    ("bot.core.tables", "table parked"),
+    ("ai", "strong AI failed"),
+    ("ai", "rule player failed"),
+    ("bot.present.outbox", "outbox %s: delivering"),
+    ("bot.present.outbox", "outbox callback failed"),
+    ("bot.present.presenter", "presenting table"),
 )
 
 

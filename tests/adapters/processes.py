@@ -41,7 +41,7 @@ async def wait_listening(port: int, timeout: float = 60) -> None:
 
 async def start_run(platform: str, tmp_path: Path, env: dict[str, str], args: Sequence[str] = ()
                     ) -> asyncio.subprocess.Process:
-    """``python -m bot.cli run --<platform> [args]`` from the checkout, with ``env`` and no other MAJLIS_ setting.
+    """``python -m bot run --<platform> [args]`` from the checkout, with ``env`` and no other MAJLIS_ setting.
 
     The data directory is ``tmp_path`` and AI seats do not wait; ``env`` names the token, the
     fake's URLs and the database.
@@ -49,7 +49,7 @@ async def start_run(platform: str, tmp_path: Path, env: dict[str, str], args: Se
     full = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
     full.update(MAJLIS_DATA_DIR=str(tmp_path), MAJLIS_AI_DELAY="0", PYTHONPATH=str(ROOT), **env)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", f"--{platform}", *args, cwd=str(ROOT), env=full,
+        sys.executable, "-m", "bot", "run", f"--{platform}", *args, cwd=str(ROOT), env=full,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 

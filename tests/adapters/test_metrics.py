@@ -1,4 +1,4 @@
-"""``/metrics`` and ``/healthz`` of a real ``majlis run`` process against the fake Bot API (bot/metrics.py).
+"""``/metrics`` and ``/healthz`` of a real ``majlis run`` process against the fake Bot API (bot/app/health.py).
 
 The counters move with real actions (a person's move, AI moves), a 429 of the fake is counted, the
 live table and the AI's think time show; ``/healthz`` is 200 while the storage answers and the bot

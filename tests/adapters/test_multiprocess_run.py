@@ -2,7 +2,7 @@
 
 The fake Discord has two servers, one on each of two shards; process p0 runs shard 0 (it also gets
 every direct message), p1 runs shard 1. Bob opens a table in p1's server, so p1 holds it; his hand
-is in his DMs, so every press of his reaches p0 and is forwarded to p1 (bot/routing.py). Alice's
+is in his DMs, so every press of his reaches p0 and is forwarded to p1 (bot/core/cluster/routing.py). Alice's
 table is p0's own. Mid-match p1 is killed with SIGKILL: p0 takes Bob's table over within the lease
 (3 s here), its turn timer included (Bob stops pressing: his turn times out, then the AI plays his
 seat), and both matches finish. Every press Bob saw acknowledged without an error is in the log
@@ -21,8 +21,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.discord.shards import home_shard
-from bot.restore import replay
+from bot.app.config import home_shard
+from bot.core.tables.restore import replay
 from storage.postgres import PostgresRepository
 from tests.adapters.discord.fake_discord import FakeDiscord, Interaction
 from tests.adapters.processes import start_run, stop_pair

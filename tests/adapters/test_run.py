@@ -1,4 +1,4 @@
-"""``majlis run`` as a real process against both fakes (bot/runner.py, bot/logs.py).
+"""``majlis run`` as a real process against both fakes (bot/app/runner.py, bot/app/logs.py).
 
 One runner owns the signals: SIGTERM or SIGINT stops one bot or both, drains the outboxes within
 ``MAJLIS_SHUTDOWN_GRACE`` and exits 0; both bots share one repository (one open database file)
@@ -70,7 +70,7 @@ async def _start_plain(tmp_path: Path, env: dict[str, str]) -> asyncio.subproces
     full = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
     full.update(MAJLIS_DATA_DIR=str(tmp_path), MAJLIS_AI_DELAY="0", PYTHONPATH=str(ROOT), **env)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", cwd=str(ROOT), env=full,
+        sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=full,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
@@ -115,7 +115,7 @@ async def test_both_bots_share_one_database_log_no_token_at_debug_and_stop_on_si
     leaked = [t for t in dc.by_token if t in log]
     assert leaked == []  # interaction tokens (webhook URLs) are secrets too
     assert "Traceback" not in log
-    assert "bot.runner: stopped" in log.splitlines()[-1]
+    assert "bot.app.runner: stopped" in log.splitlines()[-1]
 
 
 async def test_discord_alone_stops_on_sigterm_with_exit_code_0(dc: FakeDiscord, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The web table across two real ``majlis run --discord`` processes on one PostgreSQL (bot/web/relay.py).
+"""The web table across two real ``majlis run --discord`` processes on one PostgreSQL (bot/adapters/web/relay.py).
 
 p0 runs shard 0, p1 shard 1; each has its own web server (``MAJLIS_WEB_PORT``) and advertises its
 address in the database. Bob opens a table in p1's server, so p1 holds it, and his hand (``/majlis
@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
-from bot.discord.shards import home_shard
+from bot.app.config import home_shard
 from storage.postgres import PostgresRepository
 from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.processes import free_port, start_run, stop_pair, wait_listening

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract
 
-from bot.i18n import FSI, PDI, T, translator
+from bot.present.i18n import FSI, PDI, T, translator
 from locales import update as U
 
 FORMATTER = string.Formatter()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import FSI, PDI, resolve_lang, translator
+from bot.core.lang import resolve_lang
+from bot.present.i18n import FSI, PDI, translator
 
 
 @pytest.mark.parametrize(
@@ -72,7 +73,7 @@ def test_a_run_of_isolated_items_is_isolated_as_a_whole() -> None:
 
 
 def test_lines_are_the_same_when_remembered_and_the_memory_is_bounded() -> None:
-    from bot.i18n import MAX_PIECES, RLM, T
+    from bot.present.i18n import MAX_PIECES, RLM, T
 
     t = T("ar")
     lines = ["Ali · 3", "علي · ٣", "", f"Q♠ {FSI}علي{PDI}"]

@@ -24,7 +24,7 @@ def test_a_build_from_a_fresh_clone_ships_the_mo_files(tmp_path: Path) -> None:
         assert (build / "locales" / lang / "LC_MESSAGES" / "messages.mo").is_file()
     env = {**os.environ, "PYTHONPATH": str(build)}
     out = subprocess.run(
-        [sys.executable, "-c", "from bot.i18n import translator; import locales; "
+        [sys.executable, "-c", "from bot.present.i18n import translator; import locales; "
          "print(locales.__file__); print(translator('ar').pgettext('suit', 'Hearts'))"],
         cwd=tmp_path, env=env, check=True, capture_output=True, text=True,
     ).stdout.splitlines()

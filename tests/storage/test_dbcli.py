@@ -32,7 +32,7 @@ SEATS = (Seat("tg:1", "One"), Seat("tg:2", "Two"), Seat("ai:easy:2", "AI", is_ai
 def majlis(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAJLIS_")}
     env["MAJLIS_LANG"] = "en"
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True, cwd=ROOT,
                           env=env, input=stdin, timeout=120, check=False)
 
 

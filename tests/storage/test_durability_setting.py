@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config
+from bot.app.config import ConfigError, load_config
 from storage import open_repository
 from storage.sqlite import SQLiteRepository
 

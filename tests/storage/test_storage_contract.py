@@ -781,7 +781,7 @@ async def test_a_bot_of_one_platform_claims_only_that_platforms_tables(repo: Rep
     assert await repo.claim_tables("other", 1.0, 30.0, chat_prefixes=()) == []
 
 
-# --- the inbox: commands forwarded to the process that holds the table (bot/routing.py) ----------------
+# --- the inbox: commands forwarded to the process that holds the table (bot/core/cluster/routing.py) ----------------
 
 
 async def test_the_chat_and_table_routes_name_the_live_table_and_its_holder(repo: Repo) -> None:

@@ -1,7 +1,7 @@
 """A running Majlis Discord bot against the fake, and simulated members who play through it.
 
 ``Bot`` owns a real SQLite file, a table manager (instant AI, no turn timers unless asked) and
-the real discord.py client built by :func:`bot.discord.build_client`. ``Privacy`` checks every
+the real discord.py client built by :func:`bot.adapters.discord.build_client`. ``Privacy`` checks every
 message at the moment it is rendered, when the engine's state is exactly the one it shows, and
 remembers what it checked, so that a test can then prove that every message Discord received
 was one of them.
@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.discord import build_client
-from bot.discord.client import MajlisClient, MajlisShardedClient
-from bot.discord.handlers import Handlers
-from bot.manager import TableManager
-from bot.presenter import Presenter
-from bot.settings import CommandLimits, ManagerSettings
+from bot.adapters.discord import build_client
+from bot.adapters.discord.client import MajlisClient, MajlisShardedClient
+from bot.adapters.discord.handlers import Handlers
+from bot.adapters.throttle import CommandLimits
+from bot.core.manager import TableManager
+from bot.core.service import routed
+from bot.core.settings import ManagerSettings
+from bot.present.presenter import Presenter
 from storage import open_repository
 from tests.adapters.discord.fake_discord import FakeDiscord, Interaction, Message
 
@@ -180,7 +182,7 @@ class Bot:
     async def start(self) -> Bot:
         """Open the database, build and connect the client, wait until it is ready."""
         self._repo = await open_repository(self.db)
-        self.manager = TableManager(self._repo, settings=self.settings)
+        self.manager = TableManager(self._repo, router=routed, settings=self.settings)
         self.privacy = privacy = Privacy(self.manager)
 
         def presenter(manager: TableManager, transport: Any) -> Presenter:

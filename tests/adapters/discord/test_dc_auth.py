@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot import codec
+from bot.present import codec
 from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.discord.harness import Bot, Member, Table
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import codec
-from bot.clock import FakeClock
-from bot.settings import CommandLimits
+from bot.adapters.throttle import CommandLimits
+from bot.core.clock import FakeClock
+from bot.present import codec
 from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.discord.harness import Bot, Member, Table
 

@@ -208,7 +208,7 @@ async def test_the_sharded_client_serves_every_shard(tmp_path: Path) -> None:
 
 
 async def test_a_select_option_works_like_its_button(fake: FakeDiscord, bot: Bot) -> None:
-    from bot.render.message import Button, OutMessage
+    from bot.present.render.message import Button, OutMessage
 
     table = await started(fake, bot)
     alice = table.members[0]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import ConfigError, load_config
-from bot.discord.shards import home_shard, parse_shards
+from bot.app.config import ConfigError, home_shard, load_config, parse_shards
 
 
 @pytest.mark.parametrize(("text", "ids", "count"), [

@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 import discord
 import pytest
 
-from bot.discord.transport import DiscordTransport, channel_dest, dm_dest
-from bot.outbox import Forbidden, MessageGone, RetryAfter, TransientError
-from bot.render.message import Button, OutMessage
+from bot.adapters.discord.transport import DiscordTransport, channel_dest, dm_dest
+from bot.present.outbox import Forbidden, MessageGone, RetryAfter, TransientError
+from bot.present.render.message import Button, OutMessage
 from tests.adapters.discord.fake_discord import FakeDiscord
 
 

@@ -17,16 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.clock import FakeClock
-from bot.manager import TableManager
-from bot.outbox import Budget, Outbox, OutboxHub
-from bot.presenter import Presenter
-from bot.render.cards import card_label
-from bot.render.message import OutMessage
-from bot.settings import CommandLimits, ManagerSettings
-from bot.telegram.app import TgApp, build_application, default_presenter, start_polling, stop_polling
-from bot.telegram.transport import TelegramTransport
-from bot.types import TableUpdate
+from bot.adapters.telegram.app import TgApp, build_application, default_presenter, start_polling, stop_polling
+from bot.adapters.telegram.transport import TelegramTransport
+from bot.adapters.throttle import CommandLimits
+from bot.core.clock import FakeClock
+from bot.core.manager import TableManager
+from bot.core.model import TableUpdate
+from bot.core.service import routed
+from bot.core.settings import ManagerSettings
+from bot.present.outbox import Budget, Outbox, OutboxHub
+from bot.present.presenter import Presenter
+from bot.present.render.cards import card_label
+from bot.present.render.message import OutMessage
 from storage import open_repository
 from storage.repository import Repository
 from tests.adapters.telegram.fake_server import TOKEN, FakeMessage, FakeTelegram, FakeUser
@@ -202,7 +204,7 @@ class Bed:
 
     async def _boot(self) -> None:
         self.repo = await open_repository(self.db)
-        self.manager = TableManager(self.repo, clock=self.clock, settings=self.settings)
+        self.manager = TableManager(self.repo, router=routed, clock=self.clock, settings=self.settings)
 
         def factory(manager: TableManager, transport: TelegramTransport, clock: Any) -> Presenter:
             if self.dm_budget is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import codec
+from bot.present import codec
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload
 
 OTHER = GROUP - 1  # a second group

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from bot.render.message import Button, OutMessage
-from bot.types import Person
+from bot.core.model import Person
+from bot.present.render.message import Button, OutMessage
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player
 
 
@@ -159,7 +159,7 @@ async def test_one_chat_in_order_while_chats_run_side_by_side() -> None:
     """The update processor keeps a chat's updates in order and lets other chats overtake."""
     from telegram import Chat, Message, Update
 
-    from bot.telegram.ordering import PerChatProcessor
+    from bot.adapters.telegram.ordering import PerChatProcessor
 
     done: list[str] = []
     proc = PerChatProcessor(8)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import codec
-from bot.settings import CommandLimits
+from bot.adapters.throttle import CommandLimits
+from bot.present import codec
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player
 
 SLOW = "Slow down: try again in"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.telegram.transport import DISABLED
+from bot.adapters.telegram.transport import DISABLED
 from tests.adapters.telegram.fake_server import FakeMessage
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload, play_out
 

@@ -1,5 +1,5 @@
 """A group upgraded to a supergroup (Telegram's ``ChatMigrated``): its live table, its settings and
-its results follow it to the new id (bot/telegram/transport.py, TableManager.move_chat)."""
+its results follow it to the new id (bot/adapters/telegram/transport.py, TableManager.move_chat)."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.i18n import translator
-from bot.render.errors import render_error
+from bot.present.i18n import translator
+from bot.present.render.errors import render_error
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload, play_out
 
 

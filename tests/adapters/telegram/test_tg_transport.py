@@ -7,9 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
-from bot.outbox import Forbidden, MessageGone, PermanentError, RetryAfter, TransientError
-from bot.render.message import Button, OutMessage
-from bot.telegram.transport import (
+from bot.adapters.telegram.transport import (
     NOOP,
     TelegramTransport,
     dm_dest,
@@ -18,6 +16,8 @@ from bot.telegram.transport import (
     player_id,
     user_of,
 )
+from bot.present.outbox import Forbidden, MessageGone, PermanentError, RetryAfter, TransientError
+from bot.present.render.message import Button, OutMessage
 from tests.adapters.telegram.fake_server import FakeTelegram
 
 GROUP = -100500

@@ -1,5 +1,5 @@
-"""``majlis run --telegram --webhook`` as a real process against the fake Bot API (bot/telegram/app.py,
-bot/runner.py).
+"""``majlis run --telegram --webhook`` as a real process against the fake Bot API (bot/adapters/telegram/app.py,
+bot/app/runner.py).
 
 The fake plays Telegram's side of a webhook: it records ``setWebhook`` and POSTs every update to the
 address it was given, with the secret header. The test also POSTs to the listen port itself: without

@@ -1,5 +1,5 @@
 """Two ``majlis run --telegram --webhook`` workers behind one load balancer, on one PostgreSQL
-(bot/routing.py forwards, bot/telegram/app.py receives).
+(bot/core/cluster/routing.py forwards, bot/adapters/telegram/app.py receives).
 
 The balancer (this test's own HTTP server, at the address both workers give ``setWebhook``) sends
 each update the fake Bot API posts to the worker the test names. The table is opened through

@@ -1,0 +1,115 @@
+"""The ``/majlis`` slash command group: names, options, choices and descriptions.
+
+Discord's locale list has no Arabic, so names stay English and each description carries the
+Arabic words beside the English ones; the stored language of the server and of each player
+decides the words of the answers. Every subcommand delegates to :class:`Handlers`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.handlers import GAMES
+
+if TYPE_CHECKING:
+    from bot.adapters.discord.handlers import Handlers
+
+Interaction = discord.Interaction[Any]
+Choice = app_commands.Choice
+
+GAME_CHOICES = [
+    Choice(name="Syrian Tarneeb 41 · طرنيب ٤١", value="tarneeb41"),
+    Choice(name="Tarneeb · طرنيب", value="tarneeb"),
+    Choice(name="Trix · تركس", value="trix"),
+]
+LANG_CHOICES = [Choice(name="العربية (Arabic)", value="ar"), Choice(name="English", value="en")]
+SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", value="server"), Choice(name="me · أنا", value="me")]
+SETTINGS_SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", value="server"),
+                          Choice(name="this channel only · هذه القناة فقط", value="channel"),
+                          Choice(name="this channel follows the server again · القناة تتبع الخادم من جديد",
+                                 value="reset")]
+DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢٣٤٥٦٧٨٩", value="arabic")]
+AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
+              Choice(name="strong · قوي", value="strong")]
+
+assert [c.value for c in GAME_CHOICES] == list(GAMES)
+
+
+def build_group(handlers: Handlers) -> app_commands.Group:
+    """The ``/majlis`` group wired to ``handlers``."""
+    group = app_commands.Group(name="majlis", description="Tarneeb, Tarneeb 41 and Trix tables · طاولات طرنيب وتركس",
+                               guild_only=True)
+
+    @group.command(name="new", description="Open a table in this channel · افتح طاولة في هذه القناة")
+    @app_commands.describe(game="The game · اللعبة", target="Points to win (optional) · نقاط الفوز")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(interaction: Interaction, game: Choice[str],
+                  target: app_commands.Range[int, 1, 1000] | None = None) -> None:
+        await handlers.new(interaction, game.value, target)
+
+    @group.command(name="join", description="Take a seat · اجلس إلى الطاولة")
+    async def join(interaction: Interaction) -> None:
+        await handlers.join(interaction)
+
+    @group.command(name="leave", description="Leave your seat · غادر مقعدك")
+    async def leave(interaction: Interaction) -> None:
+        await handlers.leave(interaction)
+
+    @group.command(name="begin", description="Start now; AI fills empty seats · ابدأ الآن")
+    async def begin(interaction: Interaction) -> None:
+        await handlers.begin(interaction)
+
+    @group.command(name="stop", description="Stop the table (creator or Manage Server) · أوقف الطاولة")
+    async def stop(interaction: Interaction) -> None:
+        await handlers.stop(interaction)
+
+    @group.command(name="hand", description="Your cards, only for you · أوراقك لك وحدك")
+    async def hand(interaction: Interaction) -> None:
+        await handlers.hand(interaction)
+
+    @group.command(name="scores", description="This table's scores · نتائج الطاولة")
+    async def scores(interaction: Interaction) -> None:
+        await handlers.scores(interaction)
+
+    @group.command(name="leaderboard", description="This channel's best players · أفضل اللاعبين")
+    @app_commands.describe(game="The game · اللعبة")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(interaction: Interaction, game: Choice[str] | None = None) -> None:
+        await handlers.leaderboard(interaction, game.value if game else None)
+
+    @group.command(name="stats", description="Your record · سجلك")
+    async def stats(interaction: Interaction) -> None:
+        await handlers.stats(interaction)
+
+    @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
+    @app_commands.describe(language="ar or en · العربية أو الإنجليزية",
+                           scope="The server (default) or only you · الخادم أو أنت")
+    @app_commands.choices(language=LANG_CHOICES, scope=SCOPE_CHOICES)
+    async def lang(interaction: Interaction, language: Choice[str], scope: Choice[str] | None = None) -> None:
+        await handlers.lang(interaction, language.value, scope.value if scope else "server")
+
+    @group.command(name="settings", description="Turn timer, digits, AI level (Manage Server) · الإعدادات")
+    @app_commands.describe(turn="Seconds per turn · ثوانٍ لكل دور", digits="Digits · الأرقام",
+                           ai="AI level · مستوى الذكاء",
+                           scope="The server (default), this channel only, or back to the server's · الخادم أو القناة")
+    @app_commands.choices(digits=DIGIT_CHOICES, ai=AI_CHOICES, scope=SETTINGS_SCOPE_CHOICES)
+    async def settings(interaction: Interaction, turn: app_commands.Range[int, 10, 600] | None = None,
+                       digits: Choice[str] | None = None, ai: Choice[str] | None = None,
+                       scope: Choice[str] | None = None) -> None:
+        await handlers.settings(interaction, turn, digits.value if digits else None, ai.value if ai else None,
+                                scope.value if scope else "server")
+
+    @group.command(name="rules", description="The rules in brief · القواعد باختصار")
+    @app_commands.describe(game="The game · اللعبة")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(interaction: Interaction, game: Choice[str] | None = None) -> None:
+        await handlers.rules(interaction, game.value if game else None)
+
+    @group.command(name="help", description="The commands · الأوامر")
+    async def help_(interaction: Interaction) -> None:
+        await handlers.help(interaction)
+
+    return group

@@ -1,0 +1,118 @@
+"""Button presses: decode the payload into a command, dispatch it (bot/core/service.py), answer at once.
+
+Every press is answered with ``answerCallbackQuery``; a refused one with a short localized alert that
+says why (``bot/present/render/errors.py``). "My hand" answers with the cards in an alert.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable
+from typing import Any
+
+from telegram import CallbackQuery, Message, Update
+from telegram import error as tg_error
+from telegram.ext import ContextTypes
+
+from bot.adapters.telegram import texts
+from bot.adapters.telegram.common import Base
+from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
+from bot.core.commands import Act, Actor, Begin, Claim, Join, Leave, ShowHand, Stop
+from bot.core.errors import TableError
+from bot.core.identity import ascii_int
+from bot.core.lang import resolve_lang
+from bot.present import codec
+from bot.present.i18n import translator
+from bot.present.render.cards import cards_line
+from bot.present.render.errors import render_error
+
+log = logging.getLogger(__name__)
+
+
+class Buttons(Base):
+    """The ``CallbackQueryHandler`` of the Application."""
+
+    async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button: decode, dispatch, answer the query (an alert when refused); every press is answered."""
+        query = update.callback_query
+        if query is None:
+            return
+        try:
+            verdict = self.s.press_verdict(player_id(query.from_user.id))
+            if not verdict.ok:  # a flood: answered (the spinner stops), nothing dispatched
+                text = None
+                if verdict.first:
+                    t = await self.person_t(query.from_user)
+                    text = render_error("slow_down", {"seconds": max(1, math.ceil(verdict.wait))}, t)
+                await _answer(query.answer(text))
+                return
+            await self._press(query, context)
+        except Exception:
+            log.exception("telegram button failed on %r", query.data)
+            try:
+                t = await self.person_t(query.from_user)
+            except Exception:
+                t = translator(resolve_lang(None, query.from_user.language_code))
+            await _answer(query.answer(render_error("internal", {}, t), show_alert=True))
+
+    async def _press(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
+        data = query.data or ""
+        if data.startswith(DISABLED):  # a move shown disabled: the table says why it is not allowed
+            data = data[len(DISABLED):]
+        if data == NOOP or not codec.is_ours(data):
+            await _answer(query.answer())
+            return
+        try:
+            payload = codec.decode(data)
+            message = query.message
+            if not isinstance(message, Message):  # an inline or too old message: no chat to check
+                raise TableError("stale")
+            # the table is the one of the chat the button was pressed in, never the payload's alone
+            actor = self.actor(context, message, query.from_user, event_id=f"tg:q:{query.id}")
+            alert = await self._apply(payload, actor)
+        except codec.CodecError:
+            t = await self.person_t(query.from_user)
+            await _answer(query.answer(render_error("bad_action", {}, t), show_alert=True))
+        except TableError as e:
+            t = await self.person_t(query.from_user)
+            await _answer(query.answer(render_error(e.code, e.params, t), show_alert=True))
+        else:
+            if alert is None:
+                await _answer(query.answer())
+            else:
+                await _answer(query.answer(alert, show_alert=True))
+
+    async def _apply(self, p: codec.Payload, actor: Actor) -> str | None:
+        tid = p.table_id
+        if p.verb == "a":
+            await self.dispatch(Act(tid, p.version, p.arg), actor)
+        elif p.verb == "j":
+            await self.dispatch(Join(tid, ascii_int(p.arg) if p.arg else None), actor)
+        elif p.verb == "b":
+            await self.dispatch(Begin(tid), actor)
+        elif p.verb == "l":
+            await self.dispatch(Leave(tid), actor)
+        elif p.verb == "c":
+            seat = ascii_int(p.arg)
+            await self.dispatch(Claim(seat if seat is not None else -1, tid), actor)
+        elif p.verb == "x":
+            await self.dispatch(Stop(tid), actor)
+        elif p.verb == "h":
+            _, _, view = await self.dispatch(ShowHand(tid), actor)
+            return await self._hand_alert(actor, view)
+        return None
+
+    async def _hand_alert(self, actor: Actor, view: dict[str, Any]) -> str:
+        person = actor.person
+        record = await self.s.manager.prefs.player_record(person.player_id)
+        t = translator(resolve_lang(record.lang if record is not None else None, person.lang_hint))
+        hand = list(view.get("hand") or [])
+        return texts.hand_alert(hand, list(view.get("legal") or []), t, cards_line(hand, t))
+
+
+async def _answer(call: Awaitable[bool]) -> None:
+    try:
+        await call
+    except tg_error.TelegramError as e:
+        log.info("answerCallbackQuery failed: %s", e)

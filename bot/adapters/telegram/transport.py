@@ -1,0 +1,235 @@
+"""The outbox's :class:`~bot.present.outbox.Transport` for Telegram, through python-telegram-bot's ``Bot``.
+
+Destinations are platform-neutral strings: ``"tg:<chat>"`` (a group), ``"tg:<chat>/<thread>"`` (a
+forum topic: every message carries ``message_thread_id``) and ``"dm:tg:<user>"`` (the private chat
+with a person). Telegram's errors become the outbox's: 403 → :class:`~bot.present.outbox.Forbidden`,
+429 → :class:`~bot.present.outbox.RetryAfter`, network trouble and 5xx →
+:class:`~bot.present.outbox.TransientError`, any other 400 on a send → :class:`~bot.present.outbox.PermanentError`
+(dropped, never retried against the group's budget), an edit of a deleted message →
+:class:`~bot.present.outbox.MessageGone`; "message is not modified" counts as success. A group that became a
+supergroup (``ChatMigrated``) is noted (:meth:`TelegramTransport.migrated`: the chat's tables move)
+and the operation is made again at the new id.
+"""
+
+from __future__ import annotations
+
+import datetime as dtm
+import logging
+import warnings
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import error as tg_error
+
+from bot.core import identity
+from bot.present.outbox import Budget, Forbidden, MessageGone, PermanentError, RetryAfter, TransientError
+from bot.present.render.message import Button, OutMessage
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: 20 per minute per group (edits included), spent as a steady stream: a burst of 2, then one every
+#: 3.2 s; the 1 s margin keeps clock differences from squeezing 21 into one of Telegram's minutes.
+GROUP_BUDGET = Budget(20, 60.0, burst=2, margin=1.0)
+#: About one message a second in a private chat.
+DM_BUDGET = Budget(1, 1.0, margin=0.05)
+#: The whole bot: about 30 messages a second (Telegram's broadcast limit).
+GLOBAL_BUDGET = Budget(30, 1.0, burst=5, margin=0.05)
+MAX_TEXT = 4096
+#: Group → supergroup moves remembered for messages still queued under the old id.
+MAX_MOVED = 1024
+#: Callback data of a placeholder button without a payload (Telegram has no disabled buttons):
+#: answered silently.
+NOOP = "noop"
+#: Prefix of a disabled move's callback data (``DISABLED + payload``): pressing it runs the move, so
+#: that the table refuses it with its reason ("you must follow suit"), in the presser's answer only.
+DISABLED = "off:"
+
+_GONE = ("message to edit not found", "message to delete not found", "message_id_invalid",
+         "message can't be edited", "message can't be deleted", "message not found")
+_NO_CHAT = ("chat not found", "bot was kicked", "not enough rights", "have no rights",
+            "need administrator rights", "chat_write_forbidden", "topic_closed", "topic_deleted",
+            "message thread not found")
+
+
+# The ids are spelled in bot/core/identity.py; these are its Telegram spellings.
+group_dest = identity.tg_group
+parse_dest = identity.tg_parse
+
+
+def dm_dest(user_id: int) -> str:
+    """The destination of a person's private chat with the bot."""
+    return identity.dm_dest(identity.person_id(identity.TELEGRAM, user_id))
+
+
+def player_id(user_id: int) -> str:
+    """The neutral player id of a Telegram user."""
+    return identity.person_id(identity.TELEGRAM, user_id)
+
+
+def user_of(player: str) -> int | None:
+    """The Telegram user id of a neutral player id, or None if it is not a Telegram person."""
+    return identity.user_of(player, identity.TELEGRAM)
+
+
+def is_dm(dest: str) -> bool:
+    """Whether ``dest`` is a person's private chat."""
+    return dest.startswith("dm:tg:")
+
+
+def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | None:
+    """The inline keyboard of a message's button rows (None when there are none)."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for row in buttons:
+        out: list[InlineKeyboardButton] = []
+        for b in row:
+            if b.url is not None and b.web_app:
+                out.append(InlineKeyboardButton(b.label, web_app=WebAppInfo(b.url)))
+            elif b.url is not None:
+                out.append(InlineKeyboardButton(b.label, url=b.url))
+            elif b.payload is not None and not b.disabled:
+                out.append(InlineKeyboardButton(b.label, callback_data=b.payload))
+            elif b.payload is not None and len((DISABLED + b.payload).encode()) <= 64:
+                # a move not allowed now (a card that does not follow suit): pressing it says why
+                out.append(InlineKeyboardButton(b.label, callback_data=DISABLED + b.payload))
+            else:
+                out.append(InlineKeyboardButton(b.label, callback_data=NOOP))
+        if out:
+            rows.append(out)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def retry_seconds(exc: tg_error.RetryAfter) -> float:
+    """The wait asked by a 429, without PTB's int/timedelta deprecation warning."""
+    value: Any = getattr(exc, "_retry_after", None)
+    if value is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = exc.retry_after
+    if isinstance(value, dtm.timedelta):
+        return value.total_seconds()
+    return float(value)
+
+
+def _has(exc: Exception, needles: tuple[str, ...]) -> bool:
+    text = str(exc).lower()
+    return any(n in text for n in needles)
+
+
+class TelegramTransport:
+    """Send, edit and delete plain messages with inline keyboards; typed errors for the outbox."""
+
+    def __init__(self, bot: Bot, *, bot_username: str | None = None,
+                 group_budget: Budget = GROUP_BUDGET, dm_budget: Budget = DM_BUDGET,
+                 global_budget: Budget | None = GLOBAL_BUDGET) -> None:
+        self.bot = bot
+        self._username = bot_username
+        self.group_budget = group_budget
+        self.dm_budget = dm_budget
+        self.global_budget = global_budget  # the outbox hub's bot-wide limiter
+
+    @property
+    def bot_username(self) -> str:
+        """The bot's @username (from ``getMe`` once the bot is initialized)."""
+        if self._username is None:
+            self._username = self.bot.username
+        return self._username
+
+    def start_link(self, payload: str | None = None) -> str:
+        """The deep link that opens the private chat with the bot and presses Start."""
+        base = f"https://t.me/{self.bot_username}"
+        return f"{base}?start={payload}" if payload else base
+
+    def budget(self, dest: str) -> Budget:
+        """Group/topic: 20 per minute (edits included); private chat: 1 per second."""
+        return self.dm_budget if is_dm(dest) else self.group_budget
+
+    async def send(self, dest: str, msg: OutMessage) -> str:
+        """Post ``msg``; returns the new message id."""
+        chat_id, thread_id = parse_dest(dest)
+        try:
+            sent = await self._at(chat_id, lambda chat: self.bot.send_message(
+                chat, msg.text[:MAX_TEXT], message_thread_id=thread_id,
+                reply_markup=markup(msg.buttons), disable_notification=not msg.notify))
+        except tg_error.BadRequest as exc:
+            if _has(exc, _NO_CHAT):
+                raise Forbidden(dest) from exc
+            raise PermanentError(str(exc)) from exc  # the same request would be refused again
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+        return str(sent.message_id)
+
+    async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
+        """Replace text and keyboard of an earlier message (unchanged content is fine)."""
+        chat_id, _ = parse_dest(dest)
+        try:
+            await self._at(chat_id, lambda chat: self.bot.edit_message_text(
+                msg.text[:MAX_TEXT], chat_id=chat, message_id=int(message_id),
+                reply_markup=markup(msg.buttons)))
+        except tg_error.BadRequest as exc:
+            if _has(exc, ("message is not modified",)):
+                return
+            if _has(exc, _NO_CHAT):
+                raise Forbidden(dest) from exc
+            raise MessageGone(str(exc)) from exc
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+
+    async def delete(self, dest: str, message_id: str) -> None:
+        """Remove an earlier message."""
+        chat_id, _ = parse_dest(dest)
+        try:
+            await self._at(chat_id, lambda chat: self.bot.delete_message(chat, int(message_id)))
+        except tg_error.BadRequest as exc:
+            raise MessageGone(str(exc)) from exc
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+
+    # ------------------------------------------------------------------ groups that became supergroups
+
+    #: Awaited with (old chat id, new chat id) when Telegram says a group became a supergroup (the
+    #: application moves the chat's tables and settings: ``TableManager.move_chat``).
+    on_migrated: Callable[[int, int], Awaitable[None]] | None = None
+
+    @property
+    def moved(self) -> dict[int, int]:
+        """Groups that became supergroups: old id -> new id (what is still queued for the old id goes
+        to the new one); the newest ``MAX_MOVED``."""
+        table: dict[int, int] | None = self.__dict__.get("_moved")
+        if table is None:
+            table = self.__dict__["_moved"] = {}
+        return table
+
+    async def migrated(self, old: int, new: int) -> None:
+        """Note that group ``old`` is now supergroup ``new`` and tell :attr:`on_migrated` (once per group)."""
+        if self.moved.get(old) == new:
+            return
+        self.moved[old] = new
+        while len(self.moved) > MAX_MOVED:
+            del self.moved[next(iter(self.moved))]
+        log.info("telegram: group %s became the supergroup %s; its tables move there", old, new)
+        if self.on_migrated is not None:
+            try:
+                await self.on_migrated(old, new)
+            except Exception:
+                log.exception("moving the tables of group %s to %s failed", old, new)
+
+    async def _at(self, chat_id: int, call: Callable[[int], Awaitable[T]]) -> T:
+        """``call`` at the chat's current id; after ``ChatMigrated``, once more at the new one."""
+        chat_id = self.moved.get(chat_id, chat_id)
+        try:
+            return await call(chat_id)
+        except tg_error.ChatMigrated as exc:
+            new = int(exc.new_chat_id)
+            await self.migrated(chat_id, new)
+            return await call(new)
+
+    @staticmethod
+    def _map(dest: str, exc: tg_error.TelegramError) -> Exception:
+        if isinstance(exc, tg_error.Forbidden | tg_error.ChatMigrated):
+            return Forbidden(dest)
+        if isinstance(exc, tg_error.RetryAfter):
+            return RetryAfter(retry_seconds(exc))
+        log.info("telegram %s: %s", dest, exc)
+        return TransientError(str(exc))

@@ -1,0 +1,1 @@
+"""The terminal table: ``majlis play`` (see :mod:`bot.adapters.terminal.app`)."""

@@ -1,0 +1,49 @@
+"""The one door from a web page to the tables: every move a page sends goes through here.
+
+A move carries the table version the page showed (a stale page is refused as a stale button is)
+and the person the credential names. It goes through the same :meth:`bot.core.service.Service.dispatch`
+as a press in a private chat with the bot (the page counts as the person's private chat: they
+must sit at the table), then the manager's seat, turn and version checks. Nothing else in
+``bot/adapters/web`` changes a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.commands import Act, Actor
+from bot.core.errors import TableError
+from bot.core.identity import dm_dest
+from bot.core.model import Person, TableSnapshot
+from bot.core.service import Service
+
+MAX_ACTION = 32
+
+
+@dataclass(frozen=True, slots=True)
+class WebActor:
+    """Who acts from a page: the person, and the seat their credential is for."""
+
+    person: Person
+    table_id: int
+    seat: int
+
+
+async def act(manager: Any, actor: WebActor, version: Any, action: Any) -> TableSnapshot:
+    """Apply ``action`` at ``version`` for ``actor``; raises :class:`TableError` (nothing changed)."""
+    if type(version) is not int:
+        raise TableError("stale")
+    if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
+        raise TableError("bad_action")
+    snap = manager.get(actor.table_id)
+    if snap is None:
+        raise TableError("no_table")
+    if snap.seat_of(actor.person.player_id) != actor.seat:
+        raise TableError("not_seated")
+    cmd = Act(actor.table_id, version, action)
+    # the web server may serve several platforms' managers as one (bot.adapters.web.service.ManagerSet)
+    owner = getattr(manager, "owner", None)
+    holder = owner(actor.table_id) if callable(owner) else manager
+    result: TableSnapshot = await Service(holder).dispatch(cmd, Actor(actor.person, dm_dest(actor.person.player_id)))
+    return result

@@ -1,0 +1,357 @@
+"""The web adapter's HTTP side (aiohttp): the page, its WebSocket, sign-in and replays.
+
+Routes:
+
+- ``GET /``, ``GET /tg`` (the Telegram Mini App entry), ``GET /replay/<id>``: the one page
+  (``bot/adapters/web/static``). Credentials ride in the address's fragment, which browsers never send.
+- ``GET /static/<file>``: the page's script and style sheet.
+- ``GET /ws?k=<credential>``: the live table. A missing or expired credential gets 401, a forged
+  one, a foreign ``Origin`` or a seat that is no longer the person's gets 403, all before the
+  upgrade; nothing changes.
+- ``POST /api/telegram`` ``{"init_data", "table"}``: a Mini App sign-in; Telegram's ``initData``
+  is validated (:mod:`bot.adapters.web.telegram_auth`) and a play credential for the person's seat returned.
+- ``GET /api/replay/<id>?k=<credential>``: a finished table's replay frames.
+- ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from bot.adapters.throttle import Cooldown
+from bot.adapters.web import actions
+from bot.adapters.web.hub import Viewer, WebHub
+from bot.adapters.web.links import WebLinks
+from bot.adapters.web.relay import Relay
+from bot.adapters.web.replay import replay_frames
+from bot.adapters.web.telegram_auth import DEFAULT_MAX_AGE, validate_init_data
+from bot.adapters.web.tokens import CredentialError, Forged, Grant, verify
+from bot.core.errors import TableError
+from bot.core.identity import ascii_int
+from bot.core.model import TableSnapshot
+from bot.present.render.errors import render_error
+from storage.records import LIVE_STATUSES
+
+log = logging.getLogger(__name__)
+
+STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css", "index.html": "text/html"}
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org")
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """Where the web adapter listens and how it is reached.
+
+    ``public_url``: the address people open (``MAJLIS_WEB_URL``, e.g. the reverse proxy's https
+    address); default ``http://<host>:<port>``. ``telegram_token`` enables Mini App sign-in;
+    ``telegram_max_age``: seconds an ``initData`` stays good. ``origins``: further origins whose pages
+    may open the WebSocket (the page's own address always may).
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str | None = None
+    telegram_token: str | None = None
+    telegram_max_age: float = DEFAULT_MAX_AGE
+    origins: tuple[str, ...] = ()
+    ws_rate: float = 10.0  # messages a second a page may send, on average
+    ws_burst: int = 30  # ... and in one burst
+    ws_flood_close: int = 100  # refused messages after which the connection is closed
+
+
+_FLOOD = "\x00flood"  # the writer's cue to close a flooding page (1008, policy violation)
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.adapters.web").joinpath("static", name).read_bytes()
+
+
+class WebServer:
+    """The aiohttp application of the web table, on one table manager."""
+
+    def __init__(self, manager: Any, secret: bytes, settings: WebSettings | None = None,
+                 hub: WebHub | None = None) -> None:
+        self.manager = manager
+        self.secret = secret
+        self.settings = settings or WebSettings()
+        self.hub = hub or WebHub(manager, replay_link=self._replay_path)
+        self._files = {name: _static(name) for name in STATIC_FILES}
+        self._runner: web.AppRunner | None = None
+        #: Several processes on one database: pages of tables held elsewhere are relayed there.
+        self.relay: Relay | None = None
+        self.base_url = (self.settings.public_url or "").rstrip("/")
+        self.app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
+        self.app.add_routes([
+            web.get("/", self._page),
+            web.get("/tg", self._page),
+            web.get("/favicon.ico", self._favicon),
+            web.get("/replay/{table_id}", self._page),
+            web.get("/static/{name}", self._file),
+            web.get("/ws", self._ws),
+            web.post("/api/telegram", self._telegram),
+            web.get("/api/replay/{table_id}", self._replay),
+            web.get("/api/words", self._words),
+        ])
+
+    @property
+    def links(self) -> WebLinks:
+        """Signed addresses under the public address."""
+        return WebLinks(self.base_url, self.secret)
+
+    def _replay_path(self, table_id: int, now: float) -> str:
+        return self.links.replay_path(table_id, now)  # the links change once start() knows the port
+
+    def now(self) -> float:
+        """The manager's clock."""
+        now: float = self.manager.clock.now()
+        return now
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        """Listen; returns the base address (``public_url`` or the bound one)."""
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
+        await site.start()
+        if not self.base_url:
+            addresses = self._runner.addresses
+            port = addresses[0][1] if addresses else self.settings.port
+            self.base_url = f"http://{self.settings.host}:{port}"
+        return self.base_url
+
+    async def close(self) -> None:
+        """Close every page and stop listening."""
+        await self.hub.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self.relay is not None:
+            await self.relay.close()
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the bound one when ``port`` was 0)."""
+        addresses = self._runner.addresses if self._runner is not None else []
+        return int(addresses[0][1]) if addresses else self.settings.port
+
+    # -- plain HTTP -----------------------------------------------------------------------------
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        if not response.prepared:
+            response.headers.setdefault("Content-Security-Policy", CSP)
+            response.headers.setdefault("X-Content-Type-Options", "nosniff")
+            response.headers.setdefault("Referrer-Policy", "no-referrer")
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._files["index.html"], content_type="text/html", charset="utf-8")
+
+    async def _favicon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _file(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC_FILES or name == "index.html":
+            raise web.HTTPNotFound()
+        return web.Response(body=self._files[name], content_type=STATIC_FILES[name], charset="utf-8")
+
+    @staticmethod
+    def _deny(e: CredentialError) -> web.Response:
+        return web.json_response({"error": type(e).__name__.lower()}, status=e.status)
+
+    def _origin_ok(self, request: web.Request) -> bool:
+        """A browser's WebSocket must come from this site's own pages (no cross-site hijacking)."""
+        origin = request.headers.get("Origin")
+        if origin is None:  # not a browser: the credential alone decides
+            return True
+        netloc = urlsplit(origin).netloc.lower()
+        allowed = {request.host.lower()}
+        for url in (self.settings.public_url, *self.settings.origins):
+            if url:
+                allowed.add(urlsplit(url).netloc.lower())
+        return bool(netloc) and netloc in allowed
+
+    def _grant(self, token: str | None) -> Grant:
+        return verify(self.secret, token, self.now())
+
+    async def _telegram(self, request: web.Request) -> web.Response:
+        """Mini App sign-in: Telegram's initData → a play credential for the person's seat."""
+        bot_token = self.settings.telegram_token
+        if not bot_token:
+            raise web.HTTPNotFound()
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return self._deny(Forged("not JSON"))
+        if not isinstance(body, dict):
+            return self._deny(Forged("not an object"))
+        try:
+            user = validate_init_data(body.get("init_data"), bot_token, now=self.now(),
+                                      max_age=self.settings.telegram_max_age)
+        except CredentialError as e:
+            return self._deny(e)
+        raw = body.get("table")
+        table = raw if type(raw) is int else ascii_int(raw) if isinstance(raw, str) else None  # not "²"
+        snap = self.manager.get(table) if table is not None else None
+        if snap is None and self.relay is not None and table is not None:  # held by another process
+            record = await self.manager.repo.get_table(table)
+            snap = TableSnapshot(table=record) if record is not None and record.status in LIVE_STATUSES else None
+        if snap is None:
+            return web.json_response({"error": "no_table"}, status=404)
+        seat = snap.seat_of(user.player_id)
+        if seat is None:
+            return web.json_response({"error": "not_seated"}, status=403)
+        token = self.links.token("play", snap.table_id, self.now(), seat=seat, player_id=user.player_id)
+        return web.json_response({"token": token})
+
+    async def _words(self, request: web.Request) -> web.Response:
+        """The page's words in a language (for a page refused before it learnt its reader's)."""
+        from bot.adapters.web.view import ui_strings
+        from bot.core.lang import normalize_lang
+        from bot.present.i18n import translator
+
+        t = translator(normalize_lang(request.query.get("lang")) or "ar")
+        return web.json_response({"ui": ui_strings(t), "lang": t.lang, "rtl": t.rtl},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def _replay(self, request: web.Request) -> web.Response:
+        try:
+            grant = self._grant(request.query.get("k"))
+        except CredentialError as e:
+            return self._deny(e)
+        tid = request.match_info["table_id"]
+        if grant.kind != "replay" or ascii_int(tid) != grant.table_id:
+            return self._deny(Forged("not a replay of this table"))
+        record = await self.manager.repo.get_table(grant.table_id)
+        if record is None:
+            return web.json_response({"error": "no_table"}, status=404)
+        if record.status in ("lobby", "playing"):
+            return web.json_response({"error": "not_finished"}, status=409)
+        snap = self.manager.get(grant.table_id)
+        t = await self.hub.viewer_t(snap or TableSnapshot(table=record), None)
+        story = replay_frames(record, await self.manager.repo.actions(grant.table_id), t)
+        from bot.adapters.web.view import ui_strings
+
+        return web.json_response({"type": "replay", "ui": ui_strings(t), "lang": t.lang, "rtl": t.rtl, **story},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    # -- the live table -------------------------------------------------------------------------
+
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        if not self._origin_ok(request):
+            return web.json_response({"error": "origin"}, status=403)
+        try:
+            grant = self._grant(request.query.get("k"))
+        except CredentialError as e:
+            return self._deny(e)
+        if grant.kind == "replay":
+            return self._deny(Forged("a replay credential"))
+        snap = self.manager.get(grant.table_id)
+        if snap is None and self.relay is not None:  # another process may hold it
+            found = await self.relay.holder(grant.table_id)
+            if found is not None:
+                url = found[1]
+                if url is None:  # between holders: the page tries again
+                    return web.json_response({"error": "unavailable"}, status=503)
+                return await self.relay.forward(request, url)
+        if snap is None:
+            return web.json_response({"error": "no_table"}, status=404)
+        playing = grant.kind == "play"
+        if playing and (grant.player_id is None or snap.seat_of(grant.player_id) != grant.seat):
+            return web.json_response({"error": "not_seated"}, status=403)
+        t = await self.hub.viewer_t(snap, grant.player_id if playing else None)
+        viewer = Viewer(table_id=grant.table_id, seat=grant.seat if playing else None,
+                        player_id=grant.player_id if playing else None, t=t)
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=4096)
+        await ws.prepare(request)
+        writer = asyncio.create_task(self._writer(ws, viewer))
+        # the adapters' token bucket (bot.adapters.throttle.Cooldown), one key: this connection
+        bucket = Cooldown(self.manager.clock, self.settings.ws_burst, 1.0 / self.settings.ws_rate, maxsize=1)
+        refused = 0
+        try:
+            await self.hub.attach(viewer)
+            async for msg in ws:
+                if msg.type == WSMsgType.ERROR:
+                    break
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                verdict = bucket.check("page")
+                if verdict.ok:
+                    await self._on_message(viewer, msg.data)
+                    continue
+                # A flooding page: told once each time it runs dry, then cut off; nothing it sent is applied.
+                refused += 1
+                if verdict.first:
+                    viewer.put(json.dumps({"type": "error", "code": "web_flood", "ref": None,
+                                           "text": render_error("web_flood", {}, viewer.t)}, ensure_ascii=False))
+                if refused >= self.settings.ws_flood_close:
+                    log.warning("closing a flooding page on table %s", viewer.table_id)
+                    viewer.queue.put_nowait(_FLOOD)  # after what is queued: the page reads why
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(writer), 2.0)
+                    break
+        except LookupError:
+            pass
+        finally:
+            self.hub.detach(viewer)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            await ws.close()
+        return ws
+
+    @staticmethod
+    async def _writer(ws: web.WebSocketResponse, viewer: Viewer) -> None:
+        """Send the viewer's queue in order; None closes the connection (the page resyncs)."""
+        try:
+            while True:
+                text = await viewer.queue.get()
+                if text is None:
+                    await ws.close()
+                    return
+                if text is _FLOOD:
+                    await ws.close(code=1008, message=b"flood")
+                    return
+                await ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            return
+
+    async def _on_message(self, viewer: Viewer, data: str) -> None:
+        try:
+            msg = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("type") != "act":
+            return
+        ref = msg.get("ref")
+        try:
+            if viewer.seat is None or viewer.player_id is None:
+                raise TableError("not_seated")
+            snap = self.manager.get(viewer.table_id)
+            if snap is None:
+                raise TableError("no_table")
+            actor = actions.WebActor(person=viewer.person(snap), table_id=viewer.table_id, seat=viewer.seat)
+            await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
+        except TableError as e:
+            viewer.put(json.dumps({"type": "error", "code": e.code, "ref": ref,
+                                   "text": render_error(e.code, e.params, viewer.t)}, ensure_ascii=False))
+        except Exception:  # a storage failure, say: the move did not happen; the page stays connected
+            log.exception("a move from the web failed on table %s", viewer.table_id)
+            viewer.put(json.dumps({"type": "error", "code": "internal", "ref": ref,
+                                   "text": render_error("illegal", {"reason": "internal"}, viewer.t)},
+                                  ensure_ascii=False))

@@ -1,0 +1,38 @@
+"""What every ``majlis`` subcommand shares: the games and levels it offers, the terminal's language, a
+failure as one line, and log records kept off the player's screen."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from bot.core.lang import normalize_lang, resolve_lang
+
+GAMES = ("tarneeb41", "tarneeb", "trix")
+AI_LEVELS = ("easy", "normal", "strong")
+
+
+def cli_lang(requested: str | None, configured: str | None) -> str:
+    """The terminal's language: ``--lang``, then ``MAJLIS_LANG``/the file, then ``$LANG``."""
+    hint = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG")
+    return resolve_lang(requested or configured, normalize_lang(hint))
+
+
+def fail(message: str, code: int = 2) -> int:
+    """Print ``message`` on standard error; the exit code ``code``."""
+    print(message, file=sys.stderr)
+    return code
+
+
+def log_to_file(db: str, level: str) -> None:
+    """Keep log records (an AI's trouble, say) off the player's screen: beside the database."""
+    import logging
+
+    if "://" in db or db.startswith(":"):
+        logging.getLogger().addHandler(logging.NullHandler())
+        return
+    wanted = logging.getLevelName(level.upper())
+    logging.basicConfig(filename=str(Path(db).expanduser().parent / "majlis-play.log"),
+                        level=max(logging.WARNING, wanted if isinstance(wanted, int) else 0),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")

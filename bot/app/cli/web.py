@@ -1,0 +1,53 @@
+"""``majlis web``: its arguments and its command (registered by ``bot/app/cli/main.py``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from bot.app.cli.common import cli_lang, fail, log_to_file
+
+
+def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...]) -> None:
+    """Add the ``web`` subcommand to ``majlis``'s parser."""
+    web = sub.add_parser("web", help="play a match in your browser against three AI players (on 127.0.0.1)")
+    web.add_argument("--game", choices=games, default="tarneeb41", help="the game (default tarneeb41)")
+    web.add_argument("--lang", choices=("ar", "en"), help="language (default: MAJLIS_LANG, then $LANG)")
+    web.add_argument("--seed", type=int, help="the shuffle seed (default: random)")
+    web.add_argument("--timer", type=int, default=0, metavar="SECONDS",
+                     help="seconds per turn before the timer plays for you (0 = no timer, the default)")
+    web.add_argument("--target", type=int, help="the score that wins the match (Tarneeb games)")
+    web.add_argument("--ai", choices=ai_levels, help="AI strength (default: MAJLIS_AI_LEVEL or normal)")
+    web.add_argument("--resume", action="store_true", help="continue the newest unfinished web match")
+    web.add_argument("--db", help="the SQLite file (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
+    web.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
+    web.add_argument("--port", type=int, default=8741, help="the port on 127.0.0.1 (default 8741; 0: any free one)")
+    web.add_argument("--no-open", action="store_true", help="only print the address, do not open a browser")
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve a local table and print (and, where possible, open) its address."""
+    from bot.adapters.terminal.app import prepare_db
+    from bot.adapters.web.local import STOPPED, WebOptions, serve
+    from bot.app.config import ConfigError, load_config
+    from bot.present.i18n import translator
+
+    try:
+        cfg = load_config(db=args.db, ai_level=args.ai, digits=args.digits)
+    except ConfigError as e:
+        return fail(str(e))
+    lang = cli_lang(args.lang, cfg.lang)
+    opts = WebOptions(game=args.game, lang=lang, seed=args.seed, timer=args.timer, target=args.target,
+                      ai_level=cfg.ai_level, resume=args.resume, db=cfg.db, digits=cfg.digits,
+                      ai_delay=cfg.ai_delay, port=args.port, open_browser=not args.no_open)
+    prepare_db(cfg.db)
+    log_to_file(cfg.db, cfg.log_level)
+    try:
+        code = asyncio.run(serve(opts, lambda line: print(line, flush=True)))
+    except KeyboardInterrupt:  # where the loop cannot handle signals itself
+        code = STOPPED
+    if code == STOPPED:
+        print(translator(lang, cfg.digits).gettext(
+            "Stopped. Your match is saved: continue it with {command}.", command="majlis web --resume"))
+    return code

@@ -1,0 +1,298 @@
+"""Any process may receive any command: one for a table another live process holds is forwarded there.
+
+With several processes on one database (``ManagerSettings.owner`` set: leases, ``bot/core/tables/leases.py``)
+a Telegram webhook worker or a Discord shard may receive a press for a table that another process
+runs. :meth:`Service.dispatch <bot.core.service.Service.dispatch>` asks :meth:`Router.target` first:
+
+- the table is held here (in this process's registry), or the chat has no live table at all (a new
+  table: this process creates it and holds it), or the command is a settings change: applied here,
+  as in one process;
+- the chat's live table (from a group) or the named table (from a DM, or a join link) is held by
+  another process whose lease runs: the command is forwarded (:meth:`Router.forward`);
+- its holder's lease ran out (it died): this process takes over what is free at once (a lease
+  heartbeat now) and applies the command itself.
+
+Forwarding goes through the database's inbox (``Repository.inbox_*``): the sender posts the
+command under a key, the holder takes it (each entry is taken by one process, once), runs the
+same dispatch locally and writes its answer, which the sender returns as if it had run the
+command itself (the receiving adapter renders it: the Telegram callback answer, the Discord
+interaction reply). On PostgreSQL ``NOTIFY majlis_inbox`` wakes the holder and ``NOTIFY
+majlis_answer`` the waiting sender; elsewhere (tests on memory or SQLite) both poll.
+
+Exactly once:
+
+- a retried command (the same key: the platform's event id when the adapter gives one, else the
+  press itself, ``table, version, person, code``, for versioned moves) is the same entry: it is
+  applied once and every retry gets that one answer;
+- the holder takes an entry in one transaction (``pending → taken``), then applies it under the
+  table's lock like any command; a versioned move applied twice would be refused as ``stale``
+  anyway;
+- the sender waits ``route_wait`` seconds. An entry nobody took by then is expired (never to be
+  applied, ``route_timeout``: "nothing was changed, try again"). An entry taken whose answer did
+  not come (its holder died mid-way) may or may not have been applied: the sender says so
+  (``route_unknown``: "look at the table"); a retry then meets the engine's checks, so it is never
+  applied twice. An entry still pending when its table's holder dies is taken by the process that
+  takes the table over, if the sender still waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.core.cluster.wire import (
+    Moved,
+    command_key,
+    decode_answer,
+    decode_request,
+    encode_answer,
+    encode_error,
+    encode_request,
+)
+from bot.core.commands import Actor, Begin, ChangeSettings, Command, JoinByLink, SetLanguage, ShowLeaderboard, Stop
+from bot.core.errors import TableError
+from storage.records import INBOX_DONE, INBOX_EXPIRED, InboxEntry
+
+if TYPE_CHECKING:
+    from bot.core.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+INBOX_CHANNEL = "majlis_inbox"
+ANSWER_CHANNEL = "majlis_answer"
+#: Seconds after which an inbox entry is forgotten.
+KEEP_ENTRIES = 3600.0
+
+# ---------------------------------------------------------------------------------- the router
+
+async def _wait(event: asyncio.Event, seconds: float) -> None:
+    """Until ``event`` is set or ``seconds`` passed (cancelled at once, unlike 3.11's wait_for)."""
+    if event.is_set():
+        return
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait({waiter}, timeout=seconds)
+    finally:
+        waiter.cancel()
+
+
+class Router:
+    """Forward to the holder of a table (sender side) and apply what was forwarded here (holder side)."""
+
+    def __init__(self, manager: TableManager, local: Callable[[Command, Actor], Awaitable[Any]]) -> None:
+        """``local(cmd, actor)`` applies a command here (the dispatch without routing): what other
+        processes forward to this one goes through it, so it is checked as if asked here."""
+        assert manager.settings.owner is not None
+        self.manager = manager
+        self.local = local
+        self.repo = manager.repo
+        self.owner: str = manager.settings.owner
+        self.wait = manager.settings.route_wait
+        listen = getattr(self.repo, "listen", None)
+        self.notifier = listen is not None
+        self.poll = manager.settings.route_poll or (1.0 if self.notifier else 0.05)
+        self._answers: dict[int, asyncio.Event] = {}
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+        self.stats = {"forwarded": 0, "served": 0, "route_timeout": 0, "route_unknown": 0, "moved": 0}
+
+    async def start(self) -> None:
+        """Listen (PostgreSQL) and serve the inbox of the tables held here, until :meth:`close`."""
+        if self._task is not None:
+            return
+        if self.notifier:
+            await self.repo.listen(INBOX_CHANNEL, self._on_inbox)  # type: ignore[attr-defined]
+            await self.repo.listen(ANSWER_CHANNEL, self._on_answer)  # type: ignore[attr-defined]
+        self._task = asyncio.create_task(self._serve_loop())
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
+
+    def wake(self) -> None:
+        """Look at the inbox now (tables were taken over: their pending entries are this process's)."""
+        self._wake.set()
+
+    # -- sender side --------------------------------------------------------------------------------
+
+    async def target(self, cmd: Command, actor: Actor) -> int | None:
+        """The table to forward ``cmd`` to, or None: apply it here."""
+        if isinstance(cmd, (SetLanguage, ChangeSettings, ShowLeaderboard)):
+            return None  # chat and player settings, finished matches: in storage, seen by all (bot/core/prefs.py)
+        registry = self.manager.registry
+        if isinstance(cmd, JoinByLink):
+            try:
+                link_table = (await self.manager.join_links()).table_of(cmd.payload)
+            except TableError:
+                return None  # refused here
+            route = await self._route_of_table(link_table)
+        elif actor.in_dm:
+            named = getattr(cmd, "table_id", None)
+            if type(named) is not int:
+                return None
+            route = await self._route_of_table(named)
+        else:
+            if registry.live_in_chat(actor.chat_id) is not None:
+                return None
+            lease = await self.repo.chat_lease(actor.chat_id)
+            route = lease
+        if route is None:
+            return None  # no live table: this process answers (and holds a table it creates)
+        table_id, owner, until = route
+        if owner == self.owner:
+            return None
+        if owner is None or until is None or until < self.manager.clock.now():
+            await self._take_over()  # its holder died: take what is free now, then apply it here
+            return None if self._held(table_id) else table_id if await self._still_remote(table_id) else None
+        return table_id
+
+    def _held(self, table_id: int) -> bool:
+        table = self.manager.registry.find(table_id)
+        return table is not None and table.live
+
+    async def _route_of_table(self, table_id: int) -> tuple[int, str | None, float | None] | None:
+        if self._held(table_id):
+            return None
+        route = await self.repo.table_route(table_id)
+        if route is None or route[1] not in ("lobby", "playing"):
+            return None
+        return table_id, route[2], route[3]
+
+    async def _still_remote(self, table_id: int) -> bool:
+        route = await self.repo.table_route(table_id)
+        return (route is not None and route[2] not in (None, self.owner) and route[3] is not None
+                and route[3] >= self.manager.clock.now())
+
+    async def _take_over(self) -> None:
+        leases = self.manager.leases
+        if leases is not None:
+            await leases.beat()
+
+    async def forward(self, table_id: int, cmd: Command, actor: Actor) -> Any:
+        """Post ``cmd`` to the holder of ``table_id`` and return its answer (or raise its refusal)."""
+        admin: bool | None = None
+        member: dict[str, bool | None] = {}
+        if isinstance(cmd, (Stop, Begin)) and not actor.in_dm:
+            admin = await actor.is_admin()  # the holder cannot ask this chat's platform for this person
+        if isinstance(cmd, JoinByLink):
+            route = await self.repo.table_route(table_id)
+            if route is not None:
+                member[route[0]] = await actor.is_member(route[0])
+        request = encode_request(cmd, actor, admin=admin, member=member)
+        key = command_key(cmd, actor)
+        self.stats["forwarded"] += 1
+        entry_id = await self.repo.inbox_post(key, table_id, self.owner, request, self.manager.clock.now())
+        event = self._answers.setdefault(entry_id, asyncio.Event())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wait
+        try:
+            while True:
+                found = await self.repo.inbox_result(entry_id)
+                if found is not None and found[0] == INBOX_DONE and found[1] is not None:
+                    return decode_answer(found[1])
+                if found is None or found[0] == INBOX_EXPIRED:
+                    break
+                left = deadline - loop.time()
+                if left <= 0:
+                    break
+                await _wait(event, min(left, self.poll))
+                event.clear()
+        finally:
+            self._answers.pop(entry_id, None)
+        if await self.repo.inbox_expire(entry_id):
+            self.stats["route_timeout"] += 1
+            raise TableError("route_timeout")
+        found = await self.repo.inbox_result(entry_id)  # answered at the very last moment?
+        if found is not None and found[0] == INBOX_DONE and found[1] is not None:
+            return decode_answer(found[1])
+        if found is not None and found[0] == INBOX_EXPIRED:
+            self.stats["route_timeout"] += 1
+            raise TableError("route_timeout")
+        self.stats["route_unknown"] += 1
+        raise TableError("route_unknown")
+
+    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Any]]) -> Any:
+        """Route ``cmd``: forward it, or run ``local()`` (the dispatch here); a holder that let the table
+        go meanwhile makes it route again, once."""
+        for _ in range(2):
+            table_id = await self.target(cmd, actor)
+            if table_id is None:
+                return await local()
+            try:
+                return await self.forward(table_id, cmd, actor)
+            except Moved:
+                self.stats["moved"] += 1
+        raise TableError("route_timeout")
+
+    def _on_answer(self, payload: str) -> None:
+        if payload == "*":
+            for event in self._answers.values():
+                event.set()
+            return
+        with contextlib.suppress(ValueError):
+            waiting = self._answers.get(int(payload))
+            if waiting is not None:
+                waiting.set()
+
+    # -- holder side --------------------------------------------------------------------------------
+
+    def _on_inbox(self, payload: str) -> None:
+        if payload == "*":
+            self._wake.set()
+            return
+        with contextlib.suppress(ValueError):
+            if self._held(int(payload)):
+                self._wake.set()
+
+    async def _serve_loop(self) -> None:
+        purged = 0.0
+        while True:
+            await _wait(self._wake, self.poll)
+            self._wake.clear()
+            try:
+                await self.serve()
+                now = self.manager.clock.now()
+                if now - purged > 300.0:
+                    purged = now
+                    await self.repo.inbox_purge(now - KEEP_ENTRIES)
+            except Exception:  # the database is away: the next round tries again
+                log.exception("serving the inbox failed")
+                await asyncio.sleep(self.poll)
+
+    async def serve(self) -> int:
+        """Take the entries of the tables held here and apply each (in its own task); how many."""
+        entries = await self.repo.inbox_take(self.owner, self.manager.clock.now())
+        for entry in entries:
+            task = asyncio.create_task(self._apply(entry))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+        return len(entries)
+
+    async def _apply(self, entry: InboxEntry) -> None:
+        try:
+            if not self._held(entry.table_id):
+                answer = json.dumps({"moved": True})
+            else:
+                cmd, actor = decode_request(entry.request)
+                result = await self.local(cmd, actor)
+                answer = encode_answer(result)
+        except TableError as e:
+            answer = encode_error(e.code, e.params)
+        except Exception:
+            log.exception("forwarded command %s failed", entry.entry_id)
+            answer = encode_error("internal", {})
+        self.stats["served"] += 1
+        try:
+            await self.repo.inbox_answer(entry.entry_id, answer, self.manager.clock.now())
+        except Exception:
+            log.exception("could not answer forwarded command %s", entry.entry_id)

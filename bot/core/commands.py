@@ -1,0 +1,140 @@
+"""Typed commands: what a person asked for, parsed from a platform event (bot/core/service.py runs them).
+
+An adapter turns a Telegram or Discord event into one command plus an :class:`Actor` and hands both
+to :meth:`bot.core.service.Service.dispatch`; nothing else decides who may do what. ``table_id`` is the
+table a button or link names (None: the live table of the chat the command came from).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.model import Person
+
+
+async def _no() -> bool:
+    return False
+
+
+async def _unknown(chat_id: str) -> bool | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who sent a command, and from where.
+
+    - ``chat_id``: the group chat or channel it came from (``"tg:-100"``, ``"dc:5"``), or the
+      person's private chat (``"dm:tg:7"``).
+    - ``is_admin()``: whether they administer that chat (asked only when a rule needs it).
+    - ``is_member(chat_id)``: whether they belong to another chat (True/False, None: cannot tell).
+    - ``can_sit``: False for a sender who is not one person (Telegram's anonymous group admins).
+    - ``event_id``: the platform's id of the event (``"tg:<update_id>"``, ``"dc:<interaction id>"``),
+      if the adapter gives it: a command forwarded to another process (``bot/core/cluster/routing.py``) under
+      the same event id is applied once, however often it is retried.
+    """
+
+    person: Person
+    chat_id: str
+    is_admin: Callable[[], Awaitable[bool]] = _no
+    is_member: Callable[[str], Awaitable[bool | None]] = _unknown
+    can_sit: bool = True
+    event_id: str | None = None
+
+    @property
+    def in_dm(self) -> bool:
+        """The command came from the person's private chat with the bot."""
+        return self.chat_id.startswith("dm:")
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    game: str
+    options: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    table_id: int | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JoinByLink:
+    """``/start <payload>`` in a private chat: the signed invitation of a lobby's Join button."""
+
+    payload: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    seat: int
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    table_id: int
+    version: int | None
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHand:
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowScores:
+    """The running totals of the chat's live table (group chats only)."""
+
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLeaderboard:
+    """The chat's best players of each of ``games`` (group chats only)."""
+
+    games: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """``scope`` ``"chat"``: the chat's (or server's) language, admins only; ``"me"``: one's own."""
+
+    lang: str
+    scope: str = "chat"
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """Chat settings (``turn_seconds``, ``digits``, ``ai_level``, ``default_options``); admins only.
+
+    ``scope``: ``"server"`` changes where the chat's settings live (a Discord channel's server, else
+    the chat); ``"channel"`` stores an override of this channel only; ``"reset"`` forgets that
+    override (the channel follows its server again), then applies ``changes`` to the server.
+    """
+
+    changes: dict[str, Any] = field(default_factory=dict)
+    scope: str = "server"
+
+
+Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Act | ShowHand | ShowScores
+           | ShowLeaderboard | SetLanguage | ChangeSettings)

@@ -1,0 +1,206 @@
+"""The one dispatch: every command from every platform is authorized here, then run by the manager.
+
+Rules (README "Who may do what"):
+
+- A command names a table only through the chat it came from: the table must be the live table
+  of that chat. From a private chat (DM) it must be a table where the person sits (or owns an
+  away seat). A button of another table, a payload naming another chat's table, or a table the
+  person does not sit at is refused (``wrong_table``, ``not_seated``) and nothing changes.
+- Joining from a private chat needs the lobby's signed invitation (:class:`Links`): an HMAC of the
+  table id under a per-install secret kept in the database. A forged link is ``bad_link``, a link
+  to a table that is no longer open ``link_expired``; where the platform can tell, the person must
+  be a member of the table's chat (``not_member``).
+- A person who left a running match may take back only the seat they left (``left_seat``); the
+  leave (and its loss) stands otherwise.
+- Stop: the table's creator or an admin of its chat. Language and settings of a chat: its admins.
+- A sender who is not one person (Telegram's anonymous group admins) may use admin commands but
+  cannot sit (``anonymous``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.core.cluster.routing import Router
+from bot.core.commands import (
+    Act,
+    Actor,
+    Begin,
+    ChangeSettings,
+    Claim,
+    Command,
+    Join,
+    JoinByLink,
+    Leave,
+    NewTable,
+    SetLanguage,
+    ShowHand,
+    ShowLeaderboard,
+    ShowScores,
+    Stop,
+)
+from bot.core.errors import TableError
+from bot.core.identity import is_dm
+from bot.core.links import Links
+from bot.core.model import TableSnapshot
+from bot.core.table import Table
+from storage.records import ChatRecord, PlayerRecord
+
+if TYPE_CHECKING:
+    from bot.core.manager import TableManager
+
+class Service:
+    """``dispatch(command, actor)``: authorize, then call the manager; refusals raise ``TableError``."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+
+    async def ready(self) -> Links:
+        """The install's join links (the secret is read from storage on first use)."""
+        return await self.manager.join_links()
+
+    async def dispatch(self, cmd: Command, actor: Actor, *, route: bool = True) -> Any:
+        """Run ``cmd`` for ``actor`` if they may; returns what the manager returned.
+
+        With several processes (``manager.router``), a command for a table another live process
+        holds is forwarded there and its answer returned (``bot/core/cluster/routing.py``); ``route=False``: here.
+        """
+        router = self.manager.router
+        if route and router is not None:
+            return await router.dispatch(cmd, actor, lambda: self._dispatch(cmd, actor))
+        return await self._dispatch(cmd, actor)
+
+    async def _dispatch(self, cmd: Command, actor: Actor) -> Any:
+        m = self.manager
+        person = actor.person
+        if isinstance(cmd, Act):
+            self._table(cmd.table_id, actor, seated=True)
+            if cmd.version is None:
+                return await m.act_current(cmd.table_id, person, cmd.code)
+            return await m.act(cmd.table_id, person, cmd.version, cmd.code)
+        if isinstance(cmd, ShowHand):
+            table = self._table(cmd.table_id, actor, seated=True)
+            seat = table.seat_of(person.player_id)
+            if table.game is None:
+                raise TableError("not_started")
+            return table.snapshot(), seat, m.view(table.table_id, seat)
+        if isinstance(cmd, ShowScores):
+            self._group(actor)
+            return self._table(cmd.table_id, actor).snapshot()
+        if isinstance(cmd, ShowLeaderboard):
+            self._group(actor)
+            return {game: await m.leaderboard(actor.chat_id, game) for game in cmd.games}
+        if isinstance(cmd, NewTable):
+            self._group(actor)
+            self._sitter(actor)
+            return await m.create(actor.chat_id, person, cmd.game, cmd.options)
+        if isinstance(cmd, JoinByLink):
+            return await self._join_by_link(cmd, actor)
+        if isinstance(cmd, Join):
+            self._group(actor)
+            self._sitter(actor)
+            table = self._table(cmd.table_id, actor)
+            return await m.join(table.record.chat_id, person, cmd.seat)
+        if isinstance(cmd, Leave):
+            table = self._table(cmd.table_id, actor, seated=actor.in_dm)
+            return await m.leave(table.record.chat_id, person)
+        if isinstance(cmd, Begin):
+            table = self._table(cmd.table_id, actor, seated=actor.in_dm)
+            admin = table.parked and not actor.in_dm and await actor.is_admin()  # a parked match goes on
+            return await m.begin(table.record.chat_id, person, is_admin=admin)
+        if isinstance(cmd, Claim):
+            self._group(actor)
+            self._sitter(actor)
+            table = self._table(cmd.table_id, actor)
+            left = table.leavers().get(person.player_id)
+            if left is not None and cmd.seat != left:
+                raise TableError("left_seat", seat=left)
+            return await m.claim(table.record.chat_id, person, cmd.seat)
+        if isinstance(cmd, Stop):
+            table = self._table(cmd.table_id, actor, seated=actor.in_dm)
+            creator = person.player_id == table.record.creator and actor.can_sit
+            admin = not actor.in_dm and not creator and await actor.is_admin()
+            if not (creator or admin):
+                raise TableError("not_allowed")
+            return await m.stop(table.record.chat_id, person, is_admin=admin)
+        if isinstance(cmd, SetLanguage):
+            return await self._set_language(cmd, actor)
+        if isinstance(cmd, ChangeSettings):
+            self._group(actor)
+            if not await actor.is_admin():
+                raise TableError("admins_only")
+            if cmd.scope == "channel":
+                return await m.prefs.update_chat(actor.chat_id, **cmd.changes)
+            if cmd.scope == "reset":
+                chat = await m.prefs.clear_override(actor.chat_id)
+                if not cmd.changes:
+                    return chat
+            return await m.prefs.update_chat(m.prefs.settings_scope(actor.chat_id), **cmd.changes)
+        raise TableError("bad_action")
+
+    # ------------------------------------------------------------------ the rules
+
+    def _table(self, table_id: int | None, actor: Actor, *, seated: bool = False) -> Table:
+        """The table a command may touch: the chat's live one, or (from a DM) one the actor sits at."""
+        registry = self.manager.registry
+        if actor.in_dm:
+            if table_id is None:
+                raise TableError("no_table")
+            table = registry.table(table_id)
+            if table.seat_of(actor.person.player_id) is None:
+                raise TableError("not_seated")
+            return table
+        live = registry.live_in_chat(actor.chat_id)
+        if table_id is not None and (live is None or live.table_id != table_id):
+            found = registry.find(table_id)
+            if found is not None and found.record.chat_id != actor.chat_id:
+                raise TableError("wrong_table")
+            raise TableError("stale")  # an ended table of this chat (or one no longer in memory)
+        if live is None:
+            raise TableError("no_table")
+        if seated and live.seat_of(actor.person.player_id) is None:
+            raise TableError("not_seated")
+        return live
+
+    @staticmethod
+    def _group(actor: Actor) -> None:
+        if actor.in_dm:
+            raise TableError("group_only")
+
+    @staticmethod
+    def _sitter(actor: Actor) -> None:
+        if not actor.can_sit:
+            raise TableError("anonymous")
+
+    async def _join_by_link(self, cmd: JoinByLink, actor: Actor) -> TableSnapshot:
+        self._sitter(actor)
+        links = await self.ready()
+        table_id = links.table_of(cmd.payload)
+        table = self.manager.registry.find(table_id)
+        if table is None or not table.live:
+            raise TableError("link_expired")
+        if table.seat_of(actor.person.player_id) is not None:
+            return table.snapshot()
+        if await actor.is_member(table.record.chat_id) is False:
+            raise TableError("not_member")
+        if table.record.status != "lobby":
+            raise TableError("link_expired")
+        return await self.manager.join(table.record.chat_id, actor.person)
+
+    async def _set_language(self, cmd: SetLanguage, actor: Actor) -> ChatRecord | PlayerRecord:
+        m = self.manager
+        if cmd.lang not in ("ar", "en"):
+            raise TableError("bad_option", detail="language is ar or en")
+        if cmd.scope == "me" or is_dm(actor.chat_id):
+            record = await m.update_player(actor.person.player_id, lang=cmd.lang)
+            return record
+        if not await actor.is_admin():
+            raise TableError("admins_only")
+        return await m.prefs.update_chat(m.prefs.settings_scope(actor.chat_id), lang=cmd.lang)
+
+
+def routed(manager: TableManager) -> Router:
+    """The cross-process router of ``manager`` (pass it as ``TableManager(..., router=routed)``): it
+    forwards commands for tables held elsewhere, and applies what is forwarded here through this
+    dispatch (``route=False``), so a forwarded command is authorized exactly as a local one."""
+    return Router(manager, lambda cmd, actor: Service(manager).dispatch(cmd, actor, route=False))

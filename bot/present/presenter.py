@@ -1,0 +1,402 @@
+"""Turns the table manager's updates into messages for each recipient, in their language.
+
+For every :class:`~bot.core.model.TableUpdate` the presenter queues, through one
+:class:`~bot.present.outbox.OutboxHub` per platform:
+
+- the public table message (key ``table:<id>``) in the table's chat, edited in place (the lobby
+  while in the lobby), in the chat's language;
+- notices (new messages) only when people must be told: the match started, a deal was scored or
+  thrown in, the match is over, a seat went to the AI, a private message failed;
+- each seated human's private hand (key ``hand:<id>:<player>``) at ``dm:<player>``, edited in
+  place, in the player's language, plus a short "your turn" ping when it becomes their turn.
+
+A destination's platform is its prefix (``tg``, ``dc``, ``cli``; ``dm:tg:5`` is Telegram). The
+public destinations only ever receive text rendered from the public view.
+
+Rendering is lazy: the presenter queues a *builder* (the update's snapshot and translator, bound
+to a render function) and the outbox calls it when that message is about to be sent; the builder
+renders the manager's newest state of the table (the update's own if the manager no longer has
+it; nothing for a hand whose seat is no longer that person's). A newer update replaces the waiting
+builder, so a busy table costs one cheap queue operation per change and one rendering per message
+actually sent, always of the newest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from bot.core import identity
+from bot.core.lang import resolve_lang
+from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.present import keys
+from bot.present.i18n import T, translator
+from bot.present.keys import human_of, platform_name
+from bot.present.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
+from bot.present.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
+from bot.present.render.common import seat_name
+from bot.present.render.hand import render_turn_ping, render_turn_warning
+from bot.present.render.lobby import lobby_text
+from bot.present.render.message import Button, OutMessage
+from bot.present.render.table import table_text
+from storage.records import CANCELLED, LOBBY, STOPPED
+
+if TYPE_CHECKING:
+    from bot.core.clock import Clock
+
+log = logging.getLogger(__name__)
+
+#: How long a player's stored language and DM state are trusted before being read again.
+PLAYER_TTL = 30.0
+#: Bounds of the per-person caches (the oldest entries go first).
+MAX_PLAYERS = 50_000
+#: ``message_ids["shown:<key>"] = "<version>:<fingerprint>"``: what a message showed at a clean stop.
+SHOWN_PREFIX = "shown:"
+
+
+#: The ids are spelled in bot/core/identity.py (re-exported here for the presenter's callers).
+platform_of = identity.platform_of
+dm_dest = identity.dm_dest
+table_key = keys.table_key
+hand_key = keys.hand_key
+table_of_key = keys.table_of_key
+
+class Presenter:
+    """Subscribes to a table manager and feeds one outbox hub per platform.
+
+    ``transports`` maps a platform prefix to its :class:`~bot.present.outbox.Transport`. A transport may
+    offer ``start_link(payload=None) -> str`` (Telegram's deep link) for the "Start the bot"
+    button. ``join_link(snapshot)`` may give the lobby's Join button a URL instead of a payload.
+    ``feed(update, t)`` may add public messages (the terminal's play-by-play) before the notices;
+    ``pings=False`` leaves out the "your turn" messages; ``private=False`` all private messages.
+    ``hand_link(snapshot, seat, player_id, t)`` may add a button row under each private hand (the
+    web table's "Open table", bot/adapters/web/service.py); ``table_link(snapshot, t)`` a row under the public
+    table of a running match (the web table's "Watch").
+    """
+
+    def __init__(
+        self,
+        manager: Any,
+        transports: Mapping[str, Transport],
+        *,
+        clock: Clock | None = None,
+        join_link: Callable[[TableSnapshot], str | None] | None = None,
+        private: bool = True,
+        pings: bool = True,
+        feed: Callable[[TableUpdate, T], list[OutMessage]] | None = None,
+        hand_link: Callable[[TableSnapshot, int, str, T], Button | None] | None = None,
+        table_link: Callable[[TableSnapshot, T], Button | None] | None = None,
+    ) -> None:
+        from bot.core.clock import RealClock
+
+        self.manager = manager
+        self.clock: Clock = clock or getattr(manager, "clock", None) or RealClock()
+        self.transports = dict(transports)
+        self.join_link = join_link
+        self.private = private
+        self.pings = pings
+        self.feed = feed
+        self.hand_link = hand_link
+        self.table_link = table_link
+        self.hubs: dict[str, OutboxHub] = {
+            p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
+            for p, t in self.transports.items()
+        }
+        self._players: TTLCache[str, tuple[str | None, bool | None]] = TTLCache(MAX_PLAYERS, PLAYER_TTL)
+        self._blocked: TTLCache[str, bool] = TTLCache(MAX_PLAYERS)  # people whose DMs refused us
+        self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
+        self._tables: dict[int, TableSnapshot] = {}  # live tables
+        self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
+        manager.subscribe(self.on_update)
+
+    # -- languages ------------------------------------------------------------------------------
+
+    async def _public_lang(self, snap: TableSnapshot) -> tuple[str, str]:
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is not None:  # the one order and cache of bot/core/prefs.py
+            lang_digits: tuple[str, str] = await prefs.public_lang(snap.table.chat_id, snap.table.lang)
+            return lang_digits
+        chat = await self.manager.chat_settings(snap.table.chat_id)
+        return resolve_lang(chat.lang, snap.table.lang), chat.digits
+
+    async def _public_t(self, snap: TableSnapshot) -> T:
+        return translator(*await self._public_lang(snap))
+
+    async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
+        now = self.clock.now()
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is None:
+            cached = self._players.get_fresh(player_id, now)
+            if cached is not None:
+                return cached
+        repo = getattr(self.manager, "repo", None)
+        if prefs is not None:  # the one preference cache (bot/core/prefs.py)
+            rec = await prefs.player_record(player_id)
+            lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
+            return lang, dm_ok
+        if repo is not None:  # read only: the manager's player() would rename them
+            rec = await repo.get_player(player_id)
+        else:
+            rec = await self.manager.player(Person(player_id, name))
+        lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
+        self._players.put(player_id, (lang, dm_ok), now)
+        return lang, dm_ok
+
+    def forget_player(self, player_id: str) -> None:
+        """Read a player's language and DM state again next time (after ``/language`` or Start)."""
+        self._players.discard(player_id)
+        prefs = getattr(self.manager, "prefs", None)
+        if prefs is not None:
+            prefs.forget_player(player_id)
+
+    async def dm_restored(self, player_id: str) -> None:
+        """The person opened the private chat again: send their hands where they sit."""
+        self._blocked.discard(player_id)
+        self.forget_player(player_id)
+        for hub in self.hubs.values():
+            hub.unblock(dm_dest(player_id))
+        await self.manager.update_player(player_id, dm_ok=True)
+        for snap in list(self._tables.values()):
+            seat = snap.seat_of(player_id)
+            if seat is not None and snap.public is not None:
+                view = self.manager.view(snap.table_id, seat)
+                await self._hand(snap, seat, partial(dict, view), ping=False)
+
+    # -- updates --------------------------------------------------------------------------------
+
+    async def on_update(self, update: TableUpdate) -> None:
+        """Render one update for everyone concerned (the manager's subscriber)."""
+        snap = update.snapshot
+        hub = self.hubs.get(platform_of(snap.table.chat_id))
+        if hub is None:
+            return
+        try:
+            await self._present(update, hub)
+        except Exception:  # a rendering bug must not break the manager's notification loop
+            log.exception("presenting table %s failed", snap.table_id)
+
+    async def _present(self, update: TableUpdate, hub: OutboxHub) -> None:
+        snap = update.snapshot
+        tid = snap.table_id
+        chat = snap.table.chat_id
+        live = snap.table.status in (LOBBY, "playing")
+        if live:
+            self._tables[tid] = snap
+        else:
+            self._tables.pop(tid, None)
+        self._seen.pop(tid, None)
+        self._seen[tid] = snap
+        while len(self._seen) > 1000:
+            self._seen.pop(next(iter(self._seen)))
+        if update.reason == "restored":
+            self._remember(snap)
+        t = await self._public_t(snap)
+        hub.put(chat, table_key(tid), partial(self._build_public, snap, t), EDIT)
+        for msg in self.feed(update, t) if self.feed else ():
+            hub.put(chat, None, msg, NEW, lane=MAIN)
+        for msg in render_notices(update, t):
+            hub.put(chat, None, msg, NEW, lane=MAIN)
+        for ev in update.events:
+            if ev.get("type") == "turn_warning":
+                await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t,
+                                 hidden=bool(ev.get("hidden")))
+        if self.private:
+            restored = update.reason == "restored"
+            views = update.private
+            for seat in sorted(views):  # each view is made only if its hand is rendered (on send)
+                await self._hand(snap, seat, partial(views.__getitem__, seat), ping=True, force_ping=restored)
+        if not live:
+            self._finished(tid)
+
+    def _finished(self, tid: int) -> None:
+        """A table is over: drop what is kept for it (its last messages are still delivered)."""
+        for seat in range(4):
+            self._turn.pop((tid, seat), None)
+        for hub in self.hubs.values():
+            hub.forget_table(tid)
+
+    def _latest(self, snap: TableSnapshot) -> TableSnapshot:
+        """The manager's newest snapshot of the table (updates reach the presenter a little later),
+        or ``snap`` if the manager no longer has it."""
+        get = getattr(self.manager, "get", None)
+        newest = get(snap.table_id) if get is not None else None
+        if not isinstance(newest, TableSnapshot) or newest.table.version < snap.table.version:
+            return snap
+        return newest
+
+    def _build_public(self, snap: TableSnapshot, t: T) -> OutMessage:
+        """The table message as it is now (called by the outbox right before sending)."""
+        snap = self._latest(snap)
+        public = self._public(snap, t)
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        if watch is not None:
+            public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
+        return public
+
+    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view_of: Callable[[], dict[str, Any]],
+                    t: T) -> OutMessage | None:
+        """A player's hand as it is now, if the seat is still theirs (called right before sending)."""
+        newest = self._latest(snap)
+        view: dict[str, Any] | None = None
+        if newest is not snap:
+            if human_of(newest, seat) != player:
+                return None
+            try:
+                view = self.manager.view(newest.table_id, seat)
+                snap = newest
+            except Exception:  # the table is gone from the manager: its last known state
+                pass
+        msg = render_hand(snap, view_of() if view is None else view, t, platform=platform_name(player))
+        extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
+        if extra is not None:
+            msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)
+        return msg
+
+    def _public(self, snap: TableSnapshot, t: T) -> OutMessage:
+        platform = platform_name(snap.table.chat_id)
+        status = snap.table.status
+        if status == LOBBY:
+            url = self.join_link(snap) if self.join_link else None
+            return render_lobby(snap, t, platform=platform, join_url=url)
+        if status in (CANCELLED, STOPPED):
+            text = lobby_text(snap, t) if snap.public is None else table_text(snap, t)
+            return OutMessage(text, (), notify=False)
+        if snap.public is None:
+            return OutMessage(lobby_text(snap, t), (), notify=False)
+        return render_table(snap, t, platform=platform)
+
+    def _remember(self, snap: TableSnapshot) -> None:
+        """After a restart: edit the stored messages instead of posting new ones."""
+        ids = snap.table.message_ids
+        hub = self.hubs[platform_of(snap.table.chat_id)]
+        key = table_key(snap.table_id)
+        hub.restored(snap.table.chat_id)  # the previous process may have spent its budget just now
+        if ids.get(key):
+            hub.remember(snap.table.chat_id, key, ids[key], self._shown(snap, key))
+        for k, mid in ids.items():
+            if k.startswith(f"hand:{snap.table_id}:") and mid:
+                player = k.split(":", 2)[2]
+                other = self.hubs.get(platform_of(player))
+                if other is not None:
+                    other.restored(dm_dest(player))
+                    other.remember(dm_dest(player), k, mid, self._shown(snap, k))
+
+    @staticmethod
+    def _shown(snap: TableSnapshot, key: str) -> str | None:
+        """What a clean stop recorded the message of ``key`` to show, if still at this version."""
+        saved = snap.table.message_ids.get(SHOWN_PREFIX + key) or ""
+        version, _, digest = saved.partition(":")
+        return digest if digest and version == str(snap.table.version) else None
+
+    async def _hand(self, snap: TableSnapshot, seat: int, view_of: Callable[[], dict[str, Any]], *, ping: bool,
+                    force_ping: bool = False) -> None:
+        """Queue the seat's hand (``view_of`` runs when the outbox sends it) and its turn ping."""
+        player = human_of(snap, seat)
+        if player is None:
+            return
+        hub = self.hubs.get(platform_of(player))
+        if hub is None:
+            return
+        dest = dm_dest(player)
+        if player in self._blocked or hub.is_blocked(dest):
+            return
+        lang, dm_ok = await self._player(player, seat_name(snap, seat, translator("en")))
+        if dm_ok is False:
+            self._blocked.put(player, True)
+            return
+        public_lang, digits = await self._public_lang(snap)
+        t = translator(resolve_lang(lang, public_lang), digits)
+        hub.put(dest, hand_key(snap.table_id, player), partial(self._build_hand, snap, seat, player, view_of, t), EDIT)
+        mine = snap.to_act == seat  # the engine waits for this seat (its view's legal moves are not empty)
+        was = self._turn.get((snap.table_id, seat), False)
+        self._turn[(snap.table_id, seat)] = mine
+        # One turn notice a table in the DM, replaced (else some 200 "Your turn" a Trix match stay there)
+        if ping and self.pings and mine and (not was or force_ping):
+            hub.replace(dest, keys.ping_key(snap.table_id, player), partial(render_turn_ping, snap, seat, t))
+        elif not mine and was:
+            hub.replace(dest, keys.ping_key(snap.table_id, player), None)  # acted already: the notice is stale
+
+    async def _warn(self, snap: TableSnapshot, seat: int, seconds_left: int, public_t: T, *,
+                    hidden: bool = False) -> None:
+        """Remind the seat in private; in public only when its turn is public (not while doubling)."""
+        player = human_of(snap, seat)
+        if player is None:
+            return
+        hub = self.hubs.get(platform_of(player))
+        if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
+            public_lang, digits = await self._public_lang(snap)
+            lang, _ = await self._player(player, seat_name(snap, seat, public_t))
+            hub.replace(dm_dest(player), keys.ping_key(snap.table_id, player), render_turn_warning(
+                snap, seat, seconds_left, translator(resolve_lang(lang, public_lang), digits)))
+        elif not hidden:
+            self.hubs[platform_of(snap.table.chat_id)].put(
+                snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW, lane=MAIN)
+
+    # -- outbox callbacks -----------------------------------------------------------------------
+
+    async def _message_id(self, dest: str, key: str, message_id: str | None, tid: int | None = None) -> None:
+        tid = table_of_key(key) if tid is None else tid
+        if tid is None or keys.is_ping_key(key):  # a turn notice's id is not worth a write each turn
+            return
+        try:
+            await self.manager.set_message_id(tid, key, message_id)
+        except Exception:
+            log.exception("storing message id %s of table %s failed", key, tid)
+
+    async def _forbidden(self, dest: str, key: str | None) -> None:
+        if not dest.startswith("dm:"):
+            log.warning("the bot may not post in %s", dest)
+            return
+        player = dest[3:]
+        if player in self._blocked:
+            return
+        self._blocked.put(player, True)
+        self._players.discard(player)
+        try:
+            await self.manager.update_player(player, dm_ok=False)
+        except Exception:
+            log.exception("marking %s dm_ok=False failed", player)
+        tid = table_of_key(key)
+        tables = [self._seen[tid]] if tid is not None and tid in self._seen else [
+            s for s in self._tables.values() if s.seat_of(player) is not None
+        ]
+        for snap in tables:
+            seat = snap.seat_of(player)
+            chat = snap.table.chat_id
+            platform = platform_of(chat)
+            t = translator(*await self._public_lang(snap))
+            name = seat_name(snap, seat, t) if seat is not None else player
+            transport = self.transports.get(platform)
+            link_of = getattr(transport, "start_link", None)
+            url = link_of() if callable(link_of) else None
+            self.hubs[platform].put(chat, None, render_dm_failed(name, url, t), NEW, lane=MAIN)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def drain(self) -> None:
+        """Wait until every queued message is delivered (a failure may queue a notice elsewhere)."""
+        while any(box.busy for hub in self.hubs.values() for box in hub.outboxes.values()):
+            for hub in self.hubs.values():
+                await hub.drain()
+
+    async def close(self, *, save_seconds: float = 5.0) -> None:
+        """Record what each live table's messages show (so that a restart does not edit them to the
+        same content), then stop the outboxes."""
+        writes = []
+        for tid, snap in list(self._tables.items()):
+            for hub in self.hubs.values():
+                for key, digest in hub.shown(tid).items():
+                    if keys.is_ping_key(key):  # a new message each turn, never edited: nothing to spare
+                        continue
+                    value = f"{snap.table.version}:{digest}"
+                    if snap.table.message_ids.get(SHOWN_PREFIX + key) != value:
+                        writes.append(self._message_id("", SHOWN_PREFIX + key, value, tid))
+        if writes:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*writes), save_seconds)
+        for hub in self.hubs.values():
+            await hub.close()

@@ -1,0 +1,120 @@
+"""One short localized sentence (≤ 200 characters) for every refusal: table codes and engine reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.present.i18n import T
+from bot.present.render.cards import card_label, suit_name
+
+MAX_CHARS = 200
+
+_TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
+    "no_table": lambda t, p: t.gettext("There is no table here. Start one with {command}.",
+                                       command=str(p.get("command") or "/new")),
+    "table_exists": lambda t, p: t.gettext("There is already a table in this chat."),
+    "table_full": lambda t, p: t.gettext("The table is full."),
+    "already_seated": lambda t, p: t.gettext("You are already seated at this table."),
+    "not_seated": lambda t, p: t.gettext("You are not seated at this table."),
+    "seat_taken": lambda t, p: t.gettext("That seat is taken."),
+    "not_started": lambda t, p: t.gettext("The match has not started yet."),
+    "already_started": lambda t, p: t.gettext("The match has already started."),
+    "not_allowed": lambda t, p: t.gettext("Only the table's creator or an admin may do that."),
+    "not_your_turn": lambda t, p: t.gettext("It is not your turn."),
+    "stale": lambda t, p: t.gettext("That button is out of date; use the newest message."),
+    "finished": lambda t, p: t.gettext("This match is over."),
+    "slow_down": lambda t, p: t.ngettext("Slow down: try again in {n} second.",
+                                         "Slow down: try again in {n} seconds.", int(p.get("seconds", 1))),
+    "bad_action": lambda t, p: t.gettext("That is not a move I understand."),
+    "unknown_game": lambda t, p: t.gettext("Unknown game. Choose tarneeb41, tarneeb or trix."),
+    "bad_option": lambda t, p: t.gettext("That table option is not allowed: {detail}",
+                                         detail=str(p.get("detail", ""))[:80]),
+    "wrong_table": lambda t, p: t.gettext("That button belongs to a table of another chat."),
+    "bad_link": lambda t, p: t.gettext("This invitation link is not valid. Press Join on the table's message."),
+    "link_expired": lambda t, p: t.gettext("This invitation is no longer open: that table has started or ended."),
+    "not_member": lambda t, p: t.gettext("Only members of the table's group may join it."),
+    "left_seat": lambda t, p: (
+        t.gettext("You left seat {seat}; you may only take that seat back.", seat=int(p["seat"]))
+        if isinstance(p.get("seat"), int) else t.gettext("You may only take back the seat you left.")),
+    "anonymous": lambda t, p: t.gettext(
+        "You are posting as the group (anonymous admin), so you cannot take a seat. Write as yourself to play."),
+    "admins_only": lambda t, p: t.gettext("Only the group's admins may change this."),
+    "group_only": lambda t, p: t.gettext("This works only in a group, not in a private chat."),
+    "internal": lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
+    "route_timeout": lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
+                                            "Please try again."),
+    "route_unknown": lambda t, p: t.gettext("The table did not answer in time. Look at the table to see "
+                                            "whether that went through before you try again."),
+    "web_flood": lambda t, p: t.gettext("Too many messages from this page; wait a moment before the next move."),
+}
+
+
+def _suit(p: dict[str, Any], t: T) -> str:
+    led = p.get("led") or p.get("suit")
+    return suit_name(str(led), t) if isinstance(led, str) and led.upper() in "SHDC" and len(led) == 1 else ""
+
+
+_REASONS: dict[str, Callable[[T, dict[str, Any]], str]] = {
+    "not_your_turn": lambda t, p: t.gettext("It is not your turn."),
+    "must_follow_suit": lambda t, p: (
+        t.gettext("You must follow suit: play {suit}.", suit=_suit(p, t)) if _suit(p, t)
+        else t.gettext("You must follow the suit that was led.")),
+    "bid_too_low": lambda t, p: (
+        t.gettext("Your bid must be at least {minimum}.", minimum=int(p["minimum"]))
+        if isinstance(p.get("minimum"), int) else t.gettext("Your bid must be higher than the standing bid.")),
+    "bid_out_of_range": lambda t, p: (
+        t.gettext("A bid is from {minimum} to {maximum}.", minimum=int(p["minimum"]), maximum=int(p["maximum"]))
+        if isinstance(p.get("minimum"), int) and isinstance(p.get("maximum"), int)
+        else t.gettext("That bid is out of range.")),
+    "must_lead_trump": lambda t, p: t.gettext("The first lead must be a trump."),
+    "must_play_king": lambda t, p: t.gettext("You must play the King of Hearts now."),
+    "no_heart_lead": lambda t, p: t.gettext("Hearts may not be led in the King of Hearts contract."),
+    "no_trump_not_allowed": lambda t, p: t.gettext("No-trump is not allowed at this table."),
+    "unknown_action": lambda t, p: t.gettext("That is not a move I understand."),
+    "bad_seat": lambda t, p: t.gettext("There is no such seat."),
+    "not_in_hand": lambda t, p: (
+        t.gettext("You do not hold {card}.", card=card_label(str(p["card"]), t))
+        if isinstance(p.get("card"), str) and len(p["card"]) == 2 and p["card"][1] in "SHDC"
+        and p["card"][0] in "23456789TJQKA"
+        else t.gettext("You do not hold that card.")),
+    "pass_not_allowed": lambda t, p: t.gettext("You may not pass now."),
+    "match_over": lambda t, p: t.gettext("This match is over."),
+    "contract_already_played": lambda t, p: t.gettext("That contract has already been played in this kingdom."),
+    "cannot_double": lambda t, p: t.gettext("You cannot double that card."),
+    "already_doubled": lambda t, p: t.gettext("You have already doubled that card."),
+    "must_play_when_able": lambda t, p: t.gettext("You have a card that fits the layout, so you must play."),
+    "not_legal_in_layout": lambda t, p: t.gettext("That card does not fit the layout yet."),
+    "wrong_phase": lambda t, p: t.gettext("That move does not belong to this stage of the deal."),
+    "no_bid": lambda t, p: t.gettext("Nobody has bid yet."),
+    "must_bid": lambda t, p: t.gettext("You must bid: passing is not allowed now."),
+}
+
+GENERIC = "That move is not allowed now."
+
+
+def reason_text(reason: str, params: dict[str, Any], t: T) -> str:
+    """The sentence for an engine ``IllegalAction.reason`` (a generic one for unknown reasons)."""
+    f = _REASONS.get(reason)
+    return f(t, params) if f else t.gettext("That move is not allowed now.")
+
+
+def render_error(code: str, params: dict[str, Any], t: T) -> str:
+    """A localized sentence for a :class:`bot.core.errors.TableError` code (``illegal``: its ``reason``)."""
+    if code == "illegal":
+        text = reason_text(str(params.get("reason", "")), params, t)
+    else:
+        f = _TABLE.get(code)
+        text = f(t, params) if f else t.gettext("That move is not allowed now.")
+    text = t.lines([text])
+    if len(text) > MAX_CHARS:
+        text = text[: MAX_CHARS - 1] + "…"
+    return text
+
+
+def known_reasons() -> frozenset[str]:
+    """The engine reasons that have their own sentence."""
+    return frozenset(_REASONS)
+
+
+__all__ = ["GENERIC", "MAX_CHARS", "known_reasons", "reason_text", "render_error"]

@@ -1,1 +1,0 @@
-"""The terminal table: ``majlis play`` (see :mod:`bot.terminal.app`)."""
