@@ -402,3 +402,75 @@ class TrickGame(Game):
         if seat is not None:
             v["hand"] = self.hand(seat)
         return v
+
+    # ------------------------------------------------------------ copies and JSON (shared part)
+
+    def _dump_shared(self) -> dict[str, Any]:
+        """The fields both Tarneeb games share, as a JSON-able dict (each game's ``to_json`` adds its
+        own), the dealer's generator state included."""
+        lt = self.last_trick
+        return {
+            "game": self.game_id,
+            "options": dict(self.options),
+            "dealer_rng": self._dealer.to_json(),
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "winner": self.winner,
+            "dealer": self.dealer,
+            "deal_no": self.deal_no,
+            "hand_no": self.hand_no,
+            "hands": list(self.hands),
+            "trump": self.trump,
+            "exposed": self.exposed,
+            "leader": self.leader,
+            "trick": list(self.trick),
+            "tricks": list(self.tricks),
+            "trick_no": self.trick_no,
+            "last_trick": None if lt is None else [lt[0], lt[1], list(lt[2])],
+            "past_tricks": [[w, ld, list(cs)] for w, ld, cs in self.past_tricks],
+        }
+
+    def _restore_shared(self, d: Mapping[str, Any]) -> None:
+        """Set the shared fields of a bare game (``cls.__new__(cls)``) from :meth:`_dump_shared`'s dict."""
+        self.options = resolve_options(self.OPTIONS, d["options"])
+        self._setup()
+        self._dealer = Dealer.from_json(d["dealer_rng"])
+        self._dshared = False
+        self.phase = str(d["phase"])
+        self.to_act = d["to_act"]
+        self.winner = None if d["winner"] is None else [int(x) for x in d["winner"]]
+        self.dealer = int(d["dealer"])
+        self.deal_no = int(d["deal_no"])
+        self.hand_no = int(d["hand_no"])
+        self.hands = [int(x) for x in d["hands"]]
+        self.trump = d["trump"]
+        self.exposed = d["exposed"]
+        self.leader = int(d["leader"])
+        self.trick = [int(x) for x in d["trick"]]
+        self.tricks = [int(x) for x in d["tricks"]]
+        self.trick_no = int(d["trick_no"])
+        lt = d["last_trick"]
+        self.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
+        self.past_tricks = tuple((int(w), int(ld), tuple(int(x) for x in cs)) for w, ld, cs in d.get("past_tricks", ()))
+
+    def _copy_shared_to(self, g: TrickGame) -> None:
+        """Copy the shared fields into a bare ``g`` (each game's ``clone`` adds its own); the dealer's
+        generator is shared lazily."""
+        g.options = self.options
+        g._dealer = self._dealer
+        g._dshared = self._dshared = True
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g.winner = self.winner
+        g.dealer = self.dealer
+        g.deal_no = self.deal_no
+        g.hand_no = self.hand_no
+        g.hands = self.hands[:]
+        g.trump = self.trump
+        g.exposed = self.exposed
+        g.leader = self.leader
+        g.trick = self.trick[:]
+        g.tricks = self.tricks[:]
+        g.trick_no = self.trick_no
+        g.last_trick = self.last_trick
+        g.past_tricks = self.past_tricks

@@ -13,7 +13,7 @@ from math import floor
 from typing import Any, ClassVar
 
 from engine import cards as C
-from engine import search, trick_serial
+from engine import search
 from engine.base import Event, Option
 from engine.errors import IllegalAction
 from engine.tarneeb.rules import OPTIONS
@@ -348,7 +348,7 @@ class TarneebGame(TrickGame):
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
-        d = trick_serial.dump(self)
+        d = self._dump_shared()
         d.update(
             team_scores=list(self.team_scores),
             passed=list(self.passed),
@@ -365,7 +365,7 @@ class TarneebGame(TrickGame):
     def from_json(cls, d: Mapping[str, Any]) -> TarneebGame:
         """Rebuild a game from :meth:`to_json`."""
         g = cls.__new__(cls)
-        trick_serial.restore(g, d)
+        g._restore_shared(d)
         g.team_scores = [int(x) for x in d["team_scores"]]
         g.passed = [bool(x) for x in d["passed"]]
         g.history = tuple((int(s), None if b is None else int(b)) for s, b in d["history"])
@@ -379,7 +379,7 @@ class TarneebGame(TrickGame):
     def clone(self) -> TarneebGame:
         """A cheap independent copy for search (the generator is copied lazily)."""
         g = TarneebGame.__new__(TarneebGame)
-        trick_serial.copy(self, g)
+        self._copy_shared_to(g)
         g._final = self._final
         g._forced = self._forced
         g._exposed_mode = self._exposed_mode

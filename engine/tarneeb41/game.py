@@ -13,7 +13,6 @@ from math import floor
 from typing import Any, ClassVar
 
 from engine import cards as C
-from engine import trick_serial
 from engine.base import Event, Option
 from engine.errors import IllegalAction
 from engine.tarneeb41.rules import OPTIONS
@@ -200,7 +199,7 @@ class Tarneeb41Game(TrickGame):
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; ``engine.load`` of it continues identically."""
-        d = trick_serial.dump(self)
+        d = self._dump_shared()
         d.update(player_scores=list(self.player_scores), bids=list(self.bids))
         return d
 
@@ -208,7 +207,7 @@ class Tarneeb41Game(TrickGame):
     def from_json(cls, d: Mapping[str, Any]) -> Tarneeb41Game:
         """Rebuild a game from :meth:`to_json`."""
         g = cls.__new__(cls)
-        trick_serial.restore(g, d)
+        g._restore_shared(d)
         g.player_scores = [int(x) for x in d["player_scores"]]
         g.bids = [None if b is None else int(b) for b in d["bids"]]
         return g
@@ -216,7 +215,7 @@ class Tarneeb41Game(TrickGame):
     def clone(self) -> Tarneeb41Game:
         """A cheap independent copy for search (the generator is copied lazily)."""
         g = Tarneeb41Game.__new__(Tarneeb41Game)
-        trick_serial.copy(self, g)
+        self._copy_shared_to(g)
         g._min_bid = self._min_bid
         g._rising = self._rising
         g.player_scores = self.player_scores[:]

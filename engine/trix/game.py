@@ -18,7 +18,7 @@ from engine import cards as C
 from engine.base import Dealer, Event, Game, check_seat, resolve_options
 from engine.errors import IllegalAction
 from engine.trix import layout as L
-from engine.trix import search, serial
+from engine.trix import search
 from engine.trix.actions import CONTRACT, DONE, DOUBLE, PASS, action_code, parse_action
 from engine.trix.contracts import (
     AH,
@@ -575,15 +575,107 @@ class TrixGame(Game):
 
     def clone(self) -> TrixGame:
         """A cheap independent copy for search (the dealer's generator is shared until used)."""
-        return serial.copy(self)
+        g = type(self).__new__(type(self))
+        g.options = self.options
+        g._rules = self._rules
+        g._dealer = self._dealer.clone()
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g.winner = self.winner
+        g.score_list = self.score_list[:]
+        g.owner = self.owner
+        g.used = self.used
+        g.deal_index = self.deal_index
+        g.deal_no = self.deal_no
+        g.dealer_seat = self.dealer_seat
+        g.contract = self.contract
+        g.hands = self.hands[:]
+        g.queue = self.queue
+        g.doubles = self.doubles
+        g.trick = self.trick[:]
+        g.leader = self.leader
+        g.captured = self.captured[:]
+        g.tricks = self.tricks[:]
+        g.rows = self.rows[:]
+        g.open_mask = self.open_mask
+        g.finished = self.finished[:]
+        g.deal_scores = self.deal_scores[:]
+        g.last_trick = self.last_trick
+        g.past_tricks = self.past_tricks
+        g.layout_log = self.layout_log
+        g.exposed = self.exposed
+        return g
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-able dict; ``engine.load`` of it continues identically."""
-        return serial.dump(self)
+        """A JSON-able dict of every field, the dealer's generator state included; ``engine.load`` of it
+        continues identically."""
+        lt = self.last_trick
+        return {
+            "game": "trix",
+            "options": {k: (list(v) if isinstance(v, list) else v) for k, v in self.options.items()},
+            "dealer": self._dealer.to_json(),
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "winner": None if self.winner is None else list(self.winner),
+            "scores": list(self.score_list),
+            "owner": self.owner,
+            "used": self.used,
+            "deal_index": self.deal_index,
+            "deal_no": self.deal_no,
+            "dealer_seat": self.dealer_seat,
+            "contract": self.contract,
+            "hands": list(self.hands),
+            "queue": list(self.queue),
+            "doubles": [[c, s] for c, s in self.doubles],
+            "trick": list(self.trick),
+            "leader": self.leader,
+            "captured": list(self.captured),
+            "tricks": list(self.tricks),
+            "rows": [[lo, hi] for lo, hi in self.rows],
+            "open_mask": self.open_mask,
+            "finished": list(self.finished),
+            "deal_scores": list(self.deal_scores),
+            "last_trick": None if lt is None else [lt[0], lt[1], list(lt[2])],
+            "past_tricks": [[w, ld, list(cs)] for w, ld, cs in self.past_tricks],
+            "layout_log": list(self.layout_log),
+            "exposed": self.exposed,
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> TrixGame:
         """The inverse of :meth:`to_json`."""
         g = cls.__new__(cls)
-        serial.restore(g, d)
+        g._restore(d)
         return g
+
+    def _restore(self, d: Mapping[str, Any]) -> None:
+        """Set every field of a bare game (``TrixGame.__new__``) from :meth:`to_json`'s dict."""
+        self.options = resolve_options(OPTIONS, d["options"])
+        self._rules = TrixRules.from_options(self.options)
+        self._dealer = Dealer.from_json(d["dealer"])
+        self.phase = str(d["phase"])
+        self.to_act = None if d["to_act"] is None else int(d["to_act"])
+        self.winner = None if d["winner"] is None else [int(x) for x in d["winner"]]
+        self.score_list = [int(x) for x in d["scores"]]
+        self.owner = int(d["owner"])
+        self.used = int(d["used"])
+        self.deal_index = int(d["deal_index"])
+        self.deal_no = int(d["deal_no"])
+        self.dealer_seat = int(d["dealer_seat"])
+        self.contract = int(d["contract"])
+        self.hands = [int(x) for x in d["hands"]]
+        self.queue = tuple(int(x) for x in d["queue"])
+        self.doubles = tuple((int(c), int(s)) for c, s in d["doubles"])
+        self.trick = [int(x) for x in d["trick"]]
+        self.leader = int(d["leader"])
+        self.captured = [int(x) for x in d["captured"]]
+        self.tricks = [int(x) for x in d["tricks"]]
+        self.rows = [(int(lo), int(hi)) for lo, hi in d["rows"]]
+        self.open_mask = int(d["open_mask"])
+        self.finished = [int(x) for x in d["finished"]]
+        self.deal_scores = [int(x) for x in d["deal_scores"]]
+        lt = d["last_trick"]
+        self.last_trick = None if lt is None else (int(lt[0]), int(lt[1]), tuple(int(x) for x in lt[2]))
+        self.past_tricks = tuple((int(w), int(ld), tuple(int(x) for x in cs)) for w, ld, cs in d.get("past_tricks", ()))
+        self.layout_log = tuple(int(x) for x in d.get("layout_log", ()))
+        self.exposed = bool(d["exposed"])
