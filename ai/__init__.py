@@ -1,39 +1,29 @@
 """AI players: :func:`ai_player` gives the player for a level.
 
-The rule-based ``ai.rules.RulePlayer`` is used when it is importable; until then (or if it
-fails to import) a player that picks among ``view["legal"]`` stands in. Levels ``normal`` and
-``strong`` use ``ai.strong.StrongPlayer`` (heavy: run in a worker thread) when importable.
+Level ``easy`` is the rule player (``ai.rules.RulePlayer``); ``normal`` and ``strong`` are the
+searching player (``ai.strong.StrongPlayer``, heavy: run in a worker or the process pool).
+``LegalPlayer`` (random legal moves) is a yardstick for benchmarks and tests.
 """
 
 from __future__ import annotations
 
-import logging
 from functools import cache
 
 from ai.base import AIProvider, LegalPlayer, Player
 
 __all__ = ["AIProvider", "LegalPlayer", "Player", "ai_player", "is_heavy"]
 
-log = logging.getLogger(__name__)
-
-
 @cache
 def ai_player(level: str = "easy") -> Player:
-    """The AI for ``level``: search-based for ``normal``/``strong`` when available, else rule-based."""
+    """The AI for ``level``: the searching player for ``normal`` and ``strong``, the rule player for
+    ``easy``. A player that fails to load fails loudly here instead of quietly playing weaker."""
     if level in ("normal", "strong"):
-        try:
-            from ai.strong import StrongPlayer  # type: ignore[import-not-found,unused-ignore]
+        from ai.strong import StrongPlayer
 
-            return StrongPlayer(level)  # type: ignore[no-any-return,unused-ignore]
-        except Exception:
-            log.warning("ai.strong is not available; level %s plays rule-based", level)
-    try:
-        from ai.rules import RulePlayer  # type: ignore[import-not-found,unused-ignore]
+        return StrongPlayer(level)
+    from ai.rules import RulePlayer
 
-        return RulePlayer()  # type: ignore[no-any-return,unused-ignore]
-    except Exception:
-        log.warning("ai.rules.RulePlayer is not available; AI seats play random legal moves")
-        return LegalPlayer()
+    return RulePlayer()
 
 
 def is_heavy(player: Player) -> bool:

@@ -46,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai import LegalPlayer, ai_player  # noqa: E402
 from ai.base import Player  # noqa: E402
 from bench._stats import percentile  # noqa: E402
-from bot.present import codec  # noqa: E402
 from bot.core.manager import TableManager  # noqa: E402
 from bot.core.model import Person, TableUpdate  # noqa: E402
 from bot.core.settings import ManagerSettings, tune_gc  # noqa: E402
+from bot.present import codec  # noqa: E402
 from bot.present.outbox import Budget  # noqa: E402
 from bot.present.presenter import Presenter  # noqa: E402
 from bot.present.render.message import OutMessage  # noqa: E402

@@ -131,10 +131,6 @@ _SAVE_SNAPSHOT = (
 )
 
 
-def is_postgres_url(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
-
-
 def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
     """The numbered PostgreSQL scripts, in order (numbered 1, 2, 3 ... without gaps)."""
     found = []

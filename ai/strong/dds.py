@@ -99,14 +99,3 @@ def score_cards(hands: list[int], trump: int | None, leader: int, trick: list[in
             if holding >> r & 1:
                 out[suit * 13 + r - 2] = fut.score[i]
     return out
-
-
-def max_tricks(hands: list[int], trump: int | None, leader: int) -> int:
-    """Tricks the leader's side takes with best play from a fresh trick."""
-    if not available():
-        raise RuntimeError("endplay is not installed")
-    d = _deal(hands, trump, leader, [])
-    fut = _dds.futureTricks()
-    with _lock:
-        _dds.SolveBoard(d, -1, 1, 1, fut, 0)
-    return int(fut.score[0])

@@ -51,8 +51,3 @@ def row_codes(row: tuple[int, int]) -> list[str] | None:
     if row[0] == 0:
         return None
     return [C.RANKS[row[0] - 2], C.RANKS[row[1] - 2]]
-
-
-def weakest_layout(mask: int) -> int:
-    """X-A4: the legal card with the smallest ``(rank, suit)``."""
-    return C.weakest(mask)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InvalidOptions
-from engine.trix.contracts import KINGDOM_CONTRACTS, OPTIONS
+from engine.trix.contracts import KINGDOM_CONTRACTS
 
 #: Per mode, ``[used]``: the mode's contracts not in the bit set ``used``, in the seed's order.
 _LEFT: dict[str, tuple[tuple[int, ...], ...]] = {
@@ -100,8 +100,3 @@ class TrixRules:
 
 #: Built rules by their options (:meth:`TrixRules.from_options`): the few variants a process plays.
 _CACHE: dict[tuple[Any, ...], TrixRules] = {}
-
-
-def option_names() -> list[str]:
-    """Every option name Trix knows."""
-    return [o.name for o in OPTIONS]

@@ -2,10 +2,11 @@
 
 ``engine/search.py`` and ``engine/trix/search.py`` hold hand-inlined copies of the card play for
 speed (``step`` / ``playout``), and the games' ``clone``, ``to_json`` and ``from_json`` (in
-``engine/trick.py`` and ``engine/trix/game.py``) the hand-written copy and JSON plumbing. These tests pin the copies to the rules: from random
-seeded states of every game and variant (walked with the checked path, ``legal`` / ``act``), the
-fast path on a ``clone()`` and the checked path (``check`` / ``act`` on a state rebuilt from real
-JSON text) must give the same state, scores and legal moves, and the original must not move.
+``engine/trick.py`` and ``engine/trix/game.py``) the hand-written copy and JSON plumbing. These
+tests pin the copies to the rules: from random seeded states of every game and variant (walked
+with the checked path, ``legal`` / ``act``), the fast path on a ``clone()`` and the checked path
+(``check`` / ``act`` on a state rebuilt from real JSON text) must give the same state, scores and
+legal moves, and the original must not move.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +20,10 @@ from engine import cards as C
 from engine.tarneeb.scoring import score_hand
 from engine.tarneeb41.scoring import deal_deltas
 
-HAVE_TRIX = (Path(engine.__file__).parent / "trix" / "game.py").exists()
 GAMES = [
     "tarneeb",
     "tarneeb41",
-    pytest.param("trix", marks=pytest.mark.skipif(not HAVE_TRIX, reason="engine/trix/game.py not there yet")),
+    "trix",
 ]
 TRIX_TOTALS = {"king": -75, "queens": -100, "diamonds": -130, "tricks": -195, "trix": 500}
 JUNK = [

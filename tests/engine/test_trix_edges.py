@@ -10,7 +10,7 @@ import engine
 from engine import cards as C
 from engine.base import Event
 from engine.trix.game import TrixGame
-from engine.trix.scenario import build_deal, close_doubling, find_playout, play_cards, rotate
+from tests.engine.trix_scenario import build_deal, close_doubling, find_playout, play_cards, rotate
 
 # K♥ contract, owner 0: T1 2C AC 2S 3S (seat 1), T2 AD QD 4S 3C (seat 1), T3 AH 2H KH 7H (seat 1).
 KING_DEAL = [

@@ -10,7 +10,7 @@ import pytest
 import engine
 from engine.base import Event
 from engine.trix.game import TrixGame
-from engine.trix.scenario import build_deal, close_doubling, play_cards
+from tests.engine.trix_scenario import build_deal, close_doubling, play_cards
 
 SELF_DEAL = [
     ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "7H"],

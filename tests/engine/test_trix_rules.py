@@ -13,7 +13,7 @@ from engine import cards as C
 from engine.base import Event
 from engine.trix.contracts import CONTRACT_NAMES, trick_points
 from engine.trix.game import TrixGame
-from engine.trix.scenario import build_deal, close_doubling, play_cards, rotate
+from tests.engine.trix_scenario import build_deal, close_doubling, play_cards, rotate
 
 KING_DEAL = [
     ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "7H"],

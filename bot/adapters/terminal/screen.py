@@ -135,8 +135,3 @@ class Screen:
         for r in rows:
             self.stream.write(self._style(r) + "\n")
         self.stream.flush()
-
-
-def plain_lines(text: str) -> list[str]:
-    """Lines of ``text`` with style markers removed (for tests and plain output)."""
-    return [visible(x) for x in text.split("\n")]

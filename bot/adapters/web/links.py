@@ -40,10 +40,6 @@ class WebLinks:
         """The replay page of a finished table, relative to the site (for its own pages)."""
         return f"/replay/{table_id}#k={self.token('replay', table_id, now, ttl=REPLAY_TTL)}"
 
-    def replay_url(self, table_id: int, now: float) -> str:
-        """A finished table told trick by trick."""
-        return f"{self.base_url}/replay/{table_id}#k={self.token('replay', table_id, now, ttl=REPLAY_TTL)}"
-
     def telegram_url(self, table_id: int) -> str:
         """The Mini App address of a table (Telegram adds the signed ``initData``)."""
         return f"{self.base_url}/tg?table={quote(str(table_id))}"
