@@ -1,6 +1,7 @@
 """The web table in a real browser (Debian's chromium driven by playwright), on a real manager.
 
-Lean on purpose: one match, one Trix deal, a few pages. Screenshots go to ``tests/adapters/web/output``.
+Lean on purpose: one match, one Trix deal, a few pages. Screenshots go to ``tests/adapters/web/output``
+(``MAJLIS_TEST_OUTPUT``); with ``MAJLIS_SCREENS=docs/images`` the README's three are copied there too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.adapters.screens import publish_web
 from tests.adapters.web.conftest import ARGS, CHROMIUM, OUTPUT
 from tests.adapters.web.harness import BOT_TOKEN, web_bed
 from tests.adapters.web.telegram_data import init_data
@@ -59,6 +61,7 @@ async def wait_js(page: Any, expr: str, timeout: float = 20_000) -> None:
 async def shot(page: Any, name: str) -> None:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
+    publish_web(name, OUTPUT / f"{name}.png")  # the README's web images, when MAJLIS_SCREENS names a folder
 
 
 async def my_move(page: Any, timeout: float = 20_000) -> str | None:
