@@ -298,18 +298,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:
         from bot.app.cli.failures import describe
 
-        line = describe(e, _error_t(), getattr(args, "db", None) or _configured_db())
+        line = describe(e, _error_t(args), getattr(args, "db", None) or _configured_db())
         if line is None:
             raise
         return fail(f"majlis: {line}", 2 if isinstance(e, ConfigError) else 1)
 
 
-def _error_t() -> T:
-    """The translator of an error line (the configured language if the configuration loads)."""
+def _error_t(args: argparse.Namespace) -> T:
+    """The translator of an error line: ``--lang`` decides, as for every other line of the command;
+    then ``MAJLIS_LANG`` or the file (if the configuration loads), then ``$LANG``."""
+    asked = getattr(args, "lang", None)
     try:
-        return translator(cli_lang(None, load_config().lang))
+        configured = load_config().lang
     except Exception:
-        return translator(cli_lang(None, None))
+        configured = None
+    return translator(cli_lang(asked, configured))
 
 
 def _configured_db() -> str | None:
