@@ -41,7 +41,8 @@ def start_reader(stream: TextIO) -> asyncio.Queue[str]:
 
 
 def prepare_db(db: str) -> None:
-    """Create the database's folder (the data directory on first use)."""
+    """Create the database's folder (the data directory on first use): a SQLite file's, not a server's."""
+    db = db.removeprefix("sqlite:///")
     if db not in (":memory:", "memory://", "memory:") and "://" not in db:
         Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
