@@ -122,6 +122,13 @@ def test_a_clean_exit_with_piped_input_left_over_never_prints_a_traceback(tmp_pa
         assert err.read_text() == "", f"run {run}: {err.read_text()[-3000:]}"
 
 
+def test_input_ending_at_the_resume_question_saves_the_match_instead_of_waiting(tmp_path: Path) -> None:
+    assert play(tmp_path, "--lang", "en", "--seed", "3", stdin="").returncode == 3  # an unfinished match
+    again = play(tmp_path, "--lang", "en", "--seed", "3", stdin="", timeout=60)  # asked "Resume it?": no answer
+    assert again.returncode == 3, again.stderr[-3000:]  # it used to wait for a line that could never come
+    assert again.stdout.rstrip().endswith("Input ended. The match is saved: continue it with majlis play --resume.")
+
+
 def test_auto_plays_with_the_ai_without_any_input(tmp_path: Path) -> None:
     proc = play(tmp_path, "--game", "trix", "--lang", "en", "--seed", "4", "--auto", stdin="")
     assert proc.returncode == 0, proc.stderr[-3000:]
