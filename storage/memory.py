@@ -154,6 +154,12 @@ class MemoryRepository:
         row = self._tables.get(table_id)
         return None if row is None else table_from(row)
 
+    async def list_tables(self, limit: int | None = None) -> list[TableRecord]:
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be at least 0, not {limit}")
+        newest = sorted(self._tables, reverse=True)[:limit]
+        return [table_from(self._tables[tid]) for tid in newest]
+
     async def live_tables(self) -> list[TableRecord]:
         live = [table_from(row) for _, row in sorted(self._tables.items())]
         return [t for t in live if t.status in LIVE_STATUSES]

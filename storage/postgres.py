@@ -424,6 +424,13 @@ class PostgresRepository:
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = $1", table_id))
         return None if row is None else table_from(tuple(row))
 
+    async def list_tables(self, limit: int | None = None) -> list[TableRecord]:
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be at least 0, not {limit}")
+        rows = await self._read(lambda c: c.fetch(  # LIMIT NULL: no limit
+            f"SELECT {TABLE_COLUMNS} FROM tables ORDER BY table_id DESC LIMIT $1", limit))
+        return [table_from(tuple(r)) for r in rows]
+
     async def live_tables(self) -> list[TableRecord]:
         rows = await self._read(lambda c: c.fetch(
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} ORDER BY table_id"))

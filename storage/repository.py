@@ -115,6 +115,13 @@ class Repository(Protocol):
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
+    async def list_tables(self, limit: int | None = None) -> list[TableRecord]:
+        """Every table of any status, newest first (highest id first); the first ``limit`` only if given.
+
+        One query, however many tables were ever made (``majlis tables`` lists them);
+        ``ValueError`` for a negative ``limit``.
+        """
+
     async def live_tables(self) -> list[TableRecord]:
         """Every table in the lobby or playing, oldest first."""
 

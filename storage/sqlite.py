@@ -455,6 +455,13 @@ class SQLiteRepository:
             c, f"SELECT {TABLE_COLUMNS} FROM tables WHERE table_id = ?", (table_id,)))
         return None if row is None else table_from(row)
 
+    async def list_tables(self, limit: int | None = None) -> list[TableRecord]:
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be at least 0, not {limit}")
+        rows = await self._call(lambda c: _all(  # LIMIT -1: no limit
+            c, f"SELECT {TABLE_COLUMNS} FROM tables ORDER BY table_id DESC LIMIT ?", (-1 if limit is None else limit,)))
+        return [table_from(r) for r in rows]
+
     async def live_tables(self) -> list[TableRecord]:
         rows = await self._call(lambda c: _all(
             c, f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN {_LIVE} ORDER BY table_id"))

@@ -17,6 +17,7 @@ from bot.present.i18n import T
 from bot.present.render.cards import card_label, cards_line, contract_name, game_name, suit_label
 from bot.present.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
+from storage.repository import Repository
 
 
 def _status(record: TableRecord, t: T) -> str:
@@ -210,10 +211,10 @@ def _first_deal(g: engine.Game) -> dict[str, Any]:
     return out
 
 
-async def match_lang(repo: Any, record: TableRecord) -> str | None:
+async def match_lang(repo: Repository, record: TableRecord) -> str | None:
     """The language the match was played in: its chat's setting, else the table's own."""
-    chat = await repo.get_chat(record.chat_id) if hasattr(repo, "get_chat") else None
-    return (getattr(chat, "lang", None) if chat is not None else None) or record.lang
+    chat = await repo.get_chat(record.chat_id)
+    return (chat.lang if chat is not None else None) or record.lang
 
 
 async def replay_text(db: str | Path, table_id: int, t: T | None = None, *, digits: str | None = None) -> str | None:
@@ -230,9 +231,9 @@ async def replay_text(db: str | Path, table_id: int, t: T | None = None, *, digi
         if record is None:
             return None
         if t is None:
-            chat = await repo.get_chat(record.chat_id) if hasattr(repo, "get_chat") else None
+            chat = await repo.get_chat(record.chat_id)
             lang = resolve_lang(await match_lang(repo, record), None)
-            t = translator(lang, digits or (getattr(chat, "digits", None) or "western"))
+            t = translator(lang, digits or (chat.digits if chat is not None else "western"))
         return tell(record, await repo.actions(table_id), t)
     finally:
         await repo.close()
@@ -244,18 +245,8 @@ async def table_list(db: str | Path, t: T, limit: int = 50) -> list[str]:
 
     repo = await open_repository(db, read_only=True)  # a list only reads
     try:
-        records = []
-        table_id, misses = 1, 0
-        while misses < 20:  # table ids are handed out in order; a few may be missing
-            record = await repo.get_table(table_id)
-            table_id += 1
-            if record is None:
-                misses += 1
-                continue
-            misses = 0
-            records.append(record)
         out = []
-        for record in records[::-1][:limit]:
+        for record in await repo.list_tables(limit):  # newest first
             snap = TableSnapshot(table=record)
             names = t.join([seat_name(snap, s, t) for s in range(4)])
             out.append(t.gettext("{table} · {game} · {status} · {names}", table=record.table_id,

@@ -186,6 +186,55 @@ def test_replay_of_a_missing_table_fails(tmp_path: Path) -> None:
     assert majlis(tmp_path, "replay", "7", "--db", str(tmp_path / "none.sqlite3")).returncode == 1
 
 
+def test_replay_and_tables_read_a_postgresql_database(tmp_path: Path, pg_url: str) -> None:
+    empty = majlis(tmp_path, "tables", "--db", pg_url, "--lang", "en")  # read-only: no tables yet, none made
+    assert empty.returncode == 1 and "does not have the tables" in empty.stderr and "Traceback" not in empty.stderr
+    stopped = majlis(tmp_path, "play", "--db", pg_url, "--game", "tarneeb41", "--ai", "easy", "--seed", "3",
+                     "--lang", "en")  # no input: the match stops at the first turn, saved
+    assert stopped.returncode == 3, stopped.stderr
+    listed = majlis(tmp_path, "tables", "--db", pg_url, "--lang", "en")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == "1 · Syrian Tarneeb 41 · being played · You, AI 1, AI 2, AI 3\n"
+    arabic = majlis(tmp_path, "replay", "--list", "--db", pg_url, "--lang", "ar")
+    assert arabic.returncode == 0 and "طرنيب سوري" in arabic.stdout and "Syrian" not in arabic.stdout
+    story = majlis(tmp_path, "replay", "1", "--db", pg_url, "--lang", "en")
+    assert story.returncode == 0, story.stderr
+    assert story.stdout.startswith("Syrian Tarneeb 41 · table 1 · being played\nSeed 3;")
+    assert story.stdout.rstrip().endswith("The match goes on.")
+    missing = majlis(tmp_path, "replay", "2", "--db", pg_url, "--lang", "en")
+    assert (missing.returncode, missing.stderr) == (1, "There is no table 2.\n")
+
+
+def test_a_database_server_that_cannot_be_reached_is_one_line_without_its_password(tmp_path: Path) -> None:
+    url = "postgresql://majlis:s3cret@127.0.0.1:9/majlis"  # port 9: nobody listens
+    for command in (["tables"], ["replay", "1"]):
+        proc = majlis(tmp_path, *command, "--db", url, "--lang", "en")
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        assert proc.stderr.startswith("majlis: Cannot use the database postgresql://majlis:***@127.0.0.1:9/majlis")
+        assert "its server runs" in proc.stderr and "s3cret" not in proc.stderr + proc.stdout
+
+
+def test_tables_takes_a_sqlite_url_and_the_in_memory_database(tmp_path: Path) -> None:
+    db = tmp_path / "new folder" / "m.sqlite3"
+    assert majlis(tmp_path, "play", "--db", f"sqlite:///{db}", "--game", "trix", "--ai", "easy",
+                  "--lang", "en").returncode == 3
+    assert (db.parent / "majlis-play.log").exists()  # the folder was made, the log kept beside the database
+    listed = majlis(tmp_path, "tables", "--db", f"sqlite:///{db}", "--lang", "en")
+    assert listed.returncode == 0 and listed.stdout.startswith("1 · Trix · being played")
+    memory = majlis(tmp_path, "tables", "--db", ":memory:", "--lang", "en")
+    assert (memory.returncode, memory.stdout) == (0, "There are no tables yet.\n")
+    gone = majlis(tmp_path, "tables", "--db", f"sqlite:///{tmp_path / 'none.sqlite3'}", "--lang", "en")
+    assert (gone.returncode, gone.stderr) == (1, f"majlis: No database at {tmp_path / 'none.sqlite3'}.\n")
+
+
+def test_bare_majlis_prints_the_help_and_succeeds(tmp_path: Path) -> None:
+    proc = majlis(tmp_path)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: majlis [-h] COMMAND ...")
+    for command in ("play", "web", "run", "replay", "tables", "rules", "db", "bench"):
+        assert f"    {command} " in proc.stdout
+
+
 def test_bench_lists_and_refuses_unknown_names(tmp_path: Path) -> None:
     listed = subprocess.run([sys.executable, "-m", "bot", "bench", "--list"], capture_output=True,
                             text=True, cwd=ROOT, env=clean_env(tmp_path), timeout=60, check=False)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.cli.failures import locked, not_a_database
+from bot.present.i18n import translator
 from storage.sqlite import SQLiteRepository
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,6 +127,34 @@ def test_a_database_locked_by_another_process_is_one_line_after_the_busy_timeout
         holder.stdout.close()
     with sqlite3.connect(db) as conn:  # still a sound database
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+@pytest.mark.parametrize(("lang", "other"), [("en", "ar"), ("ar", "en")])
+def test_lang_decides_the_language_of_the_storage_errors_too(tmp_path: Path, lang: str, other: str) -> None:
+    t = translator(lang)
+    notes = tmp_path / "notes.sqlite3"
+    notes.write_bytes(b"these are my notes, not a database\n" * 50)
+    db = tmp_path / "majlis.sqlite3"
+    make_db(db)
+    env = {"MAJLIS_DATA_DIR": str(tmp_path / "data"), "MAJLIS_LANG": other}  # --lang wins over both
+    for command in (["play", "--auto", "--ai", "easy"], ["replay", "1"]):
+        line = one_line(majlis(*command, "--lang", lang, "--db", str(notes), env=env))
+        assert line == f"majlis: {not_a_database(notes, t)}", command
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, time\n"
+         f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+         "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        line = one_line(majlis("play", "--auto", "--ai", "easy", "--lang", lang, "--db", str(db), env=env))
+        assert line == f"majlis: {locked(db, t)}"
+    finally:
+        holder.kill()
+        holder.wait()
+        assert holder.stdout is not None
+        holder.stdout.close()
 
 
 @pytest.mark.parametrize(("content", "expected"), [

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from test_manager_helpers import (
@@ -23,10 +25,13 @@ from test_manager_helpers import (
     turn,
 )
 
+from bot.core.commands import Actor, NewTable
 from bot.core.errors import TableError
 from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.service import Service
 from storage.memory import MemoryRepository
 from storage.records import Seat, TableRecord
+from storage.sqlite import SQLiteRepository
 
 
 @pytest.fixture
@@ -100,6 +105,36 @@ async def test_unknown_game_and_bad_options_are_refused(h: Harness) -> None:
     assert code(e) == "bad_option"
     assert h.manager.table_in_chat(CHAT) is None
     assert await h.repo.live_tables() == []
+
+
+async def test_a_refused_new_leaves_the_database_byte_for_byte_unchanged(tmp_path: Path) -> None:
+    db = tmp_path / "majlis.sqlite3"
+    repo = SQLiteRepository(db)
+    await repo.open()
+    harness = make_manager(repo)
+    await harness.manager.start()
+    service = Service(harness.manager)
+    newcomer = Person("tg:9", "Zed", lang_hint="en")  # a new chat would adopt the language of its first /new
+    watcher = sqlite3.connect(db)  # another connection: PRAGMA data_version moves on every commit of ours
+    try:
+        version, rows = watcher.execute("PRAGMA data_version").fetchone(), list(watcher.iterdump())
+        for options in ({"no_such_option": 1}, {"doubling": "sometimes"}):
+            with pytest.raises(TableError) as e:
+                await service.dispatch(NewTable("trix", options), Actor(newcomer, CHAT))
+            assert code(e) == "bad_option"
+        with pytest.raises(TableError) as e:
+            await service.dispatch(NewTable("poker"), Actor(newcomer, CHAT))
+        assert code(e) == "unknown_game"
+        assert watcher.execute("PRAGMA data_version").fetchone() == version
+        assert list(watcher.iterdump()) == rows
+        assert await repo.get_chat(CHAT) is None and await repo.get_player(newcomer.player_id) is None
+        accepted = await service.dispatch(NewTable("trix"), Actor(newcomer, CHAT))  # and a good one is stored
+        assert accepted.table.lang == "en" and (await repo.get_chat(CHAT)).lang == "en"  # type: ignore[union-attr]
+        assert watcher.execute("PRAGMA data_version").fetchone() != version
+    finally:
+        watcher.close()
+        await harness.manager.close()
+        await repo.close()
 
 
 async def test_chat_default_options_merge_under_the_given_ones(h: Harness) -> None:

@@ -159,6 +159,20 @@ async def test_live_tables_are_lobby_and_playing_oldest_first(repo: Repo) -> Non
     assert all(t.status in (LOBBY, PLAYING) for t in live)
 
 
+async def test_list_tables_gives_every_status_newest_first_up_to_the_limit(repo: Repo) -> None:
+    assert await repo.list_tables() == []
+    made = [await new_table(repo, chat=f"tg:-{i}", status=status)
+            for i, status in enumerate((PLAYING, FINISHED, LOBBY, CANCELLED, STOPPED))]
+    newest_first = [t.table_id for t in reversed(made)]
+    assert [t.table_id for t in await repo.list_tables()] == newest_first
+    assert [t.table_id for t in await repo.list_tables(2)] == newest_first[:2]
+    assert await repo.list_tables(0) == []
+    assert await repo.list_tables(99) == await repo.list_tables()
+    assert (await repo.list_tables(1))[0] == await repo.get_table(made[-1].table_id)  # whole records
+    with pytest.raises(ValueError):
+        await repo.list_tables(-1)
+
+
 async def test_values_come_back_json_shaped_and_unshared(repo: Repo) -> None:
     options = {"target": 31, "pair": (1, 2)}
     table = await new_table(repo, options=options)

@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from bot.adapters.terminal.bidi import wants_autodetect
 from bot.adapters.terminal.choices import Menu, is_extreme, normalize
 from bot.adapters.terminal.commands import auto_choice, run_command, unknown_text
-from bot.adapters.terminal.console import InputEnded, Quit, prepare_db, start_reader, term_ok
+from bot.adapters.terminal.console import InputEnded, LineReader, Quit, prepare_db, term_ok
 from bot.adapters.terminal.frame import ask_text, choices_line, display_order, hand_box, menu_for, table_box
 from bot.adapters.terminal.screen import Screen
 from bot.core.errors import TableError
@@ -35,6 +35,13 @@ from bot.present.render.errors import render_error
 from bot.present.render.summary import notice_text
 from bot.present.story import Story
 from storage.records import LIVE_STATUSES, LOBBY
+
+
+class Lines(Protocol):
+    """Where the typed lines come from: ``get()`` is the next one, "" at the end of the input."""
+
+    async def get(self) -> str: ...
+
 
 CHAT = "cli:local"
 PLAYER = "cli:you"
@@ -76,7 +83,7 @@ class TerminalGame:
         self.changed = asyncio.Event()
         self.manager: Any = None
         self.out: list[tuple[str, str]] = []  # ("line" | "result" | "final", text) waiting to be shown
-        self._lines: asyncio.Queue[str] | None = None
+        self._lines: Lines | None = None  # what the player types (a LineReader on stdin, unless a test's)
         self._story: Story | None = None
 
     # -- what happens at the table ------------------------------------------------------------
@@ -143,6 +150,8 @@ class TerminalGame:
         try:
             return await self._run()
         finally:
+            if isinstance(self._lines, LineReader):
+                self._lines.stop()  # before asyncio.run closes the loop: the reader must not call it after
             self.screen.end()
 
     async def _run(self) -> int:
@@ -336,7 +345,7 @@ class TerminalGame:
         ``wait_at_most`` seconds passed."""
         self.screen.write(prompt)
         if self._lines is None:
-            self._lines = start_reader(sys.stdin)
+            self._lines = LineReader(sys.stdin)
         get = asyncio.ensure_future(self._lines.get())
         try:
             while version is not None:

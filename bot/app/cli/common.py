@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from bot.core.lang import normalize_lang, resolve_lang
 
 GAMES = ("tarneeb41", "tarneeb", "trix")
 AI_LEVELS = ("easy", "normal", "strong")
+#: The ``--db`` of every command: any database the configuration takes.
+DB_HELP = ("the database: a SQLite file (or sqlite:///path), a postgresql://user:password@host/name URL "
+           "or :memory: (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
 
 
 def cli_lang(requested: str | None, configured: str | None) -> str:
@@ -29,10 +31,13 @@ def log_to_file(db: str, level: str) -> None:
     """Keep log records (an AI's trouble, say) off the player's screen: beside the database."""
     import logging
 
-    if "://" in db or db.startswith(":"):
+    from bot.app.cli.failures import db_path
+
+    path = db_path(db)
+    if path is None:  # in memory, or on a server: no folder of ours to write in
         logging.getLogger().addHandler(logging.NullHandler())
         return
     wanted = logging.getLevelName(level.upper())
-    logging.basicConfig(filename=str(Path(db).expanduser().parent / "majlis-play.log"),
+    logging.basicConfig(filename=str(path.parent / "majlis-play.log"),
                         level=max(logging.WARNING, wanted if isinstance(wanted, int) else 0),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -16,7 +16,7 @@ import contextlib
 import sys
 from typing import Any
 
-from bot.app.cli.common import cli_lang
+from bot.app.cli.common import DB_HELP, cli_lang
 from bot.app.config import ConfigError, load_config
 from bot.present.i18n import T, translator
 
@@ -31,7 +31,7 @@ def add_parser(sub: Any) -> None:
     imp = actions.add_parser("import", help="load an exported file into an empty database")
     imp.add_argument("file", metavar="FILE", help='the exported file ("-": standard input)')
     for p in (migrate, export, imp):
-        p.add_argument("--db", help="the database (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
+        p.add_argument("--db", help=DB_HELP)
         p.add_argument("--lang", choices=("ar", "en"), help="language of the messages")
 
 

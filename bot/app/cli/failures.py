@@ -28,15 +28,25 @@ def _t(t: T | None) -> T:
     return t if t is not None else translator("en")
 
 
-def _is_file_url(db: str) -> bool:
-    return "://" in db and not db.startswith("sqlite:///")
+def _is_server_url(db: str) -> bool:
+    return "://" in db and not db.startswith(("sqlite:///", "memory://"))
 
 
 def db_path(db: str) -> Path | None:
     """The file of a database setting (None for the in-memory one or another URL)."""
-    if db in (":memory:", "memory://", "memory:") or _is_file_url(db):
+    if db in (":memory:", "memory://", "memory:") or _is_server_url(db):
         return None
     return Path(db.removeprefix("sqlite:///")).expanduser()
+
+
+def shown(db: str) -> Path | str:
+    """The database as a message names it: its file, or its URL without the password."""
+    path = db_path(db)
+    if path is not None:
+        return path
+    from storage.postgres import redact
+
+    return redact(db)
 
 
 def check_database(db: str, t: T | None = None, *, write: bool = True) -> None:
@@ -111,7 +121,7 @@ def locked(path: Path | str, t: T) -> str:
 def describe(exc: BaseException, t: T | None = None, db: str | None = None) -> str | None:
     """One sentence for an exception the operator can do something about, else None."""
     t = _t(t)
-    path: Path | str = (db_path(db) or db) if db else "?"
+    path: Path | str = shown(db) if db else "?"
     if isinstance(exc, StorageProblem):
         return str(exc)
     from bot.app.config import ConfigError
@@ -128,6 +138,10 @@ def describe(exc: BaseException, t: T | None = None, db: str | None = None) -> s
         return locked(path, t)
     if isinstance(exc, storage_errors.SchemaMismatch):
         return t.gettext("The database {path} does not have the tables this Majlis reads ({detail}).",
+                         path=str(path), detail=str(exc))
+    if isinstance(exc, storage_errors.DatabaseUnavailable) and db and _is_server_url(db):
+        return t.gettext("Cannot use the database {path} ({detail}): check that its server runs and that the "
+                         "address, user, password and database name in MAJLIS_DB (or --db) are right.",
                          path=str(path), detail=str(exc))
     if isinstance(exc, storage_errors.DatabaseUnavailable):
         return t.gettext("Cannot open the database {path} ({detail}): check that its folder exists and this "

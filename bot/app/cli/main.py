@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.app.cli import db
-from bot.app.cli.common import AI_LEVELS, GAMES, cli_lang, fail, log_to_file
+from bot.app.cli.common import AI_LEVELS, DB_HELP, GAMES, cli_lang, fail, log_to_file
 from bot.app.config import Config, ConfigError, load_config
 from bot.present.i18n import T, translator
 
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--target", type=int, help="the score that wins the match (Tarneeb games)")
     play.add_argument("--ai", choices=AI_LEVELS, help="AI strength (default: MAJLIS_AI_LEVEL or normal)")
     play.add_argument("--resume", action="store_true", help="continue the newest unfinished terminal match")
-    play.add_argument("--db", help="the SQLite file (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
+    play.add_argument("--db", help=DB_HELP)
     play.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
     play.add_argument("--auto", action="store_true",
                       help="the AI (at the --ai level) plays your seat too: a demonstration, also for scripts")
@@ -57,18 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--webhook", action="store_true",
                      help="Telegram: receive updates on a webhook (MAJLIS_TELEGRAM_WEBHOOK_URL, _LISTEN, _PORT) "
                           "instead of polling")
-    run.add_argument("--db", help="the database (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
+    run.add_argument("--db", help=DB_HELP)
 
     replay = sub.add_parser("replay", help="tell a table's match deal by deal from its action log")
     replay.add_argument("table_id", type=int, nargs="?", metavar="TABLE_ID")
     replay.add_argument("--list", action="store_true", help="list the tables (as 'majlis tables')")
     replay.add_argument("--lang", choices=("ar", "en"), help="language (default: the match's own)")
-    replay.add_argument("--db", help="the database")
+    replay.add_argument("--db", help=DB_HELP)
     replay.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
 
     tables = sub.add_parser("tables", help="list the tables in the database, with their ids (for replay)")
     tables.add_argument("--lang", choices=("ar", "en"), help="language")
-    tables.add_argument("--db", help="the database")
+    tables.add_argument("--db", help=DB_HELP)
 
     rules = sub.add_parser("rules", help="the rules of a game, in short")
     rules.add_argument("game", nargs="?", choices=GAMES, metavar="GAME", help="tarneeb41, tarneeb or trix")
@@ -211,11 +211,11 @@ def cmd_tables(args: argparse.Namespace) -> int:
         return fail(str(e))
     from bot.adapters.terminal.bidi import configured, for_terminal
     from bot.adapters.terminal.output import closed_pipe_safe
+    from bot.app.cli.failures import check_database
     from bot.present.story import table_list
 
     t = translator(cli_lang(getattr(args, "lang", None), cfg.lang), cfg.digits)
-    if not Path(cfg.db).exists():
-        return fail(t.gettext("No database at {path}.", path=cfg.db), 1)
+    check_database(cfg.db, t, write=False)  # a file that is missing, or no database: one line (a URL: opened below)
     rows = asyncio.run(table_list(cfg.db, t))
     text = "\n".join(rows) if rows else t.gettext("There are no tables yet.")
     with closed_pipe_safe() as pipe:
@@ -232,13 +232,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return fail(str(e))
     from bot.adapters.terminal.bidi import configured, for_terminal
     from bot.adapters.terminal.output import closed_pipe_safe
+    from bot.app.cli.failures import check_database
     from bot.present.story import replay_text
 
     if args.list or args.table_id is None:
         return cmd_tables(args)
     t: T = translator(cli_lang(args.lang, cfg.lang), cfg.digits)
-    if not Path(cfg.db).exists():
-        return fail(t.gettext("No database at {path}.", path=cfg.db), 1)
+    check_database(cfg.db, t, write=False)  # a file that is missing, or no database: one line (a URL: opened below)
     told = translator(args.lang, cfg.digits) if args.lang else None  # else the match's own language
     text = asyncio.run(replay_text(cfg.db, args.table_id, told, digits=args.digits))
     if text is None:
@@ -288,7 +288,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     A storage or configuration failure anywhere below ends here as one line on standard error
     and exit code 1 (2 for a configuration error), never a traceback (:mod:`bot.app.cli.failures`).
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # bare ``majlis``: what it can do, not a complaint
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     from bot.app.cli.web import cmd_web
 
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
@@ -298,18 +303,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:
         from bot.app.cli.failures import describe
 
-        line = describe(e, _error_t(), getattr(args, "db", None) or _configured_db())
+        line = describe(e, _error_t(args), getattr(args, "db", None) or _configured_db())
         if line is None:
             raise
         return fail(f"majlis: {line}", 2 if isinstance(e, ConfigError) else 1)
 
 
-def _error_t() -> T:
-    """The translator of an error line (the configured language if the configuration loads)."""
+def _error_t(args: argparse.Namespace) -> T:
+    """The translator of an error line: ``--lang`` decides, as for every other line of the command;
+    then ``MAJLIS_LANG`` or the file (if the configuration loads), then ``$LANG``."""
+    asked = getattr(args, "lang", None)
     try:
-        return translator(cli_lang(None, load_config().lang))
+        configured = load_config().lang
     except Exception:
-        return translator(cli_lang(None, None))
+        configured = None
+    return translator(cli_lang(asked, configured))
 
 
 def _configured_db() -> str | None:

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from bot.app.cli.common import cli_lang, fail, log_to_file
+from bot.app.cli.common import DB_HELP, cli_lang, fail, log_to_file
 
 
 def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...]) -> None:
@@ -20,7 +20,7 @@ def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...])
     web.add_argument("--target", type=int, help="the score that wins the match (Tarneeb games)")
     web.add_argument("--ai", choices=ai_levels, help="AI strength (default: MAJLIS_AI_LEVEL or normal)")
     web.add_argument("--resume", action="store_true", help="continue the newest unfinished web match")
-    web.add_argument("--db", help="the SQLite file (default: MAJLIS_DB or <data dir>/majlis.sqlite3)")
+    web.add_argument("--db", help=DB_HELP)
     web.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
     web.add_argument("--port", type=int, default=8741, help="the port on 127.0.0.1 (default 8741; 0: any free one)")
     web.add_argument("--no-open", action="store_true", help="only print the address, do not open a browser")

@@ -59,10 +59,12 @@ class Lobby:
             live = self.registry.live_in_chat(chat_id)
             if live is not None:
                 raise TableError("table_exists", table_id=live.table_id)
-            chat = await self.prefs.adopt_lang(chat_id, creator.lang_hint)
-            merged = {**chat.default_options.get(game, {}), **(options or {})}
+            # check everything first, then store: a refused /new changes nothing (not even the
+            # language a chat adopts from its first table)
+            defaults = (await self.prefs.chat(chat_id)).default_options.get(game, {})
             seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
-            resolved = check_options(game, seed, merged)
+            resolved = check_options(game, seed, {**defaults, **(options or {})})
+            chat = await self.prefs.adopt_lang(chat_id, creator.lang_hint)
             await self.prefs.touch_player(creator)
             now = self.clock.now()
             record = _new_record(chat_id, creator, game, resolved, seed, now,

@@ -7,7 +7,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -64,6 +66,7 @@ def test_a_full_match_finishes_and_prints_the_result(tmp_path: Path, game: str, 
                                                      lang: str) -> None:
     proc = play(tmp_path, "--game", game, "--lang", lang, "--seed", "11", *extra, stdin=ANSWERS)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr  # the answers left over stay unread (issue 34)
     t = translator(lang)
     over = plain(t.gettext("Match over · {game} · table {table}", game=game_name(game, t), table=1))
     assert over in proc.stdout
@@ -87,6 +90,43 @@ def test_a_wrong_entry_is_refused_and_the_match_goes_on(tmp_path: Path) -> None:
     assert "“²” is not a bid" in out and "“①” is not a bid" in out
     assert "Traceback" not in proc.stderr
     assert "Match over" in out
+
+
+def test_a_clean_exit_with_piped_input_left_over_never_prints_a_traceback(tmp_path: Path) -> None:
+    """20 runs in a row: the player quits at the first prompt while answers keep coming down the pipe
+    (more than any match needs); stdin's reader thread must not touch the closed event loop (issue 34)."""
+
+    def feed(pipe: IO[bytes]) -> None:  # "q", then answers until the process is gone
+        try:
+            pipe.write(b"q\n")
+            while True:
+                pipe.write(b"7\na\np\nd\n" * 4096)
+                pipe.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    for run in range(20):
+        out, err = tmp_path / f"out{run}", tmp_path / f"err{run}"
+        with out.open("wb") as stdout, err.open("wb") as stderr:
+            proc = subprocess.Popen(
+                [*MAJLIS, "play", "--db", str(tmp_path / f"m{run}.sqlite3"), "--lang", "en", "--seed", str(run)],
+                stdin=subprocess.PIPE, stdout=stdout, stderr=stderr, env=env_for(tmp_path), cwd=tmp_path)
+            assert proc.stdin is not None
+            feeder = threading.Thread(target=feed, args=(proc.stdin,), daemon=True)
+            feeder.start()
+            code = proc.wait(timeout=120)
+            feeder.join(timeout=30)
+            proc.stdin.close()
+        assert code == 0, err.read_text()[-3000:]
+        assert "The match is saved: continue it with majlis play --resume." in out.read_text()
+        assert err.read_text() == "", f"run {run}: {err.read_text()[-3000:]}"
+
+
+def test_input_ending_at_the_resume_question_saves_the_match_instead_of_waiting(tmp_path: Path) -> None:
+    assert play(tmp_path, "--lang", "en", "--seed", "3", stdin="").returncode == 3  # an unfinished match
+    again = play(tmp_path, "--lang", "en", "--seed", "3", stdin="", timeout=60)  # asked "Resume it?": no answer
+    assert again.returncode == 3, again.stderr[-3000:]  # it used to wait for a line that could never come
+    assert again.stdout.rstrip().endswith("Input ended. The match is saved: continue it with majlis play --resume.")
 
 
 def test_auto_plays_with_the_ai_without_any_input(tmp_path: Path) -> None:

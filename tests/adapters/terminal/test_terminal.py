@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import sqlite3
+import sys
+import threading
+import tracemalloc
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -251,6 +255,53 @@ async def test_resuming_in_another_language_renames_you(tmp_path: Path) -> None:
     code, text = await run_game(tmp_path, ["q"], game="tarneeb41", lang="en", seed=3, resume=True)
     assert code == 0
     assert "أنت" not in text and "You" in text
+
+
+class Counted(io.TextIOBase):
+    """A terminal that keeps nothing: it counts the refusals and samples the traced memory every
+    ``every`` of them."""
+
+    def __init__(self, every: int) -> None:
+        self.every = every
+        self.refused = 0
+        self.samples: list[int] = []
+
+    def write(self, text: str) -> int:
+        if "is not a bid" in text:
+            self.refused += 1
+            if self.refused % self.every == 0:
+                self.samples.append(tracemalloc.get_traced_memory()[0])
+        return len(text)
+
+
+@pytest.mark.slow
+async def test_the_terminal_stays_flat_over_100000_refused_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers, every = 100_000, 10_000
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:  # as fast as the pipe takes them
+        with os.fdopen(write_end, "w") as pipe:
+            for _ in range(answers // 1000):
+                pipe.write("zzz\n" * 1000)
+
+    screen = Counted(every)
+    opts = PlayOptions(db=":memory:", game="tarneeb41", lang="en", seed=3, interactive=False, ai_level="easy",
+                       pause=0.0)
+    game = TerminalGame(opts, Screen(stream=screen))
+    feeder = threading.Thread(target=feed, daemon=True)
+    with os.fdopen(read_end) as stdin:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        tracemalloc.start()
+        try:
+            feeder.start()
+            code = await game.run()
+        finally:
+            tracemalloc.stop()
+            feeder.join(timeout=30)
+    assert code == 3  # the input ended, the match is saved
+    assert screen.refused == answers and len(screen.samples) == answers // every
+    spread = max(screen.samples) - min(screen.samples)
+    assert spread < 256 * 1024, [f"{n // 1024} KiB" for n in screen.samples]  # not ~60 bytes an answer
 
 
 # -- 6. one language per screen: replay, tables, rules --------------------------------------
