@@ -39,11 +39,12 @@ from storage.postgres import PostgresRepository
 from storage.records import Seat, TableRecord
 from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
+from tests.pg import POSTGRES
 
 LEASE = 30.0
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", POSTGRES])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgres":
         return str(request.getfixturevalue("pg_url"))
@@ -202,7 +203,7 @@ async def test_a_new_table_in_a_chat_without_one_is_the_receivers(pair: tuple[Ha
     assert a.manager.router is not None and a.manager.router.stats["forwarded"] == 1
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("database", ["sqlite", POSTGRES], indirect=True)
 async def test_a_chats_first_new_reaching_both_processes_at_once_opens_one_table(
         pair: tuple[Harness, Harness]) -> None:
     """Two webhook workers get a group's very first /new at the same moment: storage keeps one
