@@ -19,6 +19,8 @@ import pytest
 
 from storage.sqlite import SQLiteRepository
 
+pytestmark = pytest.mark.slow  # majlis as a real process
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Dropping every capability makes root obey file permissions like any user (the tests run as root
 #: in CI containers); without setpriv, a non-root user needs nothing.
