@@ -147,6 +147,10 @@ def stop() -> None:
 
 _SCHEMAS = itertools.count(1)
 
+#: The ``postgres`` case of a fixture parametrized over databases: slow (it starts the server), so
+#: ``pytest -m "not slow"`` runs the memory and SQLite cases and needs no PostgreSQL.
+POSTGRES = pytest.param("postgres", marks=pytest.mark.slow)
+
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Server | None]:

@@ -26,6 +26,8 @@ from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.processes import free_port, start_run, stop_run
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 
+pytestmark = pytest.mark.slow  # majlis run as a real process
+
 GROUP = -100999
 
 

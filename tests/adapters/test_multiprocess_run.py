@@ -27,6 +27,8 @@ from storage.postgres import PostgresRepository
 from tests.adapters.discord.fake_discord import FakeDiscord, Interaction
 from tests.adapters.processes import start_run, stop_pair
 
+pytestmark = pytest.mark.slow  # majlis run as real processes
+
 DC_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GAbCdE.fakefakefakefakefakefakefakefake12"
 
 
@@ -92,7 +94,6 @@ def env(fake: FakeDiscord, url: str, shards: str) -> dict[str, str]:
             "MAJLIS_AI_LEVEL": "easy"}  # the rule player, in the process itself: no AI worker outlives a kill
 
 
-@pytest.mark.slow
 async def test_two_sharded_processes_forward_dm_presses_and_survive_a_kill(
         fake: FakeDiscord, pg_url: str, tmp_path: Path) -> None:
     guild = {home_shard(g, 2): g for g in fake.guilds}

@@ -20,6 +20,8 @@ from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.processes import start_run, stop_run
 from tests.adapters.telegram.fake_server import FakeTelegram
 
+pytestmark = pytest.mark.slow  # majlis run as a real process
+
 GROUP = -100555
 #: Shaped like real tokens (so the pattern redaction is exercised too), but made up.
 TG_TOKEN = "7012345678:AAHfakeFAKEfake_fake-FAKEfakeFAKEfak"

@@ -28,6 +28,8 @@ from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.processes import free_port, start_run, stop_pair, wait_listening
 from tests.adapters.test_multiprocess_run import env, table_of, until
 
+pytestmark = pytest.mark.slow  # majlis run as real processes
+
 
 def open_table_link(fake: FakeDiscord, user_id: int) -> str | None:
     """The "Open table" link on the newest private message (the ephemeral hand) that has one."""
@@ -79,7 +81,6 @@ async def ws_status(url: str) -> int:
         return r.status
 
 
-@pytest.mark.slow
 async def test_a_page_at_the_other_process_is_relayed_and_after_a_kill_is_served_by_the_survivor(
         fake: FakeDiscord, pg_url: str, tmp_path: Path) -> None:
     guild = {home_shard(g, 2): g for g in fake.guilds}

@@ -151,6 +151,7 @@ def test_slow_trix_rollouts_never_take_a_decision_past_the_cap(
     assert took <= T.HARD_CAP - T.MARGIN + 1e-9
 
 
+@pytest.mark.slow
 def test_the_budget_is_cpu_time_so_a_loaded_machine_plays_the_same(monkeypatch: pytest.MonkeyPatch,
                                                                    clock: FakeTime) -> None:
     """A solve costs 20 ms of CPU; on a machine three times as busy it takes 60 ms of wall time.

@@ -22,6 +22,8 @@ import engine
 from ai.pool import AIPool
 from ai.rules import RulePlayer
 
+pytestmark = pytest.mark.slow  # worker processes
+
 
 class SlowPlayer:
     """Sleeps ``seconds`` (without CPU), logs when it thought to ``log``, answers the first legal move."""

@@ -40,6 +40,7 @@ def _deck(seed: int) -> list[list[str]]:
     return [deck[i::4] for i in range(4)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["tarneeb", "tarneeb41", "trix"])
 def test_strong_player_always_legal(game: str, caplog: pytest.LogCaptureFixture) -> None:
     p = quick_player()

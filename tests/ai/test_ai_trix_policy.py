@@ -111,6 +111,7 @@ def test_the_brain_with_the_policy_plays_legal_cards_and_repeats_itself_from_a_s
     assert played >= 3
 
 
+@pytest.mark.slow  # a real process
 def test_the_training_script_reproduces_its_weights_from_its_seed(tmp_path: Path) -> None:
     outs = []
     for name in ("a.json", "b.json"):

@@ -121,6 +121,7 @@ def test_a_bad_webhook_secret_is_refused_without_repeating_it(tmp_path: Path) ->
     assert "$ecret" not in str(info.value)
 
 
+@pytest.mark.slow  # a real process
 def test_run_webhook_without_its_public_address_says_what_to_set(tmp_path: Path) -> None:
     proc = majlis(tmp_path, "run", "--telegram", "--webhook",
                   env=clean_env(tmp_path, MAJLIS_TELEGRAM_TOKEN="7012345678:AAHfakeFAKEfake_fake-FAKEfakeFAKEfak"))
@@ -138,6 +139,7 @@ def test_a_broken_file_is_reported(tmp_path: Path) -> None:
 # -- run --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a real process
 def test_run_without_any_token_says_what_to_set(tmp_path: Path) -> None:
     proc = majlis(tmp_path, "run")
     assert proc.returncode == 1
@@ -146,12 +148,14 @@ def test_run_without_any_token_says_what_to_set(tmp_path: Path) -> None:
     assert proc.stdout == ""
 
 
+@pytest.mark.slow  # a real process
 def test_run_telegram_without_its_token_names_only_that_variable(tmp_path: Path) -> None:
     proc = majlis(tmp_path, "run", "--telegram", env=clean_env(tmp_path, MAJLIS_DISCORD_TOKEN="x"))
     assert proc.returncode == 1
     assert "MAJLIS_TELEGRAM_TOKEN" in proc.stderr and "MAJLIS_DISCORD_TOKEN" not in proc.stderr
 
 
+@pytest.mark.slow  # a real process
 def test_run_speaks_the_configured_language(tmp_path: Path) -> None:
     proc = majlis(tmp_path, "run", "--discord", env=clean_env(tmp_path, MAJLIS_LANG="ar"))
     assert proc.returncode == 1
@@ -182,10 +186,12 @@ def test_replay_tells_a_finished_match_deal_by_deal(tmp_path: Path) -> None:
     assert ar.returncode == 0 and "Deal 1" not in ar.stdout and len(ar.stdout) > 1000
 
 
+@pytest.mark.slow  # a real process
 def test_replay_of_a_missing_table_fails(tmp_path: Path) -> None:
     assert majlis(tmp_path, "replay", "7", "--db", str(tmp_path / "none.sqlite3")).returncode == 1
 
 
+@pytest.mark.slow  # a real process
 def test_replay_and_tables_read_a_postgresql_database(tmp_path: Path, pg_url: str) -> None:
     empty = majlis(tmp_path, "tables", "--db", pg_url, "--lang", "en")  # read-only: no tables yet, none made
     assert empty.returncode == 1 and "does not have the tables" in empty.stderr and "Traceback" not in empty.stderr
@@ -205,6 +211,7 @@ def test_replay_and_tables_read_a_postgresql_database(tmp_path: Path, pg_url: st
     assert (missing.returncode, missing.stderr) == (1, "There is no table 2.\n")
 
 
+@pytest.mark.slow  # a real process
 def test_a_database_server_that_cannot_be_reached_is_one_line_without_its_password(tmp_path: Path) -> None:
     url = "postgresql://majlis:s3cret@127.0.0.1:9/majlis"  # port 9: nobody listens
     for command in (["tables"], ["replay", "1"]):
@@ -214,6 +221,7 @@ def test_a_database_server_that_cannot_be_reached_is_one_line_without_its_passwo
         assert "its server runs" in proc.stderr and "s3cret" not in proc.stderr + proc.stdout
 
 
+@pytest.mark.slow  # a real process
 def test_tables_takes_a_sqlite_url_and_the_in_memory_database(tmp_path: Path) -> None:
     db = tmp_path / "new folder" / "m.sqlite3"
     assert majlis(tmp_path, "play", "--db", f"sqlite:///{db}", "--game", "trix", "--ai", "easy",
@@ -227,6 +235,7 @@ def test_tables_takes_a_sqlite_url_and_the_in_memory_database(tmp_path: Path) ->
     assert (gone.returncode, gone.stderr) == (1, f"majlis: No database at {tmp_path / 'none.sqlite3'}.\n")
 
 
+@pytest.mark.slow  # a real process
 def test_bare_majlis_prints_the_help_and_succeeds(tmp_path: Path) -> None:
     proc = majlis(tmp_path)
     assert proc.returncode == 0 and proc.stderr == ""
@@ -235,6 +244,7 @@ def test_bare_majlis_prints_the_help_and_succeeds(tmp_path: Path) -> None:
         assert f"    {command} " in proc.stdout
 
 
+@pytest.mark.slow  # a real process
 def test_bench_lists_and_refuses_unknown_names(tmp_path: Path) -> None:
     listed = subprocess.run([sys.executable, "-m", "bot", "bench", "--list"], capture_output=True,
                             text=True, cwd=ROOT, env=clean_env(tmp_path), timeout=60, check=False)

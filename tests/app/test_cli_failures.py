@@ -21,6 +21,8 @@ from bot.app.cli.failures import locked, not_a_database
 from bot.present.i18n import translator
 from storage.sqlite import SQLiteRepository
 
+pytestmark = pytest.mark.slow  # majlis as a real process
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Dropping every capability makes root obey file permissions like any user (the tests run as root
 #: in CI containers); without setpriv, a non-root user needs nothing.

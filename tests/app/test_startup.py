@@ -26,6 +26,7 @@ def test_endplay_is_a_core_dependency_not_an_extra() -> None:
     assert ai_problem() is None  # and it loads here
 
 
+@pytest.mark.slow  # a real process
 def test_the_solver_check_loads_dds_alone_not_endplays_package() -> None:
     """ai_problem() loads the DDS bindings the way the pool's workers do, without running
     ``endplay/__init__`` (which imports matplotlib and takes seconds)."""
@@ -59,6 +60,7 @@ def test_a_solver_that_cannot_load_gives_the_warning(monkeypatch: pytest.MonkeyP
     assert text is not None and "normal and strong play like easy" in text and "pip install endplay" in text
 
 
+@pytest.mark.slow  # a real process
 def test_majlis_play_warns_on_standard_error_when_the_solver_cannot_load(tmp_path: Path) -> None:
     shadow = tmp_path / "shadow" / "endplay"
     shadow.mkdir(parents=True)

@@ -17,11 +17,12 @@ from storage.memory import MemoryRepository
 from storage.postgres import PostgresRepository
 from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
+from tests.pg import POSTGRES
 
 LEASE = 30.0
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", POSTGRES])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The one database the processes share (a PostgreSQL schema made for the test)."""
     if request.param == "postgres":

@@ -39,11 +39,12 @@ from storage.postgres import PostgresRepository
 from storage.records import Seat, TableRecord
 from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
+from tests.pg import POSTGRES
 
 LEASE = 30.0
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", POSTGRES])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgres":
         return str(request.getfixturevalue("pg_url"))
@@ -202,7 +203,7 @@ async def test_a_new_table_in_a_chat_without_one_is_the_receivers(pair: tuple[Ha
     assert a.manager.router is not None and a.manager.router.stats["forwarded"] == 1
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("database", ["sqlite", POSTGRES], indirect=True)
 async def test_a_chats_first_new_reaching_both_processes_at_once_opens_one_table(
         pair: tuple[Harness, Harness]) -> None:
     """Two webhook workers get a group's very first /new at the same moment: storage keeps one
@@ -244,15 +245,18 @@ async def test_a_holder_that_does_not_answer_leaves_the_command_unapplied(pair: 
     person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
     code = a.manager.view(snap.table_id, seat)["legal"][0]
     await a.manager.router.close()  # a is alive (it renews its lease) but does not serve its inbox
-    b.manager.router.wait = 0.3  # type: ignore[union-attr]
+    assert b.manager.router is not None
+    sent = asyncio.create_task(Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person)))
+    await _until(lambda: b.manager.router.waiting == 1)  # type: ignore[union-attr]  # posted, b waits
+    a.clock.advance(b.manager.router.wait)  # b's wait runs out
     with pytest.raises(TableError) as late:
-        await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
+        await asyncio.wait_for(sent, 5)
     assert late.value.code == "route_timeout"
     assert "nothing was changed" in render_error("route_timeout", {}, translator("en"))
     assert "لم يتغيّر شيء" in render_error("route_timeout", {}, translator("ar"))
     await a.manager.router.start()
-    await asyncio.sleep(0.3)
     assert await a.manager.router.serve() == 0  # expired: never applied, even once a serves again
+    await a.manager.router.settle()  # nor by a's own serving loop
     assert (await a.repo.get_table(snap.table_id)).version == snap.table.version  # type: ignore[union-attr]
     answer = await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
     assert answer.table.version == snap.table.version + 1  # the person's retry goes through
@@ -323,7 +327,7 @@ async def test_a_pending_command_is_served_by_the_process_that_takes_the_table_o
     repo = repos()
     await repo.open()
     c = make_manager(repo, a.clock, owner="c", lease_seconds=LEASE, heartbeat_seconds=10.0, background=False,
-                     route_wait=10.0)
+                     route_wait=LEASE * 2)  # c still waits when a's lease has run out
     await c.manager.start()
     try:
         snap = await table_at_a(a)
@@ -334,7 +338,7 @@ async def test_a_pending_command_is_served_by_the_process_that_takes_the_table_o
         await a.manager.router.close()  # a dies with its lease still running
         press = Act(snap.table_id, snap.table.version, code)
         sent = asyncio.create_task(Service(c.manager).dispatch(press, dm(person)))
-        await asyncio.sleep(0.2)  # c's command waits in the inbox for a
+        await _until(lambda: c.manager.router.waiting == 1)  # type: ignore[union-attr]  # c's command waits in the inbox for a
         assert not sent.done()
         a.clock.advance(LEASE + 1)
         await b.manager.heartbeat()  # b takes a's table over, and with it what waits for the table
@@ -354,15 +358,19 @@ async def test_a_holder_that_took_the_command_but_did_not_answer_is_reported_as_
     assert seat is not None and b.manager.router is not None
     person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
     code = a.manager.view(snap.table_id, seat)["legal"][0]
-    b.manager.router.wait = 0.5
+    assert a.manager.router is not None
     table = a.manager.registry.table(snap.table_id)
     async with table.lock:  # a takes the command but is stuck on it past the sender's wait
+        sent = asyncio.create_task(Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code),
+                                                               dm(person)))
+        await _until(lambda: a.manager.router._running)  # type: ignore[union-attr]  # a took it, waits for the lock
+        a.clock.advance(b.manager.router.wait)  # b's wait runs out
         with pytest.raises(TableError) as unsure:
-            await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
+            await asyncio.wait_for(sent, 5)
     assert unsure.value.code == "route_unknown"
     assert "look at the table" in render_error("route_unknown", {}, translator("en")).lower()
     await a.manager.drain()
-    await asyncio.sleep(0.2)  # a went on once unstuck: the move was made, once
+    await a.manager.router.settle()  # a went on once unstuck: the move was made, once
     assert (await a.repo.get_table(snap.table_id)).version == snap.table.version + 1  # type: ignore[union-attr]
     retry = await Service(b.manager).dispatch(Act(snap.table_id, snap.table.version, code), dm(person))
     assert retry.table.version == snap.table.version + 1  # the same press again: the answer it got, no new move

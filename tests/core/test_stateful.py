@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -17,6 +18,8 @@ from test_manager_helpers import ALICE, BOB, CAROL, CHAT, EVE, make_manager, rep
 from bot.core.errors import CODES, TableError
 from bot.core.model import Person, TableSnapshot
 from storage.memory import MemoryRepository
+
+pytestmark = pytest.mark.slow  # a long hypothesis state machine
 
 PEOPLE = (ALICE, BOB, CAROL, EVE)
 GARBAGE = st.one_of(

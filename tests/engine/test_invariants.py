@@ -73,6 +73,7 @@ def cards_in_play(g: Any) -> int:
 # ----------------------------------------------------------------- fast path, many matches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_fast_path_thousands_of_matches(game: str) -> None:
     r = random.Random(2024)
@@ -157,6 +158,7 @@ def check_deal_scored(e: dict[str, Any], game: str, prev: dict[str, list[int]], 
         assert sum(deltas["players"]) == TRIX_TOTALS[s["contract"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_public_api_whole_matches(game: str) -> None:
     run_matches(game, {"target": 21} if game == "tarneeb41" else {}, 40 if game != "trix" else 15)
@@ -336,6 +338,7 @@ def test_clone_continues_like_the_original(game: str) -> None:
     assert c.to_json() == g.to_json()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=300, deadline=None)
 @given(junk=st.text(max_size=24) | st.from_regex(r"(play|bid|pass|trump|contract|double|done) ?[0-9A-Za-z ]{0,6}"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from refusals import reason
 
 import engine
@@ -173,6 +174,7 @@ def test_S_W1_qualify_one_at_41_partner_positive() -> None:
     assert not qualifies(40, 40, 41, "positive")
 
 
+@pytest.mark.slow
 def test_S_W2_exactly_one_team_qualifies_wins(tk) -> None:
     g, ev = tk.scenario(
         "tarneeb41", ["bid 2", "bid 3", "bid 2", "bid 4"], SEATS, [2, 3, 2, 6], state={"player_scores": [40, 0, 1, 0]}

@@ -102,12 +102,14 @@ def play_match(seed: int, options: dict[str, Any] | None = None, deep: bool = Fa
     return g
 
 
+@pytest.mark.slow
 def test_random_matches_default_invariants() -> None:
     """250 matches: 5,000 deals."""
     for seed in range(250):
         play_match(seed)
 
 
+@pytest.mark.slow
 def test_random_matches_views_never_leak_and_cards_conserved() -> None:
     for seed in range(6):
         play_match(1000 + seed, deep=True)

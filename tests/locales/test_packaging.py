@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # git clone and a build as real processes
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout")
 def test_a_build_from_a_fresh_clone_ships_the_mo_files(tmp_path: Path) -> None:
     clone = tmp_path / "clone"

@@ -83,6 +83,7 @@ def untranslated(text: str) -> list[str]:
     return re.findall(r"[A-Za-z]{2,}", text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", VARIANTS)
 def test_public_tables_never_show_a_hidden_card(game: str) -> None:
     rendered = 0

@@ -12,11 +12,12 @@ import pytest
 from storage.memory import MemoryRepository
 from storage.postgres import PostgresRepository
 from storage.sqlite import SQLiteRepository
+from tests.pg import POSTGRES
 
 Repo = MemoryRepository | SQLiteRepository | PostgresRepository
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", POSTGRES])
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

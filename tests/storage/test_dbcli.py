@@ -9,6 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from storage import open_repository
 from storage.postgres import migrations as postgres_migrations
 from storage.records import (
@@ -24,6 +26,8 @@ from storage.records import (
     TableRecord,
 )
 from storage.sqlite import migrations
+
+pytestmark = pytest.mark.slow  # every test runs `majlis db` as a process
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = (Seat("tg:1", "One"), Seat("tg:2", "Two"), Seat("ai:easy:2", "AI", is_ai=True), Seat("tg:4", "Four"))

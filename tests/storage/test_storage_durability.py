@@ -11,6 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a real process killed
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 TABLES = 4

@@ -130,6 +130,7 @@ async def test_memory_and_sqlite_agree_on_random_calls(tmp_path: Path, seed: int
     await agree(MemoryRepository(), SQLiteRepository(tmp_path / "p.db"), seed)
 
 
+@pytest.mark.slow  # PostgreSQL
 @pytest.mark.parametrize("seed", range(2))
 async def test_memory_and_postgres_agree_on_random_calls(pg_url: str, seed: int) -> None:
     await agree(MemoryRepository(), PostgresRepository(pg_url), seed)

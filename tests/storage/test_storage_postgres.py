@@ -31,6 +31,7 @@ def table_record(players: tuple[str, str, str, str] | None = None, status: str =
     return TableRecord(0, "tg:-1", "tarneeb", {}, 5, 0, "tg:1", status, seats)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_processes_racing_on_one_table_store_each_seq_once(pg_url: str) -> None:
     a, b = PostgresRepository(pg_url, pool_size=4), PostgresRepository(pg_url, pool_size=4)
     await asyncio.gather(a.open(), b.open())
@@ -63,6 +64,7 @@ async def test_processes_racing_on_one_table_store_each_seq_once(pg_url: str) ->
         await asyncio.gather(a.close(), b.close())
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_a_write_from_another_process_makes_mine_stale(pg_url: str) -> None:
     async with PostgresRepository(pg_url) as a, PostgresRepository(pg_url) as b:
         table_id = await a.create_table(table_record())
@@ -76,6 +78,7 @@ async def test_a_write_from_another_process_makes_mine_stale(pg_url: str) -> Non
         assert stored is not None and stored.message_ids == {"table": "1"}
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_two_pools_finishing_matches_with_a_shared_player_lose_no_update(pg_url: str) -> None:
     a, b = PostgresRepository(pg_url), PostgresRepository(pg_url)
     await asyncio.gather(a.open(), b.open())
@@ -103,6 +106,7 @@ async def test_two_pools_finishing_matches_with_a_shared_player_lose_no_update(p
         await asyncio.gather(a.close(), b.close())
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_processes_starting_together_apply_each_migration_once(pg_url: str) -> None:
     repos = [PostgresRepository(pg_url, pool_size=1) for _ in range(4)]
     await asyncio.gather(*(r.open() for r in repos))
@@ -118,6 +122,7 @@ async def test_processes_starting_together_apply_each_migration_once(pg_url: str
         await asyncio.gather(*(r.close() for r in repos))
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_read_only_reads_and_refuses_writes(pg_url: str) -> None:
     with pytest.raises(SchemaMismatch, match="majlis db migrate"):  # an empty database
         await PostgresRepository(pg_url, read_only=True).open()
@@ -147,6 +152,7 @@ def test_a_postgresql_url_picks_the_postgresql_repository() -> None:
         assert isinstance(repo, PostgresRepository) and repo.durability == "power"
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_upgrading_a_database_with_two_live_tables_in_a_chat_keeps_one_and_ends_the_others(
         pg_url: str) -> None:
     conn = await asyncpg.connect(pg_url)

@@ -27,12 +27,13 @@ Exactly once:
 - the holder takes an entry in one transaction (``pending → taken``), then applies it under the
   table's lock like any command; a versioned move applied twice would be refused as ``stale``
   anyway;
-- the sender waits ``route_wait`` seconds. An entry nobody took by then is expired (never to be
-  applied, ``route_timeout``: "nothing was changed, try again"). An entry taken whose answer did
-  not come (its holder died mid-way) may or may not have been applied: the sender says so
-  (``route_unknown``: "look at the table"); a retry then meets the engine's checks, so it is never
-  applied twice. An entry still pending when its table's holder dies is taken by the process that
-  takes the table over, if the sender still waits.
+- the sender waits ``route_wait`` seconds on the manager's clock (a test's fake clock moves it; the
+  looks at the database between notifications keep real time). An entry nobody took by then is
+  expired (never to be applied, ``route_timeout``: "nothing was changed, try again"). An entry
+  taken whose answer did not come (its holder died mid-way) may or may not have been applied: the
+  sender says so (``route_unknown``: "look at the table"); a retry then meets the engine's checks,
+  so it is never applied twice. An entry still pending when its table's holder dies is taken by
+  the process that takes the table over, if the sender still waits.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from bot.core.errors import TableError
 from storage.records import INBOX_DONE, INBOX_EXPIRED, InboxEntry
 
 if TYPE_CHECKING:
+    from bot.core.clock import Cancellable, Clock
     from bot.core.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -69,15 +71,29 @@ KEEP_ENTRIES = 3600.0
 
 # ---------------------------------------------------------------------------------- the router
 
-async def _wait(event: asyncio.Event, seconds: float) -> None:
-    """Until ``event`` is set or ``seconds`` passed (cancelled at once, unlike 3.11's wait_for)."""
-    if event.is_set():
+async def _wait(seconds: float, *events: asyncio.Event) -> None:
+    """Until one of ``events`` is set or ``seconds`` of real time passed (cancelled at once, unlike
+    3.11's wait_for). Real time: it paces the looks at the database, which no fake clock moves."""
+    if any(event.is_set() for event in events):
         return
-    waiter = asyncio.ensure_future(event.wait())
+    waiters = {asyncio.ensure_future(event.wait()) for event in events}
     try:
-        await asyncio.wait({waiter}, timeout=seconds)
+        await asyncio.wait(waiters, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        waiter.cancel()
+        for waiter in waiters:
+            waiter.cancel()
+
+
+def _alarm(clock: Clock, seconds: float) -> tuple[asyncio.Event, Callable[[], object]]:
+    """An event set once ``seconds`` have passed on ``clock``, and what calls it off."""
+    rang = asyncio.Event()
+    call_later = getattr(clock, "call_later", None)
+    if call_later is not None:
+        handle: Cancellable = call_later(seconds, rang.set)
+        return rang, handle.cancel
+    sleeper = asyncio.ensure_future(clock.sleep(seconds))
+    sleeper.add_done_callback(lambda done: None if done.cancelled() else rang.set())
+    return rang, sleeper.cancel
 
 
 class Router:
@@ -116,8 +132,17 @@ class Router:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._running:
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Until the commands taken from the inbox here have been applied and answered."""
+        while self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
+
+    @property
+    def waiting(self) -> int:
+        """Commands forwarded from here that wait for their answer now."""
+        return len(self._answers)
 
     def wake(self) -> None:
         """Look at the inbox now (tables were taken over: their pending entries are this process's)."""
@@ -193,8 +218,8 @@ class Router:
         self.stats["forwarded"] += 1
         entry_id = await self.repo.inbox_post(key, table_id, self.owner, request, self.manager.clock.now())
         event = self._answers.setdefault(entry_id, asyncio.Event())
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.wait
+        # The wait is on the manager's clock (a test moves it), the looks at the inbox in real time.
+        late, call_off = _alarm(self.manager.clock, self.wait)
         try:
             while True:
                 found = await self.repo.inbox_result(entry_id)
@@ -202,12 +227,12 @@ class Router:
                     return decode_answer(found[1])
                 if found is None or found[0] == INBOX_EXPIRED:
                     break
-                left = deadline - loop.time()
-                if left <= 0:
+                if late.is_set():
                     break
-                await _wait(event, min(left, self.poll))
+                await _wait(self.poll, event, late)
                 event.clear()
         finally:
+            call_off()
             self._answers.pop(entry_id, None)
         if await self.repo.inbox_expire(entry_id):
             self.stats["route_timeout"] += 1
@@ -257,7 +282,7 @@ class Router:
     async def _serve_loop(self) -> None:
         purged = 0.0
         while True:
-            await _wait(self._wake, self.poll)
+            await _wait(self.poll, self._wake)
             self._wake.clear()
             try:
                 await self.serve()

@@ -36,6 +36,7 @@ async def state(table: Table) -> list[tuple[Any, ...]]:
     return out
 
 
+@pytest.mark.slow
 async def test_a_press_from_another_channel_is_refused(fake: FakeDiscord, world: tuple[Bot, int]) -> None:
     bot, other = world
     alice, bob = people(fake)
@@ -54,6 +55,7 @@ async def test_a_press_from_another_channel_is_refused(fake: FakeDiscord, world:
     assert here.manager.get(there.table_id).seat_of(f"dc:{alice.user_id}") is None  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_leaver_may_take_back_only_the_seat_they_left(fake: FakeDiscord, world: tuple[Bot, int]) -> None:
     bot, _ = world
     alice, bob = people(fake)

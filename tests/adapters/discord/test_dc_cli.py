@@ -7,8 +7,12 @@ import asyncio
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.processes import start_run, stop_run
+
+pytestmark = pytest.mark.slow  # majlis run as a real process
 
 
 async def start_bot(fake: FakeDiscord, tmp_path: Path) -> asyncio.subprocess.Process:

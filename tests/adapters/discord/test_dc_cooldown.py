@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.adapters.throttle import CommandLimits
 from bot.core.clock import FakeClock
 from bot.present import codec
@@ -54,6 +56,7 @@ async def test_a_burst_of_slash_commands_is_answered_ephemerally_and_changes_not
         await bot.stop()
 
 
+@pytest.mark.slow
 async def test_a_flood_of_presses_is_capped_and_each_press_answered(patched: FakeDiscord, tmp_path: Path) -> None:
     fake = patched
     clock = FakeClock()

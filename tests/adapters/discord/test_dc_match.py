@@ -70,6 +70,7 @@ async def test_a_whole_match_through_buttons(fake: FakeDiscord, bot: Bot, game: 
         assert eph and all(bool(ARABIC.search(s.content)) == (lang == "ar") for s in eph[-3:])
 
 
+@pytest.mark.slow
 async def test_closed_dms_are_told_ephemerally_and_the_match_goes_on(fake: FakeDiscord, bot: Bot) -> None:
     table = await play_match(fake, bot, "tarneeb41", "en", closed="Dan")
     dan = table.members[3]

@@ -44,6 +44,7 @@ async def my_turn(table: Table) -> tuple[Member, int, int, str]:
     return member, version, message.id, codes[code]
 
 
+@pytest.mark.slow
 async def test_a_doubled_press_is_refused_with_a_reason(fake: FakeDiscord, bot: Bot) -> None:
     table = await started(fake, bot)
     member, version, message_id, custom_id = await my_turn(table)
@@ -59,6 +60,7 @@ async def test_a_doubled_press_is_refused_with_a_reason(fake: FakeDiscord, bot: 
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
 
 
+@pytest.mark.slow
 async def test_someone_not_seated_is_told_so(fake: FakeDiscord, bot: Bot) -> None:
     table = await started(fake, bot)
     eve = Member(fake.add_member("Eve"), "Eve")
@@ -81,6 +83,7 @@ async def test_someone_not_seated_is_told_so(fake: FakeDiscord, bot: Bot) -> Non
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
 
 
+@pytest.mark.slow
 async def test_429_and_5xx_are_retried_and_the_table_goes_on(fake: FakeDiscord, bot: Bot) -> None:
     table = await started(fake, bot)
     table_path = f"/channels/{fake.channel_id}/messages/{table.table_message().id}"
@@ -100,6 +103,7 @@ async def test_429_and_5xx_are_retried_and_the_table_goes_on(fake: FakeDiscord, 
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
 
 
+@pytest.mark.slow
 async def test_a_slow_table_still_answers_within_three_seconds(fake: FakeDiscord, bot: Bot) -> None:
     table = await started(fake, bot)
     manager: Any = table.manager
@@ -118,6 +122,7 @@ async def test_a_slow_table_still_answers_within_three_seconds(fake: FakeDiscord
     assert table.manager.get(table.table_id or 0).table.version == version + 1  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_restart_mid_deal_edits_the_same_messages(patched: FakeDiscord, tmp_path: Path) -> None:
     fake, db = patched, tmp_path / "majlis.sqlite3"
     first = await Bot(fake, db).start()
@@ -129,8 +134,9 @@ async def test_a_restart_mid_deal_edits_the_same_messages(patched: FakeDiscord, 
     await first.stop()
     edits = sum(1 for s in fake.log if s.message_id == message.id)
     # The pacing of a channel lives in memory: a process that comes back within 5 s of the last
-    # edit could meet one 429 (retried, see the 429 test). A real restart takes longer than this.
-    await asyncio.sleep(5.0)
+    # edit could meet one 429 (retried, see the 429 test). A real restart takes longer than this:
+    # Discord's 5-second window (the fake's clock) moves on, with no real wait.
+    fake.clock_offset += 5.0
 
     second = await Bot(fake, db).start()
     table.bot = second
@@ -182,6 +188,7 @@ async def test_lang_and_settings_need_manage_server(fake: FakeDiscord, bot: Bot)
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
 
 
+@pytest.mark.slow
 async def test_the_sharded_client_serves_every_shard(tmp_path: Path) -> None:
     fake = FakeDiscord(guilds=2, shards=2)
     await fake.start()
@@ -207,6 +214,7 @@ async def test_the_sharded_client_serves_every_shard(tmp_path: Path) -> None:
             await fake.close()
 
 
+@pytest.mark.slow
 async def test_a_select_option_works_like_its_button(fake: FakeDiscord, bot: Bot) -> None:
     from bot.present.render.message import Button, OutMessage
 

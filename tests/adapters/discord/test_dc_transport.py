@@ -70,6 +70,7 @@ async def test_429_without_via_is_retry_after(fake: FakeDiscord, transport: Disc
         await transport.send(channel_dest(fake.channel_id), OutMessage("blocked"))
 
 
+@pytest.mark.slow
 async def test_5xx_is_retried_by_the_http_client(fake: FakeDiscord, transport: DiscordTransport) -> None:
     fake.fail_next("PATCH", "/messages/", 502)
     dest = channel_dest(fake.channel_id)

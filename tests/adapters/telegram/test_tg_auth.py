@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.present import codec
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload
 
@@ -84,6 +86,7 @@ async def test_a_payload_from_another_chat_is_refused(bed: Bed) -> None:
     assert bed.manager.get(theirs).seat_of(f"tg:{ali.user_id}") is None  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_press_on_another_tables_message_is_refused(bed: Bed) -> None:
     ali, huda = bed.people(["Ali", "Huda"], "en")
     bed.tg.add_group(GROUP, admins=[ali.user_id])
@@ -100,6 +103,7 @@ async def test_a_press_on_another_tables_message_is_refused(bed: Bed) -> None:
     assert bed.manager.get(new).seat_of(f"tg:{huda.user_id}") is None  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_leaver_may_take_back_only_the_seat_they_left(bed: Bed) -> None:
     ali, huda = bed.people(["Ali", "Huda"], "en")
     bed.tg.add_group(GROUP, admins=[ali.user_id])
@@ -124,6 +128,7 @@ async def test_a_leaver_may_take_back_only_the_seat_they_left(bed: Bed) -> None:
     assert bed.manager.get(tid).seat_of(f"tg:{huda.user_id}") == 1  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_an_anonymous_admin_may_change_settings_but_cannot_sit(bed: Bed) -> None:
     ali, huda = bed.people(["Ali", "Huda"], "en")
     bed.tg.add_group(GROUP, admins=[ali.user_id])
@@ -193,6 +198,7 @@ async def test_unicode_digits_and_storage_failures_are_answered(bed: Bed) -> Non
     assert "something went wrong" in await said(bed, ali, "/leave")
 
 
+@pytest.mark.slow
 async def test_admin_rights_are_asked_once_a_minute_and_a_promotion_counts_within_seconds(bed: Bed) -> None:
     ali, huda = bed.people(["Ali", "Huda"], "en")
     group = bed.tg.add_group(GROUP, admins=[ali.user_id])

@@ -39,6 +39,7 @@ async def test_menus_in_english_and_arabic_also_for_groups(bed: Bed) -> None:
     assert all(c["description"] for c in group_en + private)
 
 
+@pytest.mark.slow
 async def test_help_rules_and_refusals(bed: Bed, people: list[Player]) -> None:
     ali, huda = people
     assert await said(bed, ali, "/lang en") == "From now on I speak English here."
@@ -66,6 +67,7 @@ async def test_commands_for_another_bot_are_ignored(bed: Bed, people: list[Playe
     assert (await bed.tg.wait_for(lambda: bed.manager.table_in_chat(CHAT))).table.game == "trix"
 
 
+@pytest.mark.slow
 async def test_settings_admins_change_everyone_reads(bed: Bed, people: list[Player]) -> None:
     ali, huda = people
     await said(bed, ali, "/lang en")
@@ -84,6 +86,7 @@ async def test_settings_admins_change_everyone_reads(bed: Bed, people: list[Play
     assert chat.turn_seconds == 30 and chat.default_options["tarneeb"]["target"] == 41
 
 
+@pytest.mark.slow
 async def test_lobby_join_leave_begin_with_ai_then_stop(bed: Bed, people: list[Player]) -> None:
     ali, huda = people
     tg = bed.tg
@@ -120,6 +123,7 @@ async def test_forum_topic_gets_its_own_table_with_thread_id(bed: Bed, people: l
     assert all(m.thread_id == 7 for m in tg.bot_messages(GROUP))
 
 
+@pytest.mark.slow
 async def test_privacy_checker_catches_a_leak(bed: Bed, people: list[Player]) -> None:
     """The checker used by the match tests is not blind: a hidden card shown in the group is caught."""
     ali, huda = people
@@ -139,6 +143,7 @@ async def test_privacy_checker_catches_a_leak(bed: Bed, people: list[Player]) ->
     assert [v.card for v in bed.checker.violations] == [card]
 
 
+@pytest.mark.slow
 async def test_hand_command_sends_a_fresh_copy(bed: Bed, people: list[Player]) -> None:
     ali = people[0]
     tg = bed.tg

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.adapters.throttle import CommandLimits
 from bot.present import codec
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player
@@ -21,6 +23,7 @@ async def said(bed: Bed, who: Player, text: str, chat: int = GROUP) -> str:
     return str(msgs[0].text)
 
 
+@pytest.mark.slow
 async def test_a_burst_of_commands_gets_one_slow_down_and_changes_nothing(bed: Bed) -> None:
     ali, huda = bed.people(["Ali", "Huda"], "en")
     bed.tg.add_group(GROUP, admins=[ali.user_id])
@@ -69,6 +72,7 @@ async def test_the_slow_down_answer_in_arabic_counts_its_seconds(tmp_path: Path)
         await bed.close()
 
 
+@pytest.mark.slow
 async def test_a_flood_of_presses_is_capped_and_others_are_not(tmp_path: Path) -> None:
     bed = Bed(tmp_path, limits=CommandLimits(press_burst=3, press_every=1.0))
     await bed.open()

@@ -66,6 +66,7 @@ async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> Non
         assert len(sends) >= 3 and len(edits) > 10  # the hand edited in place, fresh "your turn" messages
 
 
+@pytest.mark.slow
 async def test_a_person_who_takes_time_gets_a_fresh_turn_message(bed: Bed) -> None:
     """Between two of a person's turns a new message (a notification) reaches their private chat."""
     tid, people = await open_table(bed, "tarneeb41", "en")

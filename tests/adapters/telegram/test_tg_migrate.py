@@ -3,6 +3,8 @@ its results follow it to the new id (bot/adapters/telegram/transport.py, TableMa
 
 from __future__ import annotations
 
+import pytest
+
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, join_url_payload
 
 NEW = -1009990001
@@ -31,6 +33,7 @@ async def _moved(bed: Bed, tid: int) -> None:
     assert (await bed.manager.chat_settings(NEW_CHAT)).lang == "en"  # the /lang choice came along
 
 
+@pytest.mark.slow
 async def test_a_send_that_meets_chat_migrated_moves_the_table_and_goes_to_the_supergroup(bed: Bed) -> None:
     tg = bed.tg
     tid, people = await _lobby(bed)
@@ -49,6 +52,7 @@ async def test_a_send_that_meets_chat_migrated_moves_the_table_and_goes_to_the_s
     assert any(op.kind == "send" for op in tg.ops[NEW])
 
 
+@pytest.mark.slow
 async def test_the_service_message_alone_moves_the_table(bed: Bed) -> None:
     tid, people = await _lobby(bed)
     await bed.tg.migrate(GROUP, NEW)  # Telegram posts "migrate_to_chat_id" / "migrate_from_chat_id"

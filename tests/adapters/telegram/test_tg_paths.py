@@ -37,6 +37,7 @@ def version(bed: Bed, tid: int) -> int:
     return snap.table.version
 
 
+@pytest.mark.slow
 async def test_dm_forbidden_keeps_seat_and_times_out_then_start_restores(bed: Bed) -> None:
     tg = bed.tg
     people = bed.people(["Ali", "Huda", "Omar"], "en") + bed.people(["Zaid"], "en", started=False, first_id=600)
@@ -76,6 +77,7 @@ async def test_dm_forbidden_keeps_seat_and_times_out_then_start_restores(bed: Be
     assert bed.checker.violations == []
 
 
+@pytest.mark.slow
 async def test_429_waits_and_retries_only_that_chat(bed: Bed) -> None:
     tg = bed.tg
     tid, people = await seated_table(bed)
@@ -115,6 +117,7 @@ async def test_stale_press_is_refused_with_an_alert(bed: Bed) -> None:
     assert version(bed, tid) == v
 
 
+@pytest.mark.slow
 async def test_press_by_someone_not_seated(bed: Bed) -> None:
     tg = bed.tg
     tid, people = await seated_table(bed)
@@ -175,6 +178,7 @@ async def test_restart_mid_deal_continues_the_same_messages(bed: Bed, delete_tab
     assert bed.checker.violations == []
 
 
+@pytest.mark.slow
 async def test_5xx_and_network_errors_are_retried_with_backoff(bed: Bed) -> None:
     tg = bed.tg
     tid, people = await seated_table(bed)

@@ -8,8 +8,12 @@ import asyncio
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.adapters.processes import start_run, stop_run
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
+
+pytestmark = pytest.mark.slow  # majlis run as a real process
 
 GROUP = -100777
 

@@ -42,6 +42,7 @@ def test_destinations_round_trip() -> None:
         parse_dest("dc:1")
 
 
+@pytest.mark.slow
 async def test_budget_and_start_link(transport: TelegramTransport) -> None:
     group = transport.budget("tg:-100500")
     assert (group.ops, group.per_seconds) == (20, 60.0) and group.interval >= 3.0 and group.window > 60.0
@@ -51,6 +52,7 @@ async def test_budget_and_start_link(transport: TelegramTransport) -> None:
     assert transport.start_link("j12") == "https://t.me/majlis_bot?start=j12"
 
 
+@pytest.mark.slow
 async def test_send_edit_delete_with_buttons(tg: FakeTelegram, transport: TelegramTransport) -> None:
     msg = OutMessage("table", ((Button("Join", payload="mj1:j:1:-:"), Button("Off", disabled=True)),
                                (Button("Start", url="https://t.me/majlis_bot?start=x"),)), notify=False)

@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from tests.adapters.processes import free_port, start_run, stop_run, wait_listening
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 from tests.adapters.telegram.harness import join_url_payload
+
+pytestmark = pytest.mark.slow  # majlis run as a real process
 
 GROUP = -100888
 HEADER = "X-Telegram-Bot-Api-Secret-Token"

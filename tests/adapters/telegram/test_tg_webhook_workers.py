@@ -28,6 +28,8 @@ from tests.adapters.processes import free_port, start_run, stop_run, wait_listen
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 from tests.adapters.telegram.harness import join_url_payload
 
+pytestmark = pytest.mark.slow  # majlis run as real processes
+
 GROUP = -100444
 HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
@@ -98,7 +100,6 @@ async def metric(port: int, name: str) -> float:
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name))
 
 
-@pytest.mark.slow
 async def test_an_update_that_reaches_the_worker_not_holding_the_table_is_applied_once_by_its_holder(
         tg: FakeTelegram, balancer: Balancer, pg_url: str, tmp_path: Path) -> None:
     people = [tg.add_user(701 + i, name, "en") for i, name in enumerate(["Ali", "Huda", "Omar", "Sara"])]

@@ -319,6 +319,7 @@ async def test_replay_tells_a_match_in_its_own_language_unless_told(tmp_path: Pa
     assert rows == ["1 · Syrian Tarneeb 41 · being played · You, AI 1, AI 2, AI 3"]
 
 
+@pytest.mark.slow  # a real process
 def test_rules_and_tables_commands(tmp_path: Path) -> None:
     import os
     import subprocess

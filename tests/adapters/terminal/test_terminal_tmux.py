@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+pytestmark = [pytest.mark.slow,  # tmux and majlis play as real processes
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")]
 
 ROOT = Path(__file__).resolve().parents[3]
 ISOLATES = set("\u2066\u2067\u2068\u2069")

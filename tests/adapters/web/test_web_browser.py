@@ -20,7 +20,7 @@ from tests.adapters.web.conftest import ARGS, CHROMIUM, OUTPUT
 from tests.adapters.web.harness import BOT_TOKEN, web_bed
 from tests.adapters.web.telegram_data import init_data
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(180)]  # chromium
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
@@ -92,7 +92,6 @@ async def click_move(page: Any, prefer: str | None = None) -> str:
     return what
 
 
-@pytest.mark.slow
 async def test_browser_tarneeb41_whole_match_by_clicking(tmp_path: Any) -> None:
     async with web_bed(tmp_path, game="tarneeb41", seed=3, options={"target": 11}, ai_delay=0.0) as bed, \
             chromium() as browser:

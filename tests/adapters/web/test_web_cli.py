@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]  # majlis web as a real process
 
 
 async def test_majlis_web_prints_a_working_address_and_resumes(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await f.close()
 
 
+@pytest.mark.slow
 async def test_discord_ephemeral_hand_links_to_a_signed_page_of_that_seat(fake: FakeDiscord, tmp_path: Path) -> None:
     with fake.patched():
         bot = await Bot(fake, tmp_path / "majlis.sqlite3").start()

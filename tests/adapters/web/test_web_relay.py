@@ -26,6 +26,7 @@ from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
 from tests.adapters.web.harness import BOT_TOKEN, CHAT, SARA, Page
 from tests.adapters.web.telegram_data import init_data
+from tests.pg import POSTGRES
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -43,7 +44,7 @@ class Side:
         return self.base.replace("http://", "ws://") + "/ws?k=" + token
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", POSTGRES])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgres":
         return str(request.getfixturevalue("pg_url"))
