@@ -28,11 +28,13 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.core import identity
+from bot.core.clock import Clock
 from bot.core.lang import resolve_lang
-from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.model import TableSnapshot, TableUpdate
+from bot.core.queries import TableNotes
 from bot.present import keys
 from bot.present.i18n import T, translator
 from bot.present.keys import human_of, platform_name
@@ -45,14 +47,9 @@ from bot.present.render.message import Button, OutMessage
 from bot.present.render.table import table_text
 from storage.records import CANCELLED, LOBBY, STOPPED
 
-if TYPE_CHECKING:
-    from bot.core.clock import Clock
-
 log = logging.getLogger(__name__)
 
-#: How long a player's stored language and DM state are trusted before being read again.
-PLAYER_TTL = 30.0
-#: Bounds of the per-person caches (the oldest entries go first).
+#: Bounds of the per-person cache (the oldest entries go first).
 MAX_PLAYERS = 50_000
 #: ``message_ids["shown:<key>"] = "<version>:<fingerprint>"``: what a message showed at a clean stop.
 SHOWN_PREFIX = "shown:"
@@ -80,7 +77,7 @@ class Presenter:
 
     def __init__(
         self,
-        manager: Any,
+        manager: TableNotes,
         transports: Mapping[str, Transport],
         *,
         clock: Clock | None = None,
@@ -91,10 +88,8 @@ class Presenter:
         hand_link: Callable[[TableSnapshot, int, str, T], Button | None] | None = None,
         table_link: Callable[[TableSnapshot, T], Button | None] | None = None,
     ) -> None:
-        from bot.core.clock import RealClock
-
         self.manager = manager
-        self.clock: Clock = clock or getattr(manager, "clock", None) or RealClock()
+        self.clock: Clock = clock or manager.clock
         self.transports = dict(transports)
         self.join_link = join_link
         self.private = private
@@ -106,7 +101,6 @@ class Presenter:
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
         }
-        self._players: TTLCache[str, tuple[str | None, bool | None]] = TTLCache(MAX_PLAYERS, PLAYER_TTL)
         self._blocked: TTLCache[str, bool] = TTLCache(MAX_PLAYERS)  # people whose DMs refused us
         self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
         self._tables: dict[int, TableSnapshot] = {}  # live tables
@@ -116,42 +110,20 @@ class Presenter:
     # -- languages ------------------------------------------------------------------------------
 
     async def _public_lang(self, snap: TableSnapshot) -> tuple[str, str]:
-        prefs = getattr(self.manager, "prefs", None)
-        if prefs is not None:  # the one order and cache of bot/core/prefs.py
-            lang_digits: tuple[str, str] = await prefs.public_lang(snap.table.chat_id, snap.table.lang)
-            return lang_digits
-        chat = await self.manager.chat_settings(snap.table.chat_id)
-        return resolve_lang(chat.lang, snap.table.lang), chat.digits
+        """The chat's language and digits, in the one order and cache of bot/core/prefs.py."""
+        return await self.manager.prefs.public_lang(snap.table.chat_id, snap.table.lang)
 
     async def _public_t(self, snap: TableSnapshot) -> T:
         return translator(*await self._public_lang(snap))
 
-    async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
-        now = self.clock.now()
-        prefs = getattr(self.manager, "prefs", None)
-        if prefs is None:
-            cached = self._players.get_fresh(player_id, now)
-            if cached is not None:
-                return cached
-        repo = getattr(self.manager, "repo", None)
-        if prefs is not None:  # the one preference cache (bot/core/prefs.py)
-            rec = await prefs.player_record(player_id)
-            lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
-            return lang, dm_ok
-        if repo is not None:  # read only: the manager's player() would rename them
-            rec = await repo.get_player(player_id)
-        else:
-            rec = await self.manager.player(Person(player_id, name))
-        lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
-        self._players.put(player_id, (lang, dm_ok), now)
-        return lang, dm_ok
+    async def _player(self, player_id: str) -> tuple[str | None, bool | None]:
+        """The person's stored language and DM state (read only, from the one preference cache)."""
+        rec = await self.manager.prefs.player_record(player_id)
+        return (rec.lang, rec.dm_ok) if rec is not None else (None, None)
 
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
-        self._players.discard(player_id)
-        prefs = getattr(self.manager, "prefs", None)
-        if prefs is not None:
-            prefs.forget_player(player_id)
+        self.manager.prefs.forget_player(player_id)
 
     async def dm_restored(self, player_id: str) -> None:
         """The person opened the private chat again: send their hands where they sit."""
@@ -222,9 +194,8 @@ class Presenter:
     def _latest(self, snap: TableSnapshot) -> TableSnapshot:
         """The manager's newest snapshot of the table (updates reach the presenter a little later),
         or ``snap`` if the manager no longer has it."""
-        get = getattr(self.manager, "get", None)
-        newest = get(snap.table_id) if get is not None else None
-        if not isinstance(newest, TableSnapshot) or newest.table.version < snap.table.version:
+        newest = self.manager.get(snap.table_id)
+        if newest is None or newest.table.version < snap.table.version:
             return snap
         return newest
 
@@ -304,7 +275,7 @@ class Presenter:
         dest = dm_dest(player)
         if player in self._blocked or hub.is_blocked(dest):
             return
-        lang, dm_ok = await self._player(player, seat_name(snap, seat, translator("en")))
+        lang, dm_ok = await self._player(player)
         if dm_ok is False:
             self._blocked.put(player, True)
             return
@@ -329,7 +300,7 @@ class Presenter:
         hub = self.hubs.get(platform_of(player))
         if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
             public_lang, digits = await self._public_lang(snap)
-            lang, _ = await self._player(player, seat_name(snap, seat, public_t))
+            lang, _ = await self._player(player)
             hub.replace(dm_dest(player), keys.ping_key(snap.table_id, player), render_turn_warning(
                 snap, seat, seconds_left, translator(resolve_lang(lang, public_lang), digits)))
         elif not hidden:
@@ -355,7 +326,6 @@ class Presenter:
         if player in self._blocked:
             return
         self._blocked.put(player, True)
-        self._players.discard(player)
         try:
             await self.manager.update_player(player, dm_ok=False)
         except Exception:
