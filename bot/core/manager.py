@@ -35,7 +35,7 @@ from storage.records import CANCELLED, PLAYING, STOPPED, ChatRecord, LeaderRow, 
 from storage.repository import Repository
 
 if TYPE_CHECKING:
-    from bot.core.commands import Actor, Command
+    from bot.core.commands import Actor, Answer, Command
 
 __all__ = ["Forwarder", "TableManager"]
 
@@ -52,7 +52,7 @@ class Forwarder(Protocol):
     def wake(self) -> None:
         """Look at what was forwarded now (tables were taken over)."""
 
-    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Any]]) -> Any:
+    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Answer]]) -> Answer:
         """Forward ``cmd`` to the holder of its table, or run ``local()`` here."""
 
 

@@ -99,8 +99,8 @@ class Buttons(Base):
         elif p.verb == "x":
             await self.dispatch(Stop(tid), actor)
         elif p.verb == "h":
-            _, _, view = await self.dispatch(ShowHand(tid), actor)
-            return await self._hand_alert(actor, view)
+            hand = await self.dispatch(ShowHand(tid), actor)
+            return await self._hand_alert(actor, hand.view)
         return None
 
     async def _hand_alert(self, actor: Actor, view: dict[str, Any]) -> str:

@@ -19,13 +19,14 @@ from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
 from bot.core.commands import (
+    Answers,
     Begin,
     ChangeSettings,
-    Command,
     Join,
     JoinByLink,
     Leave,
     NewTable,
+    R,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
@@ -98,7 +99,7 @@ class Handlers(Base):
             await self.reply(dest, render_error("slow_down", {"seconds": max(1, math.ceil(verdict.wait))}, t))
         return True
 
-    async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Any:
+    async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE, cmd: Answers[R]) -> R | None:
         """Dispatch a group command; a refusal is answered in the group. None if refused."""
         where = self._where(update)
         if where is None:
@@ -213,7 +214,7 @@ class Handlers(Base):
             shown = await self._command(update, context, ShowHand())
             if shown is None:
                 return
-            snap = shown[0]
+            snap = shown.snapshot
         await self.s.on_hand(person_of(user), snap)
 
     # ------------------------------------------------------------------ admin commands

@@ -42,7 +42,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.core.cluster.wire import (
     Moved,
@@ -53,7 +53,17 @@ from bot.core.cluster.wire import (
     encode_error,
     encode_request,
 )
-from bot.core.commands import Actor, Begin, ChangeSettings, Command, JoinByLink, SetLanguage, ShowLeaderboard, Stop
+from bot.core.commands import (
+    Actor,
+    Answer,
+    Begin,
+    ChangeSettings,
+    Command,
+    JoinByLink,
+    SetLanguage,
+    ShowLeaderboard,
+    Stop,
+)
 from bot.core.errors import TableError
 from storage.records import INBOX_DONE, INBOX_EXPIRED, InboxEntry
 
@@ -83,7 +93,7 @@ async def _wait(event: asyncio.Event, seconds: float) -> None:
 class Router:
     """Forward to the holder of a table (sender side) and apply what was forwarded here (holder side)."""
 
-    def __init__(self, manager: TableManager, local: Callable[[Command, Actor], Awaitable[Any]]) -> None:
+    def __init__(self, manager: TableManager, local: Callable[[Command, Actor], Awaitable[Answer]]) -> None:
         """``local(cmd, actor)`` applies a command here (the dispatch without routing): what other
         processes forward to this one goes through it, so it is checked as if asked here."""
         assert manager.settings.owner is not None
@@ -178,7 +188,7 @@ class Router:
         if leases is not None:
             await leases.beat()
 
-    async def forward(self, table_id: int, cmd: Command, actor: Actor) -> Any:
+    async def forward(self, table_id: int, cmd: Command, actor: Actor) -> Answer:
         """Post ``cmd`` to the holder of ``table_id`` and return its answer (or raise its refusal)."""
         admin: bool | None = None
         member: dict[str, bool | None] = {}
@@ -221,7 +231,7 @@ class Router:
         self.stats["route_unknown"] += 1
         raise TableError("route_unknown")
 
-    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Any]]) -> Any:
+    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Answer]]) -> Answer:
         """Route ``cmd``: forward it, or run ``local()`` (the dispatch here); a holder that let the table
         go meanwhile makes it route again, once."""
         for _ in range(2):
