@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import StrEnum, unique
 from typing import Any
 
-#: Table status values.
-LOBBY, PLAYING, FINISHED, CANCELLED, STOPPED = "lobby", "playing", "finished", "cancelled", "stopped"
+
+@unique
+class TableStatus(StrEnum):
+    """Where a table is in its life: a lobby, a match being played, or ended (finished by the
+    rules, stopped mid-match, or a lobby cancelled). Stored as its value."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    STOPPED = "stopped"
+
+
+LOBBY, PLAYING, FINISHED = TableStatus.LOBBY, TableStatus.PLAYING, TableStatus.FINISHED
+CANCELLED, STOPPED = TableStatus.CANCELLED, TableStatus.STOPPED
+#: A live table: in the lobby or being played (a chat has at most one).
 LIVE_STATUSES = (LOBBY, PLAYING)
 
 
@@ -70,7 +85,7 @@ class TableRecord:
     seed: int
     dealer: int | None
     creator: str
-    status: str
+    status: TableStatus
     seats: tuple[Seat, Seat, Seat, Seat]
     version: int = 0
     created_at: float = 0.0

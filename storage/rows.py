@@ -24,6 +24,7 @@ from storage.records import (
     PlayerRecord,
     Seat,
     TableRecord,
+    TableStatus,
 )
 
 Row = tuple[Any, ...]
@@ -72,7 +73,7 @@ def table_row(t: TableRecord) -> Row:
     if len(t.seats) != 4:
         raise ValueError(f"a table has 4 seats, not {len(t.seats)}")
     return (
-        t.table_id, t.chat_id, t.game, record_json(t.options), t.seed, t.dealer, t.creator, t.status,
+        t.table_id, t.chat_id, t.game, record_json(t.options), t.seed, t.dealer, t.creator, str(t.status),
         seats_json(tuple(t.seats)), t.version, t.deadline, int(t.warned), t.lobby_deadline,
         record_json(t.message_ids), t.lang, t.ai_level, t.created_at, t.rev,
     )
@@ -129,7 +130,7 @@ def table_from(row: Row) -> TableRecord:
     s0, s1, s2, s3 = (Seat(**s) for s in json.loads(seats))
     return TableRecord(
         table_id=table_id, chat_id=chat_id, game=game, options=json.loads(options), seed=seed,
-        dealer=dealer, creator=creator, status=status, seats=(s0, s1, s2, s3), version=version,
+        dealer=dealer, creator=creator, status=TableStatus(status), seats=(s0, s1, s2, s3), version=version,
         created_at=created_at, deadline=deadline, warned=bool(warned), lobby_deadline=lobby_deadline,
         message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level, rev=rev,
     )

@@ -43,12 +43,12 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dm
 from bot.core.links import Links
 from bot.core.model import TableSnapshot
 from bot.core.table import Table
-from storage.records import ChatRecord, PlayerRecord
+from storage.records import ChatRecord, PlayerRecord, TableStatus
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
@@ -78,7 +78,7 @@ class Service:
         holds is forwarded there and its answer returned (``bot/core/cluster/routing.py``); ``route=False``: here.
         """
         if not isinstance(cmd, Command):
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         # the handler of cmd's type answered (_run holds each handler to its command's answer type)
         return cast(R, await self.answer(cmd, actor, route=route))
 
@@ -133,9 +133,9 @@ class Service:
         table = self._table(cmd.table_id, actor, seated=True)
         seat = table.seat_of(actor.person.player_id)
         if seat is None:  # _table(seated=True) found the seat already
-            raise TableError("not_seated")
+            raise TableError(Refusal.NOT_SEATED)
         if table.game is None:
-            raise TableError("not_started")
+            raise TableError(Refusal.NOT_STARTED)
         return Hand(table.snapshot(), seat, self.manager.view(table.table_id, seat))
 
     async def _show_scores(self, cmd: ShowScores, actor: Actor) -> TableSnapshot:
@@ -172,7 +172,7 @@ class Service:
         table = self._table(cmd.table_id, actor)
         left = table.leavers().get(actor.person.player_id)
         if left is not None and cmd.seat != left:
-            raise TableError("left_seat", seat=left)
+            raise TableError(Refusal.LEFT_SEAT, seat=left)
         return await self.manager.claim(table.record.chat_id, actor.person, cmd.seat)
 
     async def _stop(self, cmd: Stop, actor: Actor) -> TableSnapshot:
@@ -180,14 +180,14 @@ class Service:
         creator = actor.person.player_id == table.record.creator and actor.can_sit
         admin = not actor.in_dm and not creator and await actor.is_admin()
         if not (creator or admin):
-            raise TableError("not_allowed")
+            raise TableError(Refusal.NOT_ALLOWED)
         return await self.manager.stop(table.record.chat_id, actor.person, is_admin=admin)
 
     async def _change_settings(self, cmd: ChangeSettings, actor: Actor) -> ChatRecord:
         prefs = self.manager.prefs
         self._group(actor)
         if not await actor.is_admin():
-            raise TableError("admins_only")
+            raise TableError(Refusal.ADMINS_ONLY)
         if cmd.scope == "channel":
             return await prefs.update_chat(actor.chat_id, **cmd.changes)
         if cmd.scope == "reset":
@@ -203,32 +203,32 @@ class Service:
         registry = self.manager.registry
         if actor.in_dm:
             if table_id is None:
-                raise TableError("no_table")
+                raise TableError(Refusal.NO_TABLE)
             table = registry.table(table_id)
             if table.seat_of(actor.person.player_id) is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             return table
         live = registry.live_in_chat(actor.chat_id)
         if table_id is not None and (live is None or live.table_id != table_id):
             found = registry.find(table_id)
             if found is not None and found.record.chat_id != actor.chat_id:
-                raise TableError("wrong_table")
-            raise TableError("stale")  # an ended table of this chat (or one no longer in memory)
+                raise TableError(Refusal.WRONG_TABLE)
+            raise TableError(Refusal.STALE)  # an ended table of this chat (or one no longer in memory)
         if live is None:
-            raise TableError("no_table")
+            raise TableError(Refusal.NO_TABLE)
         if seated and live.seat_of(actor.person.player_id) is None:
-            raise TableError("not_seated")
+            raise TableError(Refusal.NOT_SEATED)
         return live
 
     @staticmethod
     def _group(actor: Actor) -> None:
         if actor.in_dm:
-            raise TableError("group_only")
+            raise TableError(Refusal.GROUP_ONLY)
 
     @staticmethod
     def _sitter(actor: Actor) -> None:
         if not actor.can_sit:
-            raise TableError("anonymous")
+            raise TableError(Refusal.ANONYMOUS)
 
     async def _join_by_link(self, cmd: JoinByLink, actor: Actor) -> TableSnapshot:
         self._sitter(actor)
@@ -236,24 +236,24 @@ class Service:
         table_id = links.table_of(cmd.payload)
         table = self.manager.registry.find(table_id)
         if table is None or not table.live:
-            raise TableError("link_expired")
+            raise TableError(Refusal.LINK_EXPIRED)
         if table.seat_of(actor.person.player_id) is not None:
             return table.snapshot()
         if await actor.is_member(table.record.chat_id) is False:
-            raise TableError("not_member")
-        if table.record.status != "lobby":
-            raise TableError("link_expired")
+            raise TableError(Refusal.NOT_MEMBER)
+        if table.record.status != TableStatus.LOBBY:
+            raise TableError(Refusal.LINK_EXPIRED)
         return await self.manager.join(table.record.chat_id, actor.person)
 
     async def _set_language(self, cmd: SetLanguage, actor: Actor) -> ChatRecord | PlayerRecord:
         m = self.manager
         if cmd.lang not in ("ar", "en"):
-            raise TableError("bad_option", detail="language is ar or en")
+            raise TableError(Refusal.BAD_OPTION, detail="language is ar or en")
         if cmd.scope == "me" or is_dm(actor.chat_id):
             record = await m.update_player(actor.person.player_id, lang=cmd.lang)
             return record
         if not await actor.is_admin():
-            raise TableError("admins_only")
+            raise TableError(Refusal.ADMINS_ONLY)
         return await m.prefs.update_chat(m.prefs.settings_scope(actor.chat_id), lang=cmd.lang)
 
 

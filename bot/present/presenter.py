@@ -45,7 +45,7 @@ from bot.present.render.hand import render_turn_ping, render_turn_warning
 from bot.present.render.lobby import lobby_text
 from bot.present.render.message import Button, OutMessage
 from bot.present.render.table import table_text
-from storage.records import CANCELLED, LOBBY, STOPPED
+from storage.records import CANCELLED, LIVE_STATUSES, LOBBY, PLAYING, STOPPED
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class Presenter:
         snap = update.snapshot
         tid = snap.table_id
         chat = snap.table.chat_id
-        live = snap.table.status in (LOBBY, "playing")
+        live = snap.table.status in LIVE_STATUSES
         if live:
             self._tables[tid] = snap
         else:
@@ -203,7 +203,7 @@ class Presenter:
         """The table message as it is now (called by the outbox right before sending)."""
         snap = self._latest(snap)
         public = self._public(snap, t)
-        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == PLAYING else None
         if watch is not None:
             public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
         return public

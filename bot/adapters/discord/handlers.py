@@ -29,7 +29,7 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.model import TableSnapshot
 from bot.present import codec
@@ -234,7 +234,7 @@ class Handlers(HandlerBase):
             await self.dispatch(Act(p.table_id, p.version, p.arg), interaction)
         except TableError as e:
             await self.tell(interaction, _error(e.code, e.params, t))
-            if ephemeral and e.code in ("stale", "not_your_turn", "illegal"):
+            if ephemeral and e.code in (Refusal.STALE, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL):
                 await self._refresh_hand(interaction, p.table_id, t)
             return
         if ephemeral:

@@ -33,7 +33,7 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.lang import normalize_lang, resolve_lang
 from bot.present.i18n import translator
@@ -263,7 +263,7 @@ class Handlers(Base):
         try:
             if changes is None:
                 if not await self.actor(context, message, user).is_admin():
-                    raise TableError("admins_only")
+                    raise TableError(Refusal.ADMINS_ONLY)
                 await self.reply(dest, texts.settings_usage(t))
                 return
             chat = await self.dispatch(ChangeSettings(changes), self.actor(context, message, user))

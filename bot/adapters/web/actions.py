@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.core.commands import Act, Actor
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
 from bot.core.service import Service
@@ -36,14 +36,14 @@ class WebActor:
 async def act(managers: ManagerSet, actor: WebActor, version: Any, action: Any) -> TableSnapshot:
     """Apply ``action`` at ``version`` for ``actor``; raises :class:`TableError` (nothing changed)."""
     if type(version) is not int:
-        raise TableError("stale")
+        raise TableError(Refusal.STALE)
     if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
-        raise TableError("bad_action")
+        raise TableError(Refusal.BAD_ACTION)
     snap = managers.get(actor.table_id)
     if snap is None:
-        raise TableError("no_table")
+        raise TableError(Refusal.NO_TABLE)
     if snap.seat_of(actor.person.player_id) != actor.seat:
-        raise TableError("not_seated")
+        raise TableError(Refusal.NOT_SEATED)
     cmd = Act(actor.table_id, version, action)
     # the web server serves several platforms' managers as one: the one holding the table decides
     service = Service(managers.owner(actor.table_id))

@@ -29,6 +29,7 @@ from bot.core.queries import TableQueries
 from bot.present.i18n import T, translator
 from bot.present.render.summary import render_notices
 from bot.present.story import Story
+from storage.records import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ class WebHub:
                     events: Iterable[dict[str, Any]], seq: int, watching: bool) -> str:
         now = self.manager.clock.now()
         state = build_state(snap, view, t, me=me, rows=self._rows.get(snap.table_id, []), now=now, watching=watching)
-        if snap.table.status == "finished" and self.replay_link is not None:
+        if snap.table.status == TableStatus.FINISHED and self.replay_link is not None:
             state["replay"] = self.replay_link(snap.table_id, now)
         return _dumps({"type": "state", "seq": seq, "state": state, "log": self._log(snap, me, t, events)})
 
@@ -211,7 +212,7 @@ class WebHub:
             record = await self.manager.repo.get_table(table_id)
             rows: list[dict[str, Any]] = []
             version = 0
-            if record is not None and record.status != "lobby":
+            if record is not None and record.status != TableStatus.LOBBY:
                 actions = await self.manager.repo.actions(table_id)
                 rows, version = replay_rows(record, actions)
             pending = self._pending.get(table_id, [])

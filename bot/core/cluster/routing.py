@@ -64,8 +64,8 @@ from bot.core.commands import (
     ShowLeaderboard,
     Stop,
 )
-from bot.core.errors import TableError
-from storage.records import INBOX_DONE, INBOX_EXPIRED, InboxEntry
+from bot.core.errors import Refusal, TableError
+from storage.records import INBOX_DONE, INBOX_EXPIRED, LIVE_STATUSES, InboxEntry
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
@@ -174,7 +174,7 @@ class Router:
         if self._held(table_id):
             return None
         route = await self.repo.table_route(table_id)
-        if route is None or route[1] not in ("lobby", "playing"):
+        if route is None or route[1] not in LIVE_STATUSES:
             return None
         return table_id, route[2], route[3]
 
@@ -221,15 +221,15 @@ class Router:
             self._answers.pop(entry_id, None)
         if await self.repo.inbox_expire(entry_id):
             self.stats["route_timeout"] += 1
-            raise TableError("route_timeout")
+            raise TableError(Refusal.ROUTE_TIMEOUT)
         found = await self.repo.inbox_result(entry_id)  # answered at the very last moment?
         if found is not None and found[0] == INBOX_DONE and found[1] is not None:
             return decode_answer(found[1])
         if found is not None and found[0] == INBOX_EXPIRED:
             self.stats["route_timeout"] += 1
-            raise TableError("route_timeout")
+            raise TableError(Refusal.ROUTE_TIMEOUT)
         self.stats["route_unknown"] += 1
-        raise TableError("route_unknown")
+        raise TableError(Refusal.ROUTE_UNKNOWN)
 
     async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Answer]]) -> Answer:
         """Route ``cmd``: forward it, or run ``local()`` (the dispatch here); a holder that let the table
@@ -242,7 +242,7 @@ class Router:
                 return await self.forward(table_id, cmd, actor)
             except Moved:
                 self.stats["moved"] += 1
-        raise TableError("route_timeout")
+        raise TableError(Refusal.ROUTE_TIMEOUT)
 
     def _on_answer(self, payload: str) -> None:
         if payload == "*":
@@ -300,7 +300,7 @@ class Router:
             answer = encode_error(e.code, e.params)
         except Exception:
             log.exception("forwarded command %s failed", entry.entry_id)
-            answer = encode_error("internal", {})
+            answer = encode_error(Refusal.INTERNAL, {})
         self.stats["served"] += 1
         try:
             await self.repo.inbox_answer(entry.entry_id, answer, self.manager.clock.now())

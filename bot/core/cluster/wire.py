@@ -28,7 +28,7 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from storage.rows import table_from, table_row
 
@@ -83,7 +83,7 @@ def decode_request(text: str) -> tuple[Command, Actor]:
     d = json.loads(text)
     cls = _COMMANDS.get(d["cmd"])
     if cls is None:
-        raise TableError("bad_action")
+        raise TableError(Refusal.BAD_ACTION)
     cmd = cls(**_dec(d["args"]))
     admin: bool = bool(d["admin"])
     member: dict[str, bool | None] = d["member"]
@@ -110,7 +110,7 @@ def encode_answer(result: Answer) -> str:
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_error(code: str, params: dict[str, Any]) -> str:
+def encode_error(code: Refusal, params: dict[str, Any]) -> str:
     return json.dumps({"error": code, "params": _enc(params)}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -122,7 +122,7 @@ def decode_answer(text: str) -> Answer:
     """The holder's answer, as the local dispatch would have returned it (or raised)."""
     d = json.loads(text)
     if "error" in d:
-        raise TableError(d["error"], **_dec(d["params"]))
+        raise TableError(Refusal(d["error"]), **_dec(d["params"]))
     if "moved" in d:
         raise Moved()
     if "snap" in d:

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import engine
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs, check_options
 from bot.core.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
@@ -52,13 +52,13 @@ class Lobby:
         (:class:`~storage.errors.ChatHasLiveTable`, nothing held or queued here then).
         """
         if game not in engine.GAME_IDS:
-            raise TableError("unknown_game", game=str(game))
+            raise TableError(Refusal.UNKNOWN_GAME, game=str(game))
         if options is not None and not isinstance(options, dict):
-            raise TableError("bad_option", detail="options must be a mapping")
+            raise TableError(Refusal.BAD_OPTION, detail="options must be a mapping")
         async with self.registry.chat_lock(chat_id):
             live = self.registry.live_in_chat(chat_id)
             if live is not None:
-                raise TableError("table_exists", table_id=live.table_id)
+                raise TableError(Refusal.TABLE_EXISTS, table_id=live.table_id)
             chat = await self.prefs.adopt_lang(chat_id, creator.lang_hint)
             merged = {**chat.default_options.get(game, {}), **(options or {})}
             seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
@@ -73,7 +73,7 @@ class Lobby:
                 table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             except ChatHasLiveTable as e:  # another process opened the chat's table at the same moment
                 if not await self._release_unrestorable(e):
-                    raise TableError("table_exists",
+                    raise TableError(Refusal.TABLE_EXISTS,
                                      **({} if e.table_id is None else {"table_id": e.table_id})) from None
                 table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             table = Table(record=dataclasses.replace(record, table_id=table_id))
@@ -106,19 +106,19 @@ class Lobby:
     async def join(self, chat_id: str, person: Person, seat: int | None = None) -> TableSnapshot:
         """Sit ``person`` in ``seat`` (or the first free seat) of the chat's lobby."""
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
             require_lobby(table)
             if table.seat_of(person.player_id) is not None:
-                raise TableError("already_seated")
+                raise TableError(Refusal.ALREADY_SEATED)
             free = table.free_seats()
             if seat is None:
                 if not free:
-                    raise TableError("table_full")
+                    raise TableError(Refusal.TABLE_FULL)
                 seat = free[0]
             elif seat not in free:
-                raise TableError("seat_taken", seat=seat)
+                raise TableError(Refusal.SEAT_TAKEN, seat=seat)
             await self.prefs.touch_player(person)
             table.set_seat(seat, Seat(player_id=person.player_id, name=person.name))
             events: list[Event] = [{"type": "player_joined", "seat": seat, "player": person.player_id}]
@@ -138,7 +138,7 @@ class Lobby:
             if table.playing and table.parked:
                 if not is_admin and person.player_id != table.record.creator \
                         and table.seat_of(person.player_id) is None:
-                    raise TableError("not_allowed")
+                    raise TableError(Refusal.NOT_ALLOWED)
                 table.update(message_ids={k: v for k, v in table.record.message_ids.items() if k != PARKED_KEY})
                 self.lifecycle.turns.replan(table, self.lifecycle.clock.now())  # a whole turn from now
                 table.record = await self.repo.save_table(table.record)
@@ -146,9 +146,9 @@ class Lobby:
                 return table.snapshot()
             require_lobby(table)
             if person.player_id != table.record.creator and table.seat_of(person.player_id) is None:
-                raise TableError("not_allowed")
+                raise TableError(Refusal.NOT_ALLOWED)
             if not table.humans():
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             await self.lifecycle.begin(table, [])
             return table.snapshot()
 
@@ -158,7 +158,7 @@ class Lobby:
         async with self.publisher.locked(table), table.changing():
             seat = table.seat_of(person.player_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             events: list[Event] = [{"type": "player_left", "seat": seat, "player": person.player_id}]
             if table.record.status == LOBBY:
                 table.set_seat(seat, EMPTY)
@@ -181,16 +181,16 @@ class Lobby:
     async def claim(self, chat_id: str, person: Person, seat: int) -> TableSnapshot:
         """Take over an AI-played seat mid-match (one a person left, an AI filler, or one's own away seat)."""
         if type(seat) is not int or not 0 <= seat <= 3:
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
             require_playing(table)
             current = table.record.seats[seat]
             back = current.away and current.owner == person.player_id
             if not back and table.seat_of(person.player_id) is not None:
-                raise TableError("already_seated")
+                raise TableError(Refusal.ALREADY_SEATED)
             if not current.is_ai or (current.away and not back):
-                raise TableError("seat_taken", seat=seat)
+                raise TableError(Refusal.SEAT_TAKEN, seat=seat)
             await self.prefs.touch_player(person)
             table.set_seat(seat, Seat(player_id=person.player_id, name=person.name))
             ids = dict(table.record.message_ids)
@@ -205,9 +205,9 @@ class Lobby:
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
             if not table.live:
-                raise TableError("no_table")
+                raise TableError(Refusal.NO_TABLE)
             if not is_admin and person.player_id != table.record.creator:
-                raise TableError("not_allowed")
+                raise TableError(Refusal.NOT_ALLOWED)
             events: list[Event] = [{"type": "table_cancelled", "reason": "stopped", "by": person.player_id}]
             await self.lifecycle.end(table, STOPPED, events)
             return table.snapshot()
@@ -232,7 +232,7 @@ class Lobby:
                 for attempt in range(_ID_RETRIES):
                     record = await self.repo.get_table(table_id)
                     if record is None:
-                        raise TableError("no_table")
+                        raise TableError(Refusal.NO_TABLE)
                     ids = _with_id(record.message_ids, key, message_id)
                     try:
                         await self.repo.save_table(dataclasses.replace(record, message_ids=ids))

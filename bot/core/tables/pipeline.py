@@ -17,7 +17,7 @@ from typing import Any
 from ai import AIProvider, Player
 from bot.core import metrics
 from bot.core.clock import Clock
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.settings import ManagerSettings
@@ -59,17 +59,17 @@ class Pipeline:
         """Apply ``action`` for ``person`` (at ``version``, or at any version when None)."""
         table = self.registry.table(table_id)
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_LEN:
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         async with self.publisher.locked(table):
             started = time.perf_counter()
             require_playing(table)
             seat = table.seat_of(person.player_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             if version is not None and version != table.record.version:
-                raise TableError("stale", version=table.record.version)
+                raise TableError(Refusal.STALE, version=table.record.version)
             if table.to_act != seat:
-                raise TableError("not_your_turn")
+                raise TableError(Refusal.NOT_YOUR_TURN)
             current = table.record.seats[seat]
             before: list[Event] = []
             if current.away and current.owner == person.player_id:
@@ -91,10 +91,10 @@ class Pipeline:
         try:
             events = game.act(seat, action)
         except IllegalAction as e:
-            raise TableError("illegal", **{**e.details, "reason": e.reason}) from None
+            raise TableError(Refusal.ILLEGAL, **{**e.details, "reason": e.reason}) from None
         except Exception:
             log.exception("engine failed on table %s: seat %s %r", table.table_id, seat, action)
-            raise TableError("illegal", reason="internal") from None
+            raise TableError(Refusal.ILLEGAL, reason="internal") from None
         await self.prefs.chat(table.record.chat_id)  # the turn timer, read again once in a while
         now = self.clock.now()
         new_seats = table.record.seats
@@ -122,7 +122,7 @@ class Pipeline:
         except VersionConflict:
             log.exception("table %s: the log moved under us; reloading it", table.table_id)
             await resync(self.repo, table)
-            raise TableError("stale", version=table.record.version) from None
+            raise TableError(Refusal.STALE, version=table.record.version) from None
         except Exception:
             # re-raised: the caller reports it (a person's command answers and logs it; a timer or an
             # AI move backs off and, if it keeps failing, parks the table with one line)
@@ -253,7 +253,7 @@ class Pipeline:
                 await self.apply(table, seat, decision, actor, "action", started)
                 return
             except TableError as e:
-                if e.code != "illegal":
+                if e.code != Refusal.ILLEGAL:
                     raise
                 log.warning("AI of table %s chose %r: %s; playing the automatic move",
                             table.table_id, decision, e.params)
