@@ -274,6 +274,10 @@ class TableManager:
         """Remember (or forget, with None) a platform message id of the table, durably."""
         await self.lobby.set_message_id(table_id, key, message_id)
 
+    async def set_shown(self, table_id: int, key: str, shown: str | None) -> None:
+        """Remember (or forget, with None) what the table's message of ``key`` shows, durably."""
+        await self.lobby.set_shown(table_id, key, shown)
+
     # ------------------------------------------------------------------ actions
 
     async def act(self, table_id: int, person: Person, version: int, action: str) -> TableSnapshot:

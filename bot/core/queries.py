@@ -5,7 +5,8 @@ the whole :class:`~bot.core.manager.TableManager`: they read snapshots and views
 storage and the preferences, and subscribe to the updates. :class:`TableQueries` names exactly
 that, so mypy checks every read; the manager satisfies it, and so does the web's
 ``ManagerSet`` (several platforms' managers seen as one). :class:`TableNotes` adds the two writes the
-presenter makes about delivery (message ids, and whether a person's private chat is open).
+presenter makes about delivery (message ids, what a message shows at a clean stop, and whether a
+person's private chat is open).
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ class TableNotes(TableQueries, Protocol):
 
     async def set_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
         """Remember (or forget, with None) a platform message id of the table."""
+
+    async def set_shown(self, table_id: int, key: str, shown: str | None) -> None:
+        """Remember (or forget, with None) what the message of ``key`` shows: ``"<version>:<fingerprint>"``."""
 
     async def update_player(self, player_id: str, **changes: Any) -> PlayerRecord:
         """Change and store a player's record (the presenter sets ``dm_ok``)."""

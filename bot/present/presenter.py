@@ -51,8 +51,6 @@ log = logging.getLogger(__name__)
 
 #: Bounds of the per-person cache (the oldest entries go first).
 MAX_PLAYERS = 50_000
-#: ``message_ids["shown:<key>"] = "<version>:<fingerprint>"``: what a message showed at a clean stop.
-SHOWN_PREFIX = "shown:"
 
 
 #: The ids are spelled in bot/core/identity.py (re-exported here for the presenter's callers).
@@ -259,7 +257,7 @@ class Presenter:
     @staticmethod
     def _shown(snap: TableSnapshot, key: str) -> str | None:
         """What a clean stop recorded the message of ``key`` to show, if still at this version."""
-        saved = snap.table.message_ids.get(SHOWN_PREFIX + key) or ""
+        saved = snap.table.shown.get(key) or ""
         version, _, digest = saved.partition(":")
         return digest if digest and version == str(snap.table.version) else None
 
@@ -309,14 +307,20 @@ class Presenter:
 
     # -- outbox callbacks -----------------------------------------------------------------------
 
-    async def _message_id(self, dest: str, key: str, message_id: str | None, tid: int | None = None) -> None:
-        tid = table_of_key(key) if tid is None else tid
+    async def _message_id(self, dest: str, key: str, message_id: str | None) -> None:
+        tid = table_of_key(key)
         if tid is None or keys.is_ping_key(key):  # a turn notice's id is not worth a write each turn
             return
         try:
             await self.manager.set_message_id(tid, key, message_id)
         except Exception:
             log.exception("storing message id %s of table %s failed", key, tid)
+
+    async def _shown_now(self, tid: int, key: str, value: str) -> None:
+        try:
+            await self.manager.set_shown(tid, key, value)
+        except Exception:
+            log.exception("storing what message %s of table %s shows failed", key, tid)
 
     async def _forbidden(self, dest: str, key: str | None) -> None:
         if not dest.startswith("dm:"):
@@ -363,8 +367,8 @@ class Presenter:
                     if keys.is_ping_key(key):  # a new message each turn, never edited: nothing to spare
                         continue
                     value = f"{snap.table.version}:{digest}"
-                    if snap.table.message_ids.get(SHOWN_PREFIX + key) != value:
-                        writes.append(self._message_id("", SHOWN_PREFIX + key, value, tid))
+                    if snap.table.shown.get(key) != value:
+                        writes.append(self._shown_now(tid, key, value))
         if writes:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*writes), save_seconds)

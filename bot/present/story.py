@@ -12,7 +12,6 @@ from typing import Any
 
 import engine
 from bot.core.model import TableSnapshot
-from bot.core.table import PARKED_KEY
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, cards_line, contract_name, game_name, suit_label
 from bot.present.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
@@ -20,7 +19,7 @@ from storage.records import LIVE_STATUSES, ActionRecord, TableRecord, TableStatu
 
 
 def _status(record: TableRecord, t: T) -> str:
-    if record.status in LIVE_STATUSES and PARKED_KEY in record.message_ids:
+    if record.status in LIVE_STATUSES and record.parked:
         # its timer or AI move failed again and again: it waits for a person's move, begin or stop
         return t.pgettext("table status", "parked after repeated failures")
     return {

@@ -6,13 +6,14 @@ import asyncio
 import dataclasses
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 import engine
 from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs, check_options
-from bot.core.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
+from bot.core.table import EMPTY, Table, ai_seat_id
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_lobby, require_playing
 from storage.errors import ChatHasLiveTable, TableConflict
@@ -139,7 +140,7 @@ class Lobby:
                 if not is_admin and person.player_id != table.record.creator \
                         and table.seat_of(person.player_id) is None:
                     raise TableError(Refusal.NOT_ALLOWED)
-                table.update(message_ids={k: v for k, v in table.record.message_ids.items() if k != PARKED_KEY})
+                table.update(parked=0)
                 self.lifecycle.turns.replan(table, self.lifecycle.clock.now())  # a whole turn from now
                 table.record = await self.repo.save_table(table.record)
                 self.lifecycle.turns.reschedule(table)
@@ -172,8 +173,7 @@ class Lobby:
             require_playing(table)
             level = table.record.ai_level
             table.set_seat(seat, Seat(player_id=ai_seat_id(level, seat), is_ai=True))
-            ids = {**table.record.message_ids, left_key(person.player_id): str(seat)}
-            table.update(message_ids=ids)
+            table.update(left_seats={**table.record.left_seats, person.player_id: seat})
             events.append({"type": "seat_to_ai", "seat": seat, "reason": "left"})
             await self.lifecycle.seat_changed(table, seat, events)
             return table.snapshot()
@@ -193,9 +193,9 @@ class Lobby:
                 raise TableError(Refusal.SEAT_TAKEN, seat=seat)
             await self.prefs.touch_player(person)
             table.set_seat(seat, Seat(player_id=person.player_id, name=person.name))
-            ids = dict(table.record.message_ids)
-            ids.pop(left_key(person.player_id), None)
-            table.update(message_ids=ids)
+            left = dict(table.record.left_seats)
+            left.pop(person.player_id, None)
+            table.update(left_seats=left)
             events: list[Event] = [{"type": "seat_reclaimed", "seat": seat, "player": person.player_id}]
             await self.lifecycle.seat_changed(table, seat, events)
             return table.snapshot()
@@ -214,17 +214,25 @@ class Lobby:
 
     async def set_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
         """Remember (or forget, with None) a platform message id of the table, durably."""
+        await self._note(table_id, lambda r: {"message_ids": _with_id(r.message_ids, key, message_id)})
+
+    async def set_shown(self, table_id: int, key: str, shown: str | None) -> None:
+        """Remember (or forget, with None) what the message of ``key`` shows, durably."""
+        await self._note(table_id, lambda r: {"shown": _with_id(r.shown, key, shown)})
+
+    async def _note(self, table_id: int, change: Callable[[TableRecord], dict[str, Any]]) -> None:
+        """Store the ``change`` of fields of the table's record (a note about its messages, not a move)."""
         table = self.registry.find(table_id)
         if table is None:  # a table this process no longer holds (ended, or shutting down)
-            await self._set_stored_message_id(table_id, key, message_id)
+            await self._note_stored(table_id, change)
             return
         async with table.lock, table.changing():
-            table.update(message_ids=_with_id(table.record.message_ids, key, message_id))
+            table.update(**change(table.record))
             table.record = await self.repo.save_table(table.record)
 
-    async def _set_stored_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
-        """Read, change, write a stored table's ids: one at a time per table here (the outbox sends
-        a table's messages concurrently), read again if another process wrote meanwhile."""
+    async def _note_stored(self, table_id: int, change: Callable[[TableRecord], dict[str, Any]]) -> None:
+        """Read, change, write a stored table: one at a time per table here (the outbox sends a
+        table's messages concurrently), read again if another process wrote meanwhile."""
         entry = self._id_locks.setdefault(table_id, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
@@ -233,9 +241,8 @@ class Lobby:
                     record = await self.repo.get_table(table_id)
                     if record is None:
                         raise TableError(Refusal.NO_TABLE)
-                    ids = _with_id(record.message_ids, key, message_id)
                     try:
-                        await self.repo.save_table(dataclasses.replace(record, message_ids=ids))
+                        await self.repo.save_table(dataclasses.replace(record, **change(record)))
                         return
                     except TableConflict:
                         if attempt == _ID_RETRIES - 1:

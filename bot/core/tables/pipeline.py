@@ -21,7 +21,7 @@ from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.settings import ManagerSettings
-from bot.core.table import PARKED_KEY, Table, ai_seat_id
+from bot.core.table import Table, ai_seat_id
 from bot.core.tables import ai_runner
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_playing
@@ -107,8 +107,7 @@ class Pipeline:
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
         record = evolve(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         if table.parked:  # a person's move sets a parked table going again (stored with the move)
-            record = dataclasses.replace(record, message_ids={
-                k: v for k, v in record.message_ids.items() if k != PARKED_KEY})
+            record = evolve(record, parked=0)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
         result: MatchResult | None = None
         if game.to_act is None:  # the match ends here: the action, its result and the ratings in ONE write
@@ -184,7 +183,7 @@ class Pipeline:
     async def _park(self, table: Table, attempts: int) -> None:
         """Mark the table parked in its stored record, so that a restart leaves it idle too (if
         storage is what fails, it stays parked in this process only, and a restart tries again)."""
-        table.update(message_ids={**table.record.message_ids, PARKED_KEY: str(attempts)})
+        table.update(parked=attempts)
         try:
             table.record = await self.repo.save_table(table.record)
         except Exception:
