@@ -147,6 +147,7 @@ def test_a_postgresql_url_picks_the_postgresql_repository() -> None:
         assert isinstance(repo, PostgresRepository) and repo.durability == "power"
 
 
+@pytest.mark.slow  # PostgreSQL
 async def test_upgrading_moves_a_tables_own_state_out_of_its_message_ids(pg_url: str) -> None:
     conn = await asyncpg.connect(pg_url)
     try:
