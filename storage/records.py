@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import StrEnum, unique
 from typing import Any
 
-#: Table status values.
-LOBBY, PLAYING, FINISHED, CANCELLED, STOPPED = "lobby", "playing", "finished", "cancelled", "stopped"
+
+@unique
+class TableStatus(StrEnum):
+    """Where a table is in its life: a lobby, a match being played, or ended (finished by the
+    rules, stopped mid-match, or a lobby cancelled). Stored as its value."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    STOPPED = "stopped"
+
+
+LOBBY, PLAYING, FINISHED = TableStatus.LOBBY, TableStatus.PLAYING, TableStatus.FINISHED
+CANCELLED, STOPPED = TableStatus.CANCELLED, TableStatus.STOPPED
+#: A live table: in the lobby or being played (a chat has at most one).
 LIVE_STATUSES = (LOBBY, PLAYING)
 
 
@@ -70,17 +85,27 @@ class TableRecord:
     seed: int
     dealer: int | None
     creator: str
-    status: str
+    status: TableStatus
     seats: tuple[Seat, Seat, Seat, Seat]
     version: int = 0
     created_at: float = 0.0
     deadline: float | None = None
     warned: bool = False
     lobby_deadline: float | None = None
-    message_ids: dict[str, str] = field(default_factory=dict)  # e.g. {"table": "123", "hand:tg:42": "77"}
+    #: The platform's id of each message the table keeps editing, by the presenter's key
+    #: (bot/present/keys.py): ``{"table:7": "123", "hand:7:tg:42": "77"}``.
+    message_ids: dict[str, str] = field(default_factory=dict)
     lang: str | None = None
     ai_level: str = "normal"
     rev: int = 0  # the row's revision: every write of it bumps it (a compare-and-set, see save_table)
+    #: Its timer or AI move failed this many times in a row, so it waits for a person's move, begin
+    #: or stop (0: not parked). A restart leaves a parked table idle.
+    parked: int = 0
+    #: Person -> the seat they left while the match ran (they may take back only that seat).
+    left_seats: dict[str, int] = field(default_factory=dict)
+    #: Message key -> ``"<version>:<fingerprint>"`` of what that message showed at a clean stop, so
+    #: that a restart at the same version does not edit it to the same content.
+    shown: dict[str, str] = field(default_factory=dict)
 
 
 _TABLE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TableRecord))

@@ -24,6 +24,7 @@ from storage.records import (
     PlayerRecord,
     Seat,
     TableRecord,
+    TableStatus,
 )
 
 Row = tuple[Any, ...]
@@ -56,9 +57,9 @@ def player_from(row: Row) -> PlayerRecord:
     return PlayerRecord(player_id, name, lang, None if dm_ok is None else bool(dm_ok))
 
 
-TABLE_COLUMNS = (
+TABLE_COLUMNS = (  # table_id first and rev last: the writes rely on it
     "table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline, "
-    "warned, lobby_deadline, message_ids, lang, ai_level, created_at, rev"
+    "warned, lobby_deadline, message_ids, lang, ai_level, created_at, parked, left_seats, shown, rev"
 )
 
 #: The SET clause that ends a live table in storage (``move_chat`` onto a chat that has its own live
@@ -72,9 +73,10 @@ def table_row(t: TableRecord) -> Row:
     if len(t.seats) != 4:
         raise ValueError(f"a table has 4 seats, not {len(t.seats)}")
     return (
-        t.table_id, t.chat_id, t.game, record_json(t.options), t.seed, t.dealer, t.creator, t.status,
+        t.table_id, t.chat_id, t.game, record_json(t.options), t.seed, t.dealer, t.creator, str(t.status),
         seats_json(tuple(t.seats)), t.version, t.deadline, int(t.warned), t.lobby_deadline,
-        record_json(t.message_ids), t.lang, t.ai_level, t.created_at, t.rev,
+        record_json(t.message_ids), t.lang, t.ai_level, t.created_at, t.parked, record_json(t.left_seats),
+        record_json(t.shown), t.rev,
     )
 
 
@@ -125,14 +127,37 @@ def _seats_json(seats: tuple[Seat, ...]) -> str:
 
 def table_from(row: Row) -> TableRecord:
     (table_id, chat_id, game, options, seed, dealer, creator, status, seats, version, deadline,
-     warned, lobby_deadline, message_ids, lang, ai_level, created_at, rev) = row
+     warned, lobby_deadline, message_ids, lang, ai_level, created_at, parked, left_seats, shown, rev) = row
     s0, s1, s2, s3 = (Seat(**s) for s in json.loads(seats))
     return TableRecord(
         table_id=table_id, chat_id=chat_id, game=game, options=json.loads(options), seed=seed,
-        dealer=dealer, creator=creator, status=status, seats=(s0, s1, s2, s3), version=version,
+        dealer=dealer, creator=creator, status=TableStatus(status), seats=(s0, s1, s2, s3), version=version,
         created_at=created_at, deadline=deadline, warned=bool(warned), lobby_deadline=lobby_deadline,
-        message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level, rev=rev,
+        message_ids=json.loads(message_ids), lang=lang, ai_level=ai_level, rev=rev, parked=parked,
+        left_seats=json.loads(left_seats), shown=json.loads(shown),
     )
+
+
+#: The keys a table's own state had in ``message_ids`` before it got columns of its own (migration
+#: 0007 on SQLite, 0004 on PostgreSQL): ``parked``, ``left:<person>`` and ``shown:<message key>``.
+LEGACY_PARKED, LEGACY_LEFT, LEGACY_SHOWN = "parked", "left:", "shown:"
+
+
+def split_legacy_ids(ids: dict[str, str]) -> tuple[dict[str, str], int, dict[str, int], dict[str, str]]:
+    """``(message_ids, parked, left_seats, shown)`` of a ``message_ids`` stored before the table's own
+    state left it (what the migrations do in SQL, for rows of an older export file)."""
+    message_ids: dict[str, str] = {}
+    parked, left, shown = 0, {}, {}
+    for key, value in ids.items():
+        if key == LEGACY_PARKED:
+            parked = int(value)
+        elif key.startswith(LEGACY_LEFT):
+            left[key.removeprefix(LEGACY_LEFT)] = int(value)
+        elif key.startswith(LEGACY_SHOWN):
+            shown[key.removeprefix(LEGACY_SHOWN)] = value
+        else:
+            message_ids[key] = value
+    return message_ids, parked, left, shown
 
 
 def action_row(a: ActionRecord) -> Row:

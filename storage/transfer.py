@@ -17,7 +17,7 @@ import aiosqlite
 
 from storage.errors import StorageError
 from storage.postgres import PostgresRepository
-from storage.rows import TABLE_COLUMNS, Row
+from storage.rows import TABLE_COLUMNS, Row, dumps, split_legacy_ids
 from storage.sqlite import SQLiteRepository
 
 FORMAT = "majlis-export"
@@ -34,6 +34,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "match_results": ("table_id", "idx", "player_id", "seat", "score", "won", "left_", "counted"),
     "ratings": ("scope", "game", "player_id", "mu", "sigma"),
 }
+#: A ``tables`` row of an export written before a table's own state left ``message_ids`` (schema
+#: 6 on SQLite, 3 on PostgreSQL) lacks the three columns of that state; it is read and converted.
+_LEGACY_TABLE_WIDTH = len(TABLES["tables"]) - 3
+_MESSAGE_IDS = TABLES["tables"].index("message_ids")
+_PARKED = TABLES["tables"].index("parked")
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id"}
@@ -84,9 +89,21 @@ def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
             name, row = json.loads(line)
         except (json.JSONDecodeError, ValueError, TypeError):
             raise BadExport(f"line {number}: not a row") from None
+        if name == "tables" and isinstance(row, list) and len(row) == _LEGACY_TABLE_WIDTH:
+            row = _upgrade_table_row(row, number)
         if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
             raise BadExport(f"line {number}: not a row of a known table")
         yield name, tuple(row)
+
+
+def _upgrade_table_row(row: list[Any], number: int) -> list[Any]:
+    """A ``tables`` row of an older export with its ``message_ids`` split as the migrations split them."""
+    try:
+        ids, parked, left, shown = split_legacy_ids(json.loads(row[_MESSAGE_IDS]))
+    except (TypeError, ValueError, AttributeError):
+        raise BadExport(f"line {number}: a table's message_ids are not what an export holds") from None
+    return [*row[:_MESSAGE_IDS], dumps(ids), *row[_MESSAGE_IDS + 1:_PARKED], parked, dumps(left), dumps(shown),
+            *row[_PARKED:]]
 
 
 async def import_database(repo: Repo, rows: Iterable[tuple[str, Row]]) -> dict[str, int]:

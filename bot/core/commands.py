@@ -3,15 +3,40 @@
 An adapter turns a Telegram or Discord event into one command plus an :class:`Actor` and hands both
 to :meth:`bot.core.service.Service.dispatch`; nothing else decides who may do what. ``table_id`` is the
 table a button or link names (None: the live table of the chat the command came from).
+
+Each command names what its dispatch answers (:class:`Answers`): ``Act`` answers a
+:class:`~bot.core.model.TableSnapshot`, ``ShowHand`` a :class:`Hand`, and so on, so that mypy checks
+what every caller does with the answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from bot.core.model import Person
+from bot.core.model import Person, TableSnapshot
+from storage.records import ChatRecord, LeaderRow, PlayerRecord
+
+R = TypeVar("R")
+
+
+class Answers(Generic[R]):
+    """A command whose dispatch answers an ``R`` (:meth:`bot.core.service.Service.dispatch`)."""
+
+    __slots__ = ()
+
+
+class Hand(NamedTuple):
+    """What "My hand" answers: the table, the person's seat, and that seat's engine view."""
+
+    snapshot: TableSnapshot
+    seat: int
+    view: dict[str, Any]
+
+
+#: The chat's leaderboard of each game asked for (game id -> rows).
+Leaderboards = dict[str, list[LeaderRow]]
 
 
 async def _no() -> bool:
@@ -50,73 +75,73 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
-class NewTable:
+class NewTable(Answers[TableSnapshot]):
     game: str
     options: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Join:
+class Join(Answers[TableSnapshot]):
     table_id: int | None = None
     seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class JoinByLink:
+class JoinByLink(Answers[TableSnapshot]):
     """``/start <payload>`` in a private chat: the signed invitation of a lobby's Join button."""
 
     payload: str
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
+class Leave(Answers[TableSnapshot]):
     table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Begin:
+class Begin(Answers[TableSnapshot]):
     table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(Answers[TableSnapshot]):
     table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(Answers[TableSnapshot]):
     seat: int
     table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Act:
+class Act(Answers[TableSnapshot]):
     table_id: int
     version: int | None
     code: str
 
 
 @dataclass(frozen=True, slots=True)
-class ShowHand:
+class ShowHand(Answers[Hand]):
     table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class ShowScores:
+class ShowScores(Answers[TableSnapshot]):
     """The running totals of the chat's live table (group chats only)."""
 
     table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class ShowLeaderboard:
+class ShowLeaderboard(Answers[Leaderboards]):
     """The chat's best players of each of ``games`` (group chats only)."""
 
     games: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class SetLanguage:
+class SetLanguage(Answers[ChatRecord | PlayerRecord]):
     """``scope`` ``"chat"``: the chat's (or server's) language, admins only; ``"me"``: one's own."""
 
     lang: str
@@ -124,7 +149,7 @@ class SetLanguage:
 
 
 @dataclass(frozen=True, slots=True)
-class ChangeSettings:
+class ChangeSettings(Answers[ChatRecord]):
     """Chat settings (``turn_seconds``, ``digits``, ``ai_level``, ``default_options``); admins only.
 
     ``scope``: ``"server"`` changes where the chat's settings live (a Discord channel's server, else
@@ -136,5 +161,9 @@ class ChangeSettings:
     scope: str = "server"
 
 
+#: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Act | ShowHand | ShowScores
            | ShowLeaderboard | SetLanguage | ChangeSettings)
+
+#: Every answer the dispatch gives (each command's own is in its class line).
+Answer = TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord

@@ -2,29 +2,59 @@
 
 from __future__ import annotations
 
+from enum import StrEnum, unique
 from typing import Any
 
-CODES = frozenset(
-    {
-        "no_table", "table_exists", "table_full", "already_seated", "not_seated", "seat_taken",
-        "not_started", "already_started", "not_allowed", "not_your_turn", "stale", "finished",
-        "illegal", "bad_action", "unknown_game", "bad_option",
-        # refused by the dispatch (bot/core/service.py): who may ask, from where
-        "wrong_table", "bad_link", "link_expired", "not_member", "left_seat", "anonymous",
-        "admins_only", "group_only", "internal",
-        # a command forwarded to the process that holds the table (bot/core/cluster/routing.py) got no answer in time:
-        # not applied (route_timeout), or perhaps applied (route_unknown: its holder stopped mid-way)
-        "route_timeout", "route_unknown",
-    }
-)
+
+@unique
+class Refusal(StrEnum):
+    """Why a request was refused (a :class:`TableError`'s code). The values are what the wire between
+    processes carries and what ``bot/present/render/errors.py`` has a sentence for."""
+
+    NO_TABLE = "no_table"
+    TABLE_EXISTS = "table_exists"
+    TABLE_FULL = "table_full"
+    ALREADY_SEATED = "already_seated"
+    NOT_SEATED = "not_seated"
+    SEAT_TAKEN = "seat_taken"
+    NOT_STARTED = "not_started"
+    ALREADY_STARTED = "already_started"
+    NOT_ALLOWED = "not_allowed"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
+    FINISHED = "finished"
+    ILLEGAL = "illegal"
+    BAD_ACTION = "bad_action"
+    UNKNOWN_GAME = "unknown_game"
+    BAD_OPTION = "bad_option"
+    # refused by the dispatch (bot/core/service.py): who may ask, from where
+    WRONG_TABLE = "wrong_table"
+    BAD_LINK = "bad_link"
+    LINK_EXPIRED = "link_expired"
+    NOT_MEMBER = "not_member"
+    LEFT_SEAT = "left_seat"
+    ANONYMOUS = "anonymous"
+    ADMINS_ONLY = "admins_only"
+    GROUP_ONLY = "group_only"
+    INTERNAL = "internal"
+    # a command forwarded to the process that holds the table (bot/core/cluster/routing.py) got no answer in time:
+    # not applied (route_timeout), or perhaps applied (route_unknown: its holder stopped mid-way)
+    ROUTE_TIMEOUT = "route_timeout"
+    ROUTE_UNKNOWN = "route_unknown"
+
+
+#: Every refusal code (equal to its string: ``"stale" in CODES``).
+CODES = frozenset(Refusal)
 
 
 class TableError(Exception):
-    """A refused request. Nothing was changed. ``code`` is one of :data:`CODES`."""
+    """A refused request. Nothing was changed. ``code`` is a :class:`Refusal`."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        if code not in CODES:
-            raise ValueError(f"unknown TableError code {code!r}")
-        super().__init__(code if not params else f"{code} {params}")
+    def __init__(self, code: Refusal, **params: Any) -> None:
+        try:
+            code = Refusal(code)
+        except ValueError:
+            raise ValueError(f"unknown TableError code {code!r}") from None
+        super().__init__(code.value if not params else f"{code.value} {params}")
         self.code = code
         self.params = params

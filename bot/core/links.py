@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from storage.repository import Repository
 
@@ -42,11 +42,11 @@ class Links:
         return f"{JOIN_PREFIX}{table_id}_{self._sig(table_id)}"
 
     def table_of(self, payload: str) -> int:
-        """The table a join payload invites to; ``TableError("bad_link")`` unless it is ours and intact."""
+        """The table a join payload invites to; ``TableError(Refusal.BAD_LINK)`` unless it is ours and intact."""
         body = payload[len(JOIN_PREFIX):] if payload.startswith(JOIN_PREFIX) else None
         number, _, sig = (body or "").partition("_")
         table_id = ascii_int(number)
         if table_id is None or table_id <= 0 or len(sig) != _SIG_CHARS \
                 or not hmac.compare_digest(sig, self._sig(table_id)):
-            raise TableError("bad_link")
+            raise TableError(Refusal.BAD_LINK)
         return table_id

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import engine
 from ai import AIProvider, ai_player
 from bot.core.clock import Clock, RealClock
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.links import Links
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
@@ -35,7 +35,7 @@ from storage.records import CANCELLED, PLAYING, STOPPED, ChatRecord, LeaderRow, 
 from storage.repository import Repository
 
 if TYPE_CHECKING:
-    from bot.core.commands import Actor, Command
+    from bot.core.commands import Actor, Answer, Command
 
 __all__ = ["Forwarder", "TableManager"]
 
@@ -52,7 +52,7 @@ class Forwarder(Protocol):
     def wake(self) -> None:
         """Look at what was forwarded now (tables were taken over)."""
 
-    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Any]]) -> Any:
+    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Answer]]) -> Answer:
         """Forward ``cmd`` to the holder of its table, or run ``local()`` here."""
 
 
@@ -209,9 +209,9 @@ class TableManager:
         """The engine's view for ``seat`` (None: public), for "My hand" buttons."""
         table = self.registry.table(table_id)
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         if table.game is None:
-            raise TableError("not_started")
+            raise TableError(Refusal.NOT_STARTED)
         return table.game.view(seat)
 
     # ------------------------------------------------------------------ lobby and seats
@@ -274,12 +274,16 @@ class TableManager:
         """Remember (or forget, with None) a platform message id of the table, durably."""
         await self.lobby.set_message_id(table_id, key, message_id)
 
+    async def set_shown(self, table_id: int, key: str, shown: str | None) -> None:
+        """Remember (or forget, with None) what the table's message of ``key`` shows, durably."""
+        await self.lobby.set_shown(table_id, key, shown)
+
     # ------------------------------------------------------------------ actions
 
     async def act(self, table_id: int, person: Person, version: int, action: str) -> TableSnapshot:
         """Apply ``action`` for ``person`` if the table is still at ``version`` (a button press)."""
         if type(version) is not int:
-            raise TableError("stale")
+            raise TableError(Refusal.STALE)
         return await self.pipeline.act(table_id, person, version, action)
 
     async def act_current(self, table_id: int, person: Person, action: str) -> TableSnapshot:
@@ -307,7 +311,7 @@ class TableManager:
     async def leaderboard(self, chat_id: str, game: str) -> list[LeaderRow]:
         """The chat's leaderboard for ``game``."""
         if game not in engine.GAME_IDS:
-            raise TableError("unknown_game", game=str(game))
+            raise TableError(Refusal.UNKNOWN_GAME, game=str(game))
         return await self.repo.leaderboard(chat_id, game)
 
     async def stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import engine
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.lang import resolve_lang
 from bot.core.model import Person
 from engine import InvalidOptions
@@ -85,15 +85,15 @@ class TTLCache(Generic[V]):
 
 
 def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
-    """The engine's resolved options of ``game``, else ``TableError("bad_option"/"unknown_game")``."""
+    """The engine's resolved options of ``game``, else ``TableError(Refusal.BAD_OPTION/"unknown_game")``."""
     try:
         probe = engine.new_game(game, seed=seed, options=options)
     except InvalidOptions as e:
-        raise TableError("bad_option", detail=str(e)) from None
+        raise TableError(Refusal.BAD_OPTION, detail=str(e)) from None
     except ImportError:
-        raise TableError("unknown_game", game=game) from None
+        raise TableError(Refusal.UNKNOWN_GAME, game=game) from None
     except (TypeError, ValueError) as e:
-        raise TableError("bad_option", detail=str(e)) from None
+        raise TableError(Refusal.BAD_OPTION, detail=str(e)) from None
     return dict(getattr(probe, "options", options))
 
 
@@ -219,18 +219,18 @@ class Prefs:
         fields = {f.name for f in dataclasses.fields(ChatRecord)} - {"chat_id"}
         unknown = set(changes) - fields
         if unknown:
-            raise TableError("bad_option", detail=f"unknown chat settings {sorted(unknown)}")
+            raise TableError(Refusal.BAD_OPTION, detail=f"unknown chat settings {sorted(unknown)}")
         if "turn_seconds" in changes and (type(changes["turn_seconds"]) is not int
                                           or changes["turn_seconds"] < 0):
-            raise TableError("bad_option", detail="turn_seconds must be a whole number of seconds")
+            raise TableError(Refusal.BAD_OPTION, detail="turn_seconds must be a whole number of seconds")
         if changes.get("ai_level", "easy") not in ("easy", "normal", "strong"):
-            raise TableError("bad_option", detail="ai_level is easy, normal or strong")
+            raise TableError(Refusal.BAD_OPTION, detail="ai_level is easy, normal or strong")
         if changes.get("digits", "western") not in ("western", "arabic"):
-            raise TableError("bad_option", detail="digits is western or arabic")
+            raise TableError(Refusal.BAD_OPTION, detail="digits is western or arabic")
         if "default_options" in changes:
             for game, opts in dict(changes["default_options"]).items():
                 if game not in engine.GAME_IDS:
-                    raise TableError("unknown_game", game=str(game))
+                    raise TableError(Refusal.UNKNOWN_GAME, game=str(game))
                 check_options(game, 0, dict(opts))
         chat = dataclasses.replace(chat, **changes)
         await self.repo.save_chat(chat)
@@ -307,7 +307,7 @@ class Prefs:
         record = await self.repo.get_player(player_id) or PlayerRecord(player_id=player_id, name="")
         fields = {f.name for f in dataclasses.fields(PlayerRecord)} - {"player_id"}
         if set(changes) - fields:
-            raise TableError("bad_option", detail=f"unknown player settings {sorted(set(changes) - fields)}")
+            raise TableError(Refusal.BAD_OPTION, detail=f"unknown player settings {sorted(set(changes) - fields)}")
         record = dataclasses.replace(record, **changes)
         await self.repo.save_player(record)
         self._players.put(player_id, record)

@@ -19,18 +19,22 @@ Rules (README "Who may do what"):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar, assert_never, cast
 
 from bot.core.cluster.routing import Router
 from bot.core.commands import (
     Act,
     Actor,
+    Answer,
+    Answers,
     Begin,
     ChangeSettings,
     Claim,
     Command,
+    Hand,
     Join,
     JoinByLink,
+    Leaderboards,
     Leave,
     NewTable,
     SetLanguage,
@@ -39,15 +43,23 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dm
 from bot.core.links import Links
 from bot.core.model import TableSnapshot
 from bot.core.table import Table
-from storage.records import ChatRecord, PlayerRecord
+from storage.records import ChatRecord, PlayerRecord, TableStatus
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
+
+R = TypeVar("R")
+
+
+def _checked(cmd: Answers[R], answer: R) -> R:
+    """``answer``, which mypy holds to be what ``cmd`` declares it answers (the handlers below)."""
+    return answer
+
 
 class Service:
     """``dispatch(command, actor)``: authorize, then call the manager; refusals raise ``TableError``."""
@@ -59,84 +71,130 @@ class Service:
         """The install's join links (the secret is read from storage on first use)."""
         return await self.manager.join_links()
 
-    async def dispatch(self, cmd: Command, actor: Actor, *, route: bool = True) -> Any:
-        """Run ``cmd`` for ``actor`` if they may; returns what the manager returned.
+    async def dispatch(self, cmd: Answers[R], actor: Actor, *, route: bool = True) -> R:
+        """Run ``cmd`` for ``actor`` if they may; returns what the command answers (its class says what).
 
         With several processes (``manager.router``), a command for a table another live process
         holds is forwarded there and its answer returned (``bot/core/cluster/routing.py``); ``route=False``: here.
         """
+        if not isinstance(cmd, Command):
+            raise TableError(Refusal.BAD_ACTION)
+        # the handler of cmd's type answered (_run holds each handler to its command's answer type)
+        return cast(R, await self.answer(cmd, actor, route=route))
+
+    async def answer(self, cmd: Command, actor: Actor, *, route: bool = True) -> Answer:
+        """:meth:`dispatch` for a command of any type (what the cross-process router forwards)."""
         router = self.manager.router
         if route and router is not None:
-            return await router.dispatch(cmd, actor, lambda: self._dispatch(cmd, actor))
-        return await self._dispatch(cmd, actor)
+            return await router.dispatch(cmd, actor, lambda: self._run(cmd, actor))
+        return await self._run(cmd, actor)
 
-    async def _dispatch(self, cmd: Command, actor: Actor) -> Any:
-        m = self.manager
-        person = actor.person
-        if isinstance(cmd, Act):
-            self._table(cmd.table_id, actor, seated=True)
-            if cmd.version is None:
-                return await m.act_current(cmd.table_id, person, cmd.code)
-            return await m.act(cmd.table_id, person, cmd.version, cmd.code)
-        if isinstance(cmd, ShowHand):
-            table = self._table(cmd.table_id, actor, seated=True)
-            seat = table.seat_of(person.player_id)
-            if table.game is None:
-                raise TableError("not_started")
-            return table.snapshot(), seat, m.view(table.table_id, seat)
-        if isinstance(cmd, ShowScores):
-            self._group(actor)
-            return self._table(cmd.table_id, actor).snapshot()
-        if isinstance(cmd, ShowLeaderboard):
-            self._group(actor)
-            return {game: await m.leaderboard(actor.chat_id, game) for game in cmd.games}
-        if isinstance(cmd, NewTable):
-            self._group(actor)
-            self._sitter(actor)
-            return await m.create(actor.chat_id, person, cmd.game, cmd.options)
-        if isinstance(cmd, JoinByLink):
-            return await self._join_by_link(cmd, actor)
-        if isinstance(cmd, Join):
-            self._group(actor)
-            self._sitter(actor)
-            table = self._table(cmd.table_id, actor)
-            return await m.join(table.record.chat_id, person, cmd.seat)
-        if isinstance(cmd, Leave):
-            table = self._table(cmd.table_id, actor, seated=actor.in_dm)
-            return await m.leave(table.record.chat_id, person)
-        if isinstance(cmd, Begin):
-            table = self._table(cmd.table_id, actor, seated=actor.in_dm)
-            admin = table.parked and not actor.in_dm and await actor.is_admin()  # a parked match goes on
-            return await m.begin(table.record.chat_id, person, is_admin=admin)
-        if isinstance(cmd, Claim):
-            self._group(actor)
-            self._sitter(actor)
-            table = self._table(cmd.table_id, actor)
-            left = table.leavers().get(person.player_id)
-            if left is not None and cmd.seat != left:
-                raise TableError("left_seat", seat=left)
-            return await m.claim(table.record.chat_id, person, cmd.seat)
-        if isinstance(cmd, Stop):
-            table = self._table(cmd.table_id, actor, seated=actor.in_dm)
-            creator = person.player_id == table.record.creator and actor.can_sit
-            admin = not actor.in_dm and not creator and await actor.is_admin()
-            if not (creator or admin):
-                raise TableError("not_allowed")
-            return await m.stop(table.record.chat_id, person, is_admin=admin)
-        if isinstance(cmd, SetLanguage):
-            return await self._set_language(cmd, actor)
-        if isinstance(cmd, ChangeSettings):
-            self._group(actor)
-            if not await actor.is_admin():
-                raise TableError("admins_only")
-            if cmd.scope == "channel":
-                return await m.prefs.update_chat(actor.chat_id, **cmd.changes)
-            if cmd.scope == "reset":
-                chat = await m.prefs.clear_override(actor.chat_id)
-                if not cmd.changes:
-                    return chat
-            return await m.prefs.update_chat(m.prefs.settings_scope(actor.chat_id), **cmd.changes)
-        raise TableError("bad_action")
+    async def _run(self, cmd: Command, actor: Actor) -> Answer:
+        """The handler of each command type."""
+        match cmd:
+            case Act():
+                return _checked(cmd, await self._act(cmd, actor))
+            case ShowHand():
+                return _checked(cmd, await self._show_hand(cmd, actor))
+            case ShowScores():
+                return _checked(cmd, await self._show_scores(cmd, actor))
+            case ShowLeaderboard():
+                return _checked(cmd, await self._show_leaderboard(cmd, actor))
+            case NewTable():
+                return _checked(cmd, await self._new_table(cmd, actor))
+            case JoinByLink():
+                return _checked(cmd, await self._join_by_link(cmd, actor))
+            case Join():
+                return _checked(cmd, await self._join(cmd, actor))
+            case Leave():
+                return _checked(cmd, await self._leave(cmd, actor))
+            case Begin():
+                return _checked(cmd, await self._begin(cmd, actor))
+            case Claim():
+                return _checked(cmd, await self._claim(cmd, actor))
+            case Stop():
+                return _checked(cmd, await self._stop(cmd, actor))
+            case SetLanguage():
+                return _checked(cmd, await self._set_language(cmd, actor))
+            case ChangeSettings():
+                return _checked(cmd, await self._change_settings(cmd, actor))
+            case _:
+                assert_never(cmd)
+
+    # ------------------------------------------------------------------ the handlers
+
+    async def _act(self, cmd: Act, actor: Actor) -> TableSnapshot:
+        self._table(cmd.table_id, actor, seated=True)
+        if cmd.version is None:
+            return await self.manager.act_current(cmd.table_id, actor.person, cmd.code)
+        return await self.manager.act(cmd.table_id, actor.person, cmd.version, cmd.code)
+
+    async def _show_hand(self, cmd: ShowHand, actor: Actor) -> Hand:
+        table = self._table(cmd.table_id, actor, seated=True)
+        seat = table.seat_of(actor.person.player_id)
+        if seat is None:  # _table(seated=True) found the seat already
+            raise TableError(Refusal.NOT_SEATED)
+        if table.game is None:
+            raise TableError(Refusal.NOT_STARTED)
+        return Hand(table.snapshot(), seat, self.manager.view(table.table_id, seat))
+
+    async def _show_scores(self, cmd: ShowScores, actor: Actor) -> TableSnapshot:
+        self._group(actor)
+        return self._table(cmd.table_id, actor).snapshot()
+
+    async def _show_leaderboard(self, cmd: ShowLeaderboard, actor: Actor) -> Leaderboards:
+        self._group(actor)
+        return {game: await self.manager.leaderboard(actor.chat_id, game) for game in cmd.games}
+
+    async def _new_table(self, cmd: NewTable, actor: Actor) -> TableSnapshot:
+        self._group(actor)
+        self._sitter(actor)
+        return await self.manager.create(actor.chat_id, actor.person, cmd.game, cmd.options)
+
+    async def _join(self, cmd: Join, actor: Actor) -> TableSnapshot:
+        self._group(actor)
+        self._sitter(actor)
+        table = self._table(cmd.table_id, actor)
+        return await self.manager.join(table.record.chat_id, actor.person, cmd.seat)
+
+    async def _leave(self, cmd: Leave, actor: Actor) -> TableSnapshot:
+        table = self._table(cmd.table_id, actor, seated=actor.in_dm)
+        return await self.manager.leave(table.record.chat_id, actor.person)
+
+    async def _begin(self, cmd: Begin, actor: Actor) -> TableSnapshot:
+        table = self._table(cmd.table_id, actor, seated=actor.in_dm)
+        admin = table.parked and not actor.in_dm and await actor.is_admin()  # a parked match goes on
+        return await self.manager.begin(table.record.chat_id, actor.person, is_admin=admin)
+
+    async def _claim(self, cmd: Claim, actor: Actor) -> TableSnapshot:
+        self._group(actor)
+        self._sitter(actor)
+        table = self._table(cmd.table_id, actor)
+        left = table.leavers().get(actor.person.player_id)
+        if left is not None and cmd.seat != left:
+            raise TableError(Refusal.LEFT_SEAT, seat=left)
+        return await self.manager.claim(table.record.chat_id, actor.person, cmd.seat)
+
+    async def _stop(self, cmd: Stop, actor: Actor) -> TableSnapshot:
+        table = self._table(cmd.table_id, actor, seated=actor.in_dm)
+        creator = actor.person.player_id == table.record.creator and actor.can_sit
+        admin = not actor.in_dm and not creator and await actor.is_admin()
+        if not (creator or admin):
+            raise TableError(Refusal.NOT_ALLOWED)
+        return await self.manager.stop(table.record.chat_id, actor.person, is_admin=admin)
+
+    async def _change_settings(self, cmd: ChangeSettings, actor: Actor) -> ChatRecord:
+        prefs = self.manager.prefs
+        self._group(actor)
+        if not await actor.is_admin():
+            raise TableError(Refusal.ADMINS_ONLY)
+        if cmd.scope == "channel":
+            return await prefs.update_chat(actor.chat_id, **cmd.changes)
+        if cmd.scope == "reset":
+            chat = await prefs.clear_override(actor.chat_id)
+            if not cmd.changes:
+                return chat
+        return await prefs.update_chat(prefs.settings_scope(actor.chat_id), **cmd.changes)
 
     # ------------------------------------------------------------------ the rules
 
@@ -145,32 +203,32 @@ class Service:
         registry = self.manager.registry
         if actor.in_dm:
             if table_id is None:
-                raise TableError("no_table")
+                raise TableError(Refusal.NO_TABLE)
             table = registry.table(table_id)
             if table.seat_of(actor.person.player_id) is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             return table
         live = registry.live_in_chat(actor.chat_id)
         if table_id is not None and (live is None or live.table_id != table_id):
             found = registry.find(table_id)
             if found is not None and found.record.chat_id != actor.chat_id:
-                raise TableError("wrong_table")
-            raise TableError("stale")  # an ended table of this chat (or one no longer in memory)
+                raise TableError(Refusal.WRONG_TABLE)
+            raise TableError(Refusal.STALE)  # an ended table of this chat (or one no longer in memory)
         if live is None:
-            raise TableError("no_table")
+            raise TableError(Refusal.NO_TABLE)
         if seated and live.seat_of(actor.person.player_id) is None:
-            raise TableError("not_seated")
+            raise TableError(Refusal.NOT_SEATED)
         return live
 
     @staticmethod
     def _group(actor: Actor) -> None:
         if actor.in_dm:
-            raise TableError("group_only")
+            raise TableError(Refusal.GROUP_ONLY)
 
     @staticmethod
     def _sitter(actor: Actor) -> None:
         if not actor.can_sit:
-            raise TableError("anonymous")
+            raise TableError(Refusal.ANONYMOUS)
 
     async def _join_by_link(self, cmd: JoinByLink, actor: Actor) -> TableSnapshot:
         self._sitter(actor)
@@ -178,24 +236,24 @@ class Service:
         table_id = links.table_of(cmd.payload)
         table = self.manager.registry.find(table_id)
         if table is None or not table.live:
-            raise TableError("link_expired")
+            raise TableError(Refusal.LINK_EXPIRED)
         if table.seat_of(actor.person.player_id) is not None:
             return table.snapshot()
         if await actor.is_member(table.record.chat_id) is False:
-            raise TableError("not_member")
-        if table.record.status != "lobby":
-            raise TableError("link_expired")
+            raise TableError(Refusal.NOT_MEMBER)
+        if table.record.status != TableStatus.LOBBY:
+            raise TableError(Refusal.LINK_EXPIRED)
         return await self.manager.join(table.record.chat_id, actor.person)
 
     async def _set_language(self, cmd: SetLanguage, actor: Actor) -> ChatRecord | PlayerRecord:
         m = self.manager
         if cmd.lang not in ("ar", "en"):
-            raise TableError("bad_option", detail="language is ar or en")
+            raise TableError(Refusal.BAD_OPTION, detail="language is ar or en")
         if cmd.scope == "me" or is_dm(actor.chat_id):
             record = await m.update_player(actor.person.player_id, lang=cmd.lang)
             return record
         if not await actor.is_admin():
-            raise TableError("admins_only")
+            raise TableError(Refusal.ADMINS_ONLY)
         return await m.prefs.update_chat(m.prefs.settings_scope(actor.chat_id), lang=cmd.lang)
 
 
@@ -203,4 +261,4 @@ def routed(manager: TableManager) -> Router:
     """The cross-process router of ``manager`` (pass it as ``TableManager(..., router=routed)``): it
     forwards commands for tables held elsewhere, and applies what is forwarded here through this
     dispatch (``route=False``), so a forwarded command is authorized exactly as a local one."""
-    return Router(manager, lambda cmd, actor: Service(manager).dispatch(cmd, actor, route=False))
+    return Router(manager, lambda cmd, actor: Service(manager).answer(cmd, actor, route=False))

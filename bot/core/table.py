@@ -27,16 +27,6 @@ def is_human_id(player_id: str | None) -> bool:
     return bool(player_id) and not str(player_id).startswith("ai:")
 
 
-#: The ``message_ids`` key that durably marks a table as parked (its timer or AI move kept failing):
-#: value = the failed attempts. Restore leaves a parked table idle; a person's move clears it.
-PARKED_KEY = "parked"
-
-
-def left_key(player_id: str) -> str:
-    """The ``message_ids`` key that durably marks ``player_id`` as having left mid-match."""
-    return f"left:{player_id}"
-
-
 @dataclass(eq=False)
 class Table:
     """The manager's runtime view of one table. Only the manager mutates it, under ``lock``."""
@@ -68,8 +58,8 @@ class Table:
     @property
     def parked(self) -> bool:
         """Its timer or AI move kept failing: no wake-ups until a person moves (stored, so a restart
-        does not try it again)."""
-        return PARKED_KEY in self.record.message_ids
+        does not try it again; a person's move or begin clears it)."""
+        return self.record.parked > 0
 
     @property
     def to_act(self) -> int | None:
@@ -131,11 +121,7 @@ class Table:
 
     def leavers(self) -> dict[str, int]:
         """Person -> seat, for everyone who left this match while it ran."""
-        out: dict[str, int] = {}
-        for key, value in self.record.message_ids.items():
-            if key.startswith("left:"):
-                out[key[5:]] = int(value)
-        return out
+        return dict(self.record.left_seats)
 
     def match_result(self, now: float) -> MatchResult:
         """The finished match: every seat's final occupant (AI included), plus each leaver as a loss."""

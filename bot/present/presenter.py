@@ -28,11 +28,13 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.core import identity
+from bot.core.clock import Clock
 from bot.core.lang import resolve_lang
-from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.model import TableSnapshot, TableUpdate
+from bot.core.queries import TableNotes
 from bot.present import keys
 from bot.present.i18n import T, translator
 from bot.present.keys import human_of, platform_name
@@ -43,19 +45,12 @@ from bot.present.render.hand import render_turn_ping, render_turn_warning
 from bot.present.render.lobby import lobby_text
 from bot.present.render.message import Button, OutMessage
 from bot.present.render.table import table_text
-from storage.records import CANCELLED, LOBBY, STOPPED
-
-if TYPE_CHECKING:
-    from bot.core.clock import Clock
+from storage.records import CANCELLED, LIVE_STATUSES, LOBBY, PLAYING, STOPPED
 
 log = logging.getLogger(__name__)
 
-#: How long a player's stored language and DM state are trusted before being read again.
-PLAYER_TTL = 30.0
-#: Bounds of the per-person caches (the oldest entries go first).
+#: Bounds of the per-person cache (the oldest entries go first).
 MAX_PLAYERS = 50_000
-#: ``message_ids["shown:<key>"] = "<version>:<fingerprint>"``: what a message showed at a clean stop.
-SHOWN_PREFIX = "shown:"
 
 
 #: The ids are spelled in bot/core/identity.py (re-exported here for the presenter's callers).
@@ -80,7 +75,7 @@ class Presenter:
 
     def __init__(
         self,
-        manager: Any,
+        manager: TableNotes,
         transports: Mapping[str, Transport],
         *,
         clock: Clock | None = None,
@@ -91,10 +86,8 @@ class Presenter:
         hand_link: Callable[[TableSnapshot, int, str, T], Button | None] | None = None,
         table_link: Callable[[TableSnapshot, T], Button | None] | None = None,
     ) -> None:
-        from bot.core.clock import RealClock
-
         self.manager = manager
-        self.clock: Clock = clock or getattr(manager, "clock", None) or RealClock()
+        self.clock: Clock = clock or manager.clock
         self.transports = dict(transports)
         self.join_link = join_link
         self.private = private
@@ -106,7 +99,6 @@ class Presenter:
             p: OutboxHub(t, self.clock, on_message_id=self._message_id, on_forbidden=self._forbidden)
             for p, t in self.transports.items()
         }
-        self._players: TTLCache[str, tuple[str | None, bool | None]] = TTLCache(MAX_PLAYERS, PLAYER_TTL)
         self._blocked: TTLCache[str, bool] = TTLCache(MAX_PLAYERS)  # people whose DMs refused us
         self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
         self._tables: dict[int, TableSnapshot] = {}  # live tables
@@ -116,42 +108,20 @@ class Presenter:
     # -- languages ------------------------------------------------------------------------------
 
     async def _public_lang(self, snap: TableSnapshot) -> tuple[str, str]:
-        prefs = getattr(self.manager, "prefs", None)
-        if prefs is not None:  # the one order and cache of bot/core/prefs.py
-            lang_digits: tuple[str, str] = await prefs.public_lang(snap.table.chat_id, snap.table.lang)
-            return lang_digits
-        chat = await self.manager.chat_settings(snap.table.chat_id)
-        return resolve_lang(chat.lang, snap.table.lang), chat.digits
+        """The chat's language and digits, in the one order and cache of bot/core/prefs.py."""
+        return await self.manager.prefs.public_lang(snap.table.chat_id, snap.table.lang)
 
     async def _public_t(self, snap: TableSnapshot) -> T:
         return translator(*await self._public_lang(snap))
 
-    async def _player(self, player_id: str, name: str) -> tuple[str | None, bool | None]:
-        now = self.clock.now()
-        prefs = getattr(self.manager, "prefs", None)
-        if prefs is None:
-            cached = self._players.get_fresh(player_id, now)
-            if cached is not None:
-                return cached
-        repo = getattr(self.manager, "repo", None)
-        if prefs is not None:  # the one preference cache (bot/core/prefs.py)
-            rec = await prefs.player_record(player_id)
-            lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
-            return lang, dm_ok
-        if repo is not None:  # read only: the manager's player() would rename them
-            rec = await repo.get_player(player_id)
-        else:
-            rec = await self.manager.player(Person(player_id, name))
-        lang, dm_ok = (rec.lang, rec.dm_ok) if rec is not None else (None, None)
-        self._players.put(player_id, (lang, dm_ok), now)
-        return lang, dm_ok
+    async def _player(self, player_id: str) -> tuple[str | None, bool | None]:
+        """The person's stored language and DM state (read only, from the one preference cache)."""
+        rec = await self.manager.prefs.player_record(player_id)
+        return (rec.lang, rec.dm_ok) if rec is not None else (None, None)
 
     def forget_player(self, player_id: str) -> None:
         """Read a player's language and DM state again next time (after ``/language`` or Start)."""
-        self._players.discard(player_id)
-        prefs = getattr(self.manager, "prefs", None)
-        if prefs is not None:
-            prefs.forget_player(player_id)
+        self.manager.prefs.forget_player(player_id)
 
     async def dm_restored(self, player_id: str) -> None:
         """The person opened the private chat again: send their hands where they sit."""
@@ -183,7 +153,7 @@ class Presenter:
         snap = update.snapshot
         tid = snap.table_id
         chat = snap.table.chat_id
-        live = snap.table.status in (LOBBY, "playing")
+        live = snap.table.status in LIVE_STATUSES
         if live:
             self._tables[tid] = snap
         else:
@@ -222,9 +192,8 @@ class Presenter:
     def _latest(self, snap: TableSnapshot) -> TableSnapshot:
         """The manager's newest snapshot of the table (updates reach the presenter a little later),
         or ``snap`` if the manager no longer has it."""
-        get = getattr(self.manager, "get", None)
-        newest = get(snap.table_id) if get is not None else None
-        if not isinstance(newest, TableSnapshot) or newest.table.version < snap.table.version:
+        newest = self.manager.get(snap.table_id)
+        if newest is None or newest.table.version < snap.table.version:
             return snap
         return newest
 
@@ -232,7 +201,7 @@ class Presenter:
         """The table message as it is now (called by the outbox right before sending)."""
         snap = self._latest(snap)
         public = self._public(snap, t)
-        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == "playing" else None
+        watch = self.table_link(snap, t) if self.table_link is not None and snap.table.status == PLAYING else None
         if watch is not None:
             public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
         return public
@@ -288,7 +257,7 @@ class Presenter:
     @staticmethod
     def _shown(snap: TableSnapshot, key: str) -> str | None:
         """What a clean stop recorded the message of ``key`` to show, if still at this version."""
-        saved = snap.table.message_ids.get(SHOWN_PREFIX + key) or ""
+        saved = snap.table.shown.get(key) or ""
         version, _, digest = saved.partition(":")
         return digest if digest and version == str(snap.table.version) else None
 
@@ -304,7 +273,7 @@ class Presenter:
         dest = dm_dest(player)
         if player in self._blocked or hub.is_blocked(dest):
             return
-        lang, dm_ok = await self._player(player, seat_name(snap, seat, translator("en")))
+        lang, dm_ok = await self._player(player)
         if dm_ok is False:
             self._blocked.put(player, True)
             return
@@ -329,7 +298,7 @@ class Presenter:
         hub = self.hubs.get(platform_of(player))
         if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
             public_lang, digits = await self._public_lang(snap)
-            lang, _ = await self._player(player, seat_name(snap, seat, public_t))
+            lang, _ = await self._player(player)
             hub.replace(dm_dest(player), keys.ping_key(snap.table_id, player), render_turn_warning(
                 snap, seat, seconds_left, translator(resolve_lang(lang, public_lang), digits)))
         elif not hidden:
@@ -338,14 +307,20 @@ class Presenter:
 
     # -- outbox callbacks -----------------------------------------------------------------------
 
-    async def _message_id(self, dest: str, key: str, message_id: str | None, tid: int | None = None) -> None:
-        tid = table_of_key(key) if tid is None else tid
+    async def _message_id(self, dest: str, key: str, message_id: str | None) -> None:
+        tid = table_of_key(key)
         if tid is None or keys.is_ping_key(key):  # a turn notice's id is not worth a write each turn
             return
         try:
             await self.manager.set_message_id(tid, key, message_id)
         except Exception:
             log.exception("storing message id %s of table %s failed", key, tid)
+
+    async def _shown_now(self, tid: int, key: str, value: str) -> None:
+        try:
+            await self.manager.set_shown(tid, key, value)
+        except Exception:
+            log.exception("storing what message %s of table %s shows failed", key, tid)
 
     async def _forbidden(self, dest: str, key: str | None) -> None:
         if not dest.startswith("dm:"):
@@ -355,7 +330,6 @@ class Presenter:
         if player in self._blocked:
             return
         self._blocked.put(player, True)
-        self._players.discard(player)
         try:
             await self.manager.update_player(player, dm_ok=False)
         except Exception:
@@ -393,8 +367,8 @@ class Presenter:
                     if keys.is_ping_key(key):  # a new message each turn, never edited: nothing to spare
                         continue
                     value = f"{snap.table.version}:{digest}"
-                    if snap.table.message_ids.get(SHOWN_PREFIX + key) != value:
-                        writes.append(self._message_id("", SHOWN_PREFIX + key, value, tid))
+                    if snap.table.shown.get(key) != value:
+                        writes.append(self._shown_now(tid, key, value))
         if writes:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*writes), save_seconds)

@@ -12,24 +12,23 @@ from typing import Any
 
 import engine
 from bot.core.model import TableSnapshot
-from bot.core.table import PARKED_KEY
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, cards_line, contract_name, game_name, suit_label
 from bot.present.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
-from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
+from storage.records import LIVE_STATUSES, ActionRecord, TableRecord, TableStatus
 from storage.repository import Repository
 
 
 def _status(record: TableRecord, t: T) -> str:
-    if record.status in LIVE_STATUSES and PARKED_KEY in record.message_ids:
+    if record.status in LIVE_STATUSES and record.parked:
         # its timer or AI move failed again and again: it waits for a person's move, begin or stop
         return t.pgettext("table status", "parked after repeated failures")
     return {
-        "lobby": t.pgettext("table status", "in the lobby"),
-        "playing": t.pgettext("table status", "being played"),
-        "finished": t.pgettext("table status", "finished"),
-        "cancelled": t.pgettext("table status", "cancelled"),
-        "stopped": t.pgettext("table status", "stopped"),
+        TableStatus.LOBBY: t.pgettext("table status", "in the lobby"),
+        TableStatus.PLAYING: t.pgettext("table status", "being played"),
+        TableStatus.FINISHED: t.pgettext("table status", "finished"),
+        TableStatus.CANCELLED: t.pgettext("table status", "cancelled"),
+        TableStatus.STOPPED: t.pgettext("table status", "stopped"),
     }.get(record.status, record.status)
 
 
@@ -184,7 +183,7 @@ def tell(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> str:
     acts = list(actions)
     story = Story(record, t, show_hands=record.status not in LIVE_STATUSES)
     story.header(len(acts))
-    if not acts and record.status not in ("playing", "finished"):
+    if not acts and record.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
         return "\n".join(story.lines)
     g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
     story.event({"type": "deal_started", **_first_deal(g)})

@@ -91,8 +91,8 @@ async def test_a_failing_table_backs_off_exponentially_then_is_parked_with_one_l
     # see test_manager_parking.py), and nothing wakes it by itself
     repo.broken = False
     snap = h.manager.get(table_id)
-    assert snap is not None and snap.table.status == "playing" and snap.table.message_ids["parked"] == "7"
-    assert (await repo.get_table(table_id)).message_ids["parked"] == "7"  # type: ignore[union-attr]
+    assert snap is not None and snap.table.status == "playing" and snap.table.parked == 7
+    assert (await repo.get_table(table_id)).parked == 7  # type: ignore[union-attr]
     h.manager.turns.reschedule(h.manager._tables[table_id])
     assert sched.when(table_id) is None
     await h.manager.close()

@@ -1,5 +1,5 @@
 """A parked table stays parked across a restart (issue 13): the mark is stored in the table record
-(``message_ids["parked"]``), restore leaves the table idle instead of trying it again, an admin's
+(``TableRecord.parked``), restore leaves the table idle instead of trying it again, an admin's
 stop and a new table in the chat still work, and a person's move sets it going and clears the mark.
 Real SQLite files; the failing writes are the repository's own ``append_action`` made to fail."""
 
@@ -14,7 +14,6 @@ from test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, starte
 from bot.core.commands import Actor, Begin
 from bot.core.errors import TableError
 from bot.core.service import Service
-from bot.core.table import PARKED_KEY
 from bot.present.i18n import translator
 from bot.present.story import table_list
 from storage.sqlite import SQLiteRepository
@@ -72,7 +71,7 @@ async def test_a_parked_table_is_not_tried_again_after_a_restart_and_stop_still_
     await _until_parked(h, tid)
     assert repo.attempts == 3
     stored = await repo.get_table(tid)
-    assert stored is not None and stored.message_ids[PARKED_KEY] == "3" and stored.status == "playing"
+    assert stored is not None and stored.parked == 3 and stored.status == "playing"
     version = stored.version
     await _close(repo, h)
     # the operator's list says so (``majlis tables``)
@@ -94,7 +93,7 @@ async def test_a_parked_table_is_not_tried_again_after_a_restart_and_stop_still_
     fresh = await started_table(h, BOB)
     assert fresh.table_id != tid and fresh.table.status == "playing"
     assert h.manager.get(fresh.table_id).table.version > 0  # type: ignore[union-attr]
-    assert PARKED_KEY not in fresh.table.message_ids
+    assert not fresh.table.parked
     await _close(repo, h)
     rows = await table_list(db, translator("en"))
     assert any(row.startswith(f"{tid} · ") and "stopped" in row for row in rows)
@@ -109,7 +108,7 @@ async def test_a_persons_move_sets_a_parked_table_going_and_the_mark_is_cleared(
     assert turn(h, snap) == 0  # Alice's turn; her timer's automatic move is what fails
     repo.broken = True
     await _until_parked(h, tid)
-    assert (await repo.get_table(tid)).message_ids.get(PARKED_KEY)  # type: ignore[union-attr]
+    assert (await repo.get_table(tid)).parked  # type: ignore[union-attr]
     await _close(repo, h)
 
     repo, h = await _open(db)
@@ -120,7 +119,7 @@ async def test_a_persons_move_sets_a_parked_table_going_and_the_mark_is_cleared(
     await h.manager.act(tid, ALICE, snap.table.version, legal[0])  # she plays: it goes on
     await h.manager.run_due()
     stored = await repo.get_table(tid)
-    assert stored is not None and PARKED_KEY not in stored.message_ids
+    assert stored is not None and not stored.parked
     assert stored.version > snap.table.version + 1  # the AI seats moved after her
     assert h.manager.turns.sched.when(tid) is not None
     await _close(repo, h)
@@ -148,7 +147,7 @@ async def test_begin_by_an_admin_sets_a_parked_table_going_after_the_fault_is_fi
     with pytest.raises(TableError) as refused:  # someone who neither sits there nor administers the chat
         await service.dispatch(Begin(), Actor(BOB, CHAT))
     assert refused.value.code == "not_allowed"
-    assert h.manager.turns.sched.when(tid) is None and PARKED_KEY in (await repo.get_table(tid)).message_ids  # type: ignore[union-attr]
+    assert h.manager.turns.sched.when(tid) is None and (await repo.get_table(tid)).parked  # type: ignore[union-attr]
 
     async def admin() -> bool:
         return True
@@ -156,6 +155,6 @@ async def test_begin_by_an_admin_sets_a_parked_table_going_after_the_fault_is_fi
     await service.dispatch(Begin(), Actor(BOB, CHAT, is_admin=admin))
     await h.manager.run_due()
     stored = await repo.get_table(tid)
-    assert stored is not None and PARKED_KEY not in stored.message_ids
+    assert stored is not None and not stored.parked
     assert stored.version > version  # the AI seats moved again
     await _close(repo, h)

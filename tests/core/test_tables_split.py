@@ -88,8 +88,8 @@ async def test_one_preference_cache_is_shared_by_the_manager_and_the_presenter()
     presenter = Presenter(h.manager, {})
     assert isinstance(h.manager.prefs, Prefs)
     await h.manager.update_player(ALICE.player_id, lang="en")
-    assert (await presenter._player(ALICE.player_id, "Alice"))[0] == "en"
+    assert (await presenter._player(ALICE.player_id))[0] == "en"
     await repo.save_player((await h.manager.player(ALICE)).__class__(player_id=ALICE.player_id, name="A", lang="ar"))
-    assert (await presenter._player(ALICE.player_id, "Alice"))[0] == "en"  # cached ...
+    assert (await presenter._player(ALICE.player_id))[0] == "en"  # cached ...
     presenter.forget_player(ALICE.player_id)
-    assert (await presenter._player(ALICE.player_id, "Alice"))[0] == "ar"  # ... until forgotten
+    assert (await presenter._player(ALICE.player_id))[0] == "ar"  # ... until forgotten

@@ -340,9 +340,9 @@ async def test_a_clean_restart_edits_nothing_that_already_shows_the_state() -> N
     await presenter.close()
     record = await repo.get_table(snap.table_id)
     assert record is not None
-    shown = {k for k in record.message_ids if k.startswith("shown:")}
-    assert shown == {"shown:" + table_key(snap.table_id), "shown:" + hand_key(snap.table_id, ALICE.player_id),
-                     "shown:" + hand_key(snap.table_id, BOB.player_id)}
+    shown = set(record.shown)
+    assert shown == {table_key(snap.table_id), hand_key(snap.table_id, ALICE.player_id),
+                     hand_key(snap.table_id, BOB.player_id)}
 
     h2 = make_manager(repo, clock=h.clock)
     rec2 = Recorder(track_public(h2), messages=dict(rec.messages), ids=itertools.count(1000))

@@ -117,3 +117,20 @@ def test_migrate_reports_the_version_and_bad_input_is_one_line(tmp_path: Path) -
     notes.write_text("hello\n")
     out = majlis("db", "import", str(notes), "--db", str(tmp_path / "m.db"))
     assert out.returncode == 1 and "not a Majlis export" in out.stderr
+
+
+def test_an_older_export_is_read_with_the_tables_own_state_out_of_its_message_ids() -> None:
+    import json
+
+    from storage.transfer import FORMAT, TABLES, VERSION, read_export
+
+    header = json.dumps({"format": FORMAT, "version": VERSION, "schema": 6})
+    ids = {"table:1": "5", "parked": "2", "left:tg:9": "1", "shown:table:1": "3:x"}
+    old = [1, "tg:-1", "trix", "{}", 1, 0, "tg:1", "playing", "[]", 3, None, 0, None, json.dumps(ids), None,
+           "normal", 0.5, 4, "proc-a", 9.5]  # before schema 7 (SQLite) / 4 (PostgreSQL): 20 columns
+    [(name, row)] = list(read_export([header, json.dumps(["tables", old])]))
+    got = dict(zip(TABLES["tables"], row, strict=True))
+    assert name == "tables" and json.loads(got["message_ids"]) == {"table:1": "5"}
+    state = (got["parked"], json.loads(got["left_seats"]), json.loads(got["shown"]))
+    assert state == (2, {"tg:9": 1}, {"table:1": "3:x"})
+    assert (got["created_at"], got["rev"], got["owner"], got["lease_until"]) == (0.5, 4, "proc-a", 9.5)

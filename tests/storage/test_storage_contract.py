@@ -139,6 +139,18 @@ async def test_create_table_assigns_new_ids_and_keeps_every_field(repo: Repo) ->
     assert await repo.get_table(second + 100) is None
 
 
+async def test_a_tables_own_state_round_trips_beside_its_message_ids(repo: Repo) -> None:
+    table = await new_table(repo)
+    changed = replace(table, message_ids={"table:1": "5"}, parked=3, left_seats={"tg:9": 2},
+                      shown={"table:1": "4:ab", "hand:1:tg:1": "4:cd"})
+    saved = await repo.save_table(changed)
+    assert await repo.get_table(table.table_id) == saved == replace(changed, rev=table.rev + 1)
+    action, moved = act(replace(saved, parked=0, left_seats={}), 1)
+    appended = await repo.append_action(action, moved)
+    got = await repo.get_table(table.table_id)
+    assert got == appended and (got.parked, got.left_seats, got.shown) == (0, {}, saved.shown)
+
+
 async def test_save_table_overwrites_and_refuses_an_unknown_table(repo: Repo) -> None:
     table = await new_table(repo, status=LOBBY)
     changed = replace(table, status=PLAYING, seats=(Seat("tg:9", "N"), *table.seats[1:]),

@@ -153,6 +153,32 @@ def test_a_postgresql_url_picks_the_postgresql_repository() -> None:
 
 
 @pytest.mark.slow  # PostgreSQL
+async def test_upgrading_moves_a_tables_own_state_out_of_its_message_ids(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await migrate(conn, migrations()[:3]) == 3  # before 0004: parked, left and shown were message ids
+        old = '{"table:1": "5", "hand:1:tg:1": "6", "parked": "3", "left:tg:9": "2", "shown:table:1": "4:ab"}'
+        for table_id, ids in [(1, old), (2, '{"table:2": "7"}')]:
+            await conn.execute("INSERT INTO tables (table_id, chat_id, game, seed, creator, status, seats, "
+                               "message_ids, rev) VALUES ($1, $2, 'trix', 1, 'tg:1', 'finished', "
+                               "'[{},{},{},{}]', $3, 3)", table_id, f"tg:-{table_id}", ids)
+        await conn.execute("SELECT setval(pg_get_serial_sequence('tables', 'table_id'), 2)")
+    finally:
+        await conn.close()
+    repo = PostgresRepository(pg_url)
+    await repo.open()
+    try:
+        moved, untouched = await repo.get_table(1), await repo.get_table(2)
+        assert moved is not None and untouched is not None
+        assert moved.message_ids == {"table:1": "5", "hand:1:tg:1": "6"}
+        assert (moved.parked, moved.left_seats, moved.shown, moved.rev) == (3, {"tg:9": 2}, {"table:1": "4:ab"}, 4)
+        assert untouched.message_ids == {"table:2": "7"}
+        assert (untouched.parked, untouched.left_seats, untouched.shown, untouched.rev) == (0, {}, {}, 3)
+    finally:
+        await repo.close()
+
+
+@pytest.mark.slow  # PostgreSQL
 async def test_upgrading_a_database_with_two_live_tables_in_a_chat_keeps_one_and_ends_the_others(
         pg_url: str) -> None:
     conn = await asyncpg.connect(pg_url)

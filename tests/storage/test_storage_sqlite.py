@@ -285,6 +285,26 @@ async def test_upgrading_a_file_with_two_live_tables_in_a_chat_keeps_one_and_end
     assert "tables_one_live_per_chat" in indexes
 
 
+async def test_upgrading_moves_a_tables_own_state_out_of_its_message_ids(tmp_path: Path) -> None:
+    path = tmp_path / "ids.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, migrations()[:6]) == 6  # before 0007: parked, left and shown were message ids
+    seats = record_json([{"player_id": "tg:1"}, {}, {}, {}])
+    old = {"table:1": "5", "hand:1:tg:1": "6", "parked": "3", "left:tg:9": "2", "shown:table:1": "4:ab"}
+    for table_id, ids in [(1, old), (2, {"table:2": "7"})]:
+        conn.execute("INSERT INTO tables (table_id, chat_id, game, seed, creator, status, seats, message_ids, rev) "
+                     "VALUES (?, ?, 'trix', 1, 'tg:1', 'finished', ?, ?, 3)",
+                     (table_id, f"tg:-{table_id}", seats, record_json(ids)))
+    conn.close()
+    async with SQLiteRepository(path) as repo:
+        moved, untouched = await repo.get_table(1), await repo.get_table(2)
+        assert moved is not None and untouched is not None
+        assert moved.message_ids == {"table:1": "5", "hand:1:tg:1": "6"}
+        assert (moved.parked, moved.left_seats, moved.shown, moved.rev) == (3, {"tg:9": 2}, {"table:1": "4:ab"}, 4)
+        assert untouched.message_ids == {"table:2": "7"}
+        assert (untouched.parked, untouched.left_seats, untouched.shown, untouched.rev) == (0, {}, {}, 3)
+
+
 def test_statements_split_scripts_but_keep_triggers_and_strings_whole() -> None:
     script = ("-- a comment; with a semicolon\nCREATE TABLE b (x TEXT DEFAULT 'a;b'); CREATE TRIGGER t "
               "AFTER INSERT ON b BEGIN SELECT 1; SELECT 2; END;\n-- the end;\n")

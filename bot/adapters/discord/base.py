@@ -15,7 +15,7 @@ from bot.adapters.discord.common import _error, can_manage, chat_of, guild_key, 
 from bot.adapters.discord.components import build_view
 from bot.adapters.discord.transport import dm_dest, player_id
 from bot.adapters.throttle import CommandLimits
-from bot.core.commands import Actor, Command
+from bot.core.commands import Actor, Answers, R
 from bot.core.lang import resolve_lang
 from bot.core.service import Service
 from bot.present.i18n import T, translator
@@ -83,8 +83,8 @@ class HandlerBase:
 
         return Actor(person, chat, is_admin, event_id=event)
 
-    async def dispatch(self, cmd: Command, interaction: Interaction) -> Any:
-        """Run a command through the one dispatch (bot/core/service.py)."""
+    async def dispatch(self, cmd: Answers[R], interaction: Interaction) -> R:
+        """Run a command through the one dispatch (bot/core/service.py); returns what it answers."""
         return await self.service.dispatch(cmd, await self.actor(interaction))
 
     # ---- languages ----

@@ -16,10 +16,10 @@ from bot.adapters.discord.common import _error, chat_of, lang_set, person_of, su
 from bot.adapters.discord.transport import dm_dest, player_id
 from bot.core.commands import (
     Act,
+    Answers,
     Begin,
     ChangeSettings,
     Claim,
-    Command,
     Join,
     Leave,
     NewTable,
@@ -29,7 +29,7 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.model import TableSnapshot
 from bot.present import codec
@@ -220,7 +220,7 @@ class Handlers(HandlerBase):
             seat = ascii_int(p.arg)
             await self._simple(interaction, Claim(seat if seat is not None else -1, tid))
         else:
-            cmd: Command = Begin(tid) if p.verb == "b" else Leave(tid) if p.verb == "l" else Stop(tid)
+            cmd: Answers[TableSnapshot] = Begin(tid) if p.verb == "b" else Leave(tid) if p.verb == "l" else Stop(tid)
             await self._simple(interaction, cmd)
 
     async def _act(self, interaction: Interaction, p: codec.Payload) -> None:
@@ -234,7 +234,7 @@ class Handlers(HandlerBase):
             await self.dispatch(Act(p.table_id, p.version, p.arg), interaction)
         except TableError as e:
             await self.tell(interaction, _error(e.code, e.params, t))
-            if ephemeral and e.code in ("stale", "not_your_turn", "illegal"):
+            if ephemeral and e.code in (Refusal.STALE, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL):
                 await self._refresh_hand(interaction, p.table_id, t)
             return
         if ephemeral:
@@ -242,7 +242,7 @@ class Handlers(HandlerBase):
 
     # ---- shared steps ----
 
-    async def _simple(self, interaction: Interaction, cmd: Command) -> None:
+    async def _simple(self, interaction: Interaction, cmd: Answers[TableSnapshot]) -> None:
         t = await self.translator_for(interaction)
         person = person_of(interaction)
         try:
@@ -297,9 +297,9 @@ class Handlers(HandlerBase):
         return text
 
     async def _hand_message(self, interaction: Interaction, table_id: int | None, t: T) -> OutMessage:
-        snap, seat, view = await self.dispatch(ShowHand(table_id), interaction)
-        msg = render_hand(snap, view, t, platform="dc")
-        link = self.web_link(snap, seat, player_id(interaction.user.id), t) if self.web_link else None
+        hand = await self.dispatch(ShowHand(table_id), interaction)
+        msg = render_hand(hand.snapshot, hand.view, t, platform="dc")
+        link = self.web_link(hand.snapshot, hand.seat, player_id(interaction.user.id), t) if self.web_link else None
         return OutMessage(msg.text, (*msg.buttons, (link,)), msg.notify) if link is not None else msg
 
     async def _show_hand(self, interaction: Interaction, table_id: int | None, t: T) -> None:

@@ -19,7 +19,7 @@ from bot.adapters.telegram import texts
 from bot.adapters.telegram.common import Base
 from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
 from bot.core.commands import Act, Actor, Begin, Claim, Join, Leave, ShowHand, Stop
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.lang import resolve_lang
 from bot.present import codec
@@ -67,7 +67,7 @@ class Buttons(Base):
             payload = codec.decode(data)
             message = query.message
             if not isinstance(message, Message):  # an inline or too old message: no chat to check
-                raise TableError("stale")
+                raise TableError(Refusal.STALE)
             # the table is the one of the chat the button was pressed in, never the payload's alone
             actor = self.actor(context, message, query.from_user, event_id=f"tg:q:{query.id}")
             alert = await self._apply(payload, actor)
@@ -99,8 +99,8 @@ class Buttons(Base):
         elif p.verb == "x":
             await self.dispatch(Stop(tid), actor)
         elif p.verb == "h":
-            _, _, view = await self.dispatch(ShowHand(tid), actor)
-            return await self._hand_alert(actor, view)
+            hand = await self.dispatch(ShowHand(tid), actor)
+            return await self._hand_alert(actor, hand.view)
         return None
 
     async def _hand_alert(self, actor: Actor, view: dict[str, Any]) -> str:

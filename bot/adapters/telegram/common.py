@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from telegram import Message, Update, User
 from telegram import error as tg_error
@@ -17,7 +17,7 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.transport import TelegramTransport, dm_dest, group_dest, parse_dest, player_id
 from bot.adapters.throttle import CommandLimits, Cooldown, Verdict
-from bot.core.commands import Actor, Command
+from bot.core.commands import Actor, Answers, R
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import TTLCache
@@ -192,8 +192,8 @@ class Base:
             return None
         return member.status not in GONE_STATUSES
 
-    async def dispatch(self, cmd: Command, actor: Actor) -> Any:
-        """Run a command through the one dispatch."""
+    async def dispatch(self, cmd: Answers[R], actor: Actor) -> R:
+        """Run a command through the one dispatch; returns what the command answers."""
         return await self.s.service.dispatch(cmd, actor)
 
     def _where(self, update: Update) -> tuple[Message, User, str] | None:

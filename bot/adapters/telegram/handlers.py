@@ -19,20 +19,21 @@ from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
 from bot.core.commands import (
+    Answers,
     Begin,
     ChangeSettings,
-    Command,
     Join,
     JoinByLink,
     Leave,
     NewTable,
+    R,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.lang import normalize_lang, resolve_lang
 from bot.present.i18n import translator
@@ -98,7 +99,7 @@ class Handlers(Base):
             await self.reply(dest, render_error("slow_down", {"seconds": max(1, math.ceil(verdict.wait))}, t))
         return True
 
-    async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Any:
+    async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE, cmd: Answers[R]) -> R | None:
         """Dispatch a group command; a refusal is answered in the group. None if refused."""
         where = self._where(update)
         if where is None:
@@ -213,7 +214,7 @@ class Handlers(Base):
             shown = await self._command(update, context, ShowHand())
             if shown is None:
                 return
-            snap = shown[0]
+            snap = shown.snapshot
         await self.s.on_hand(person_of(user), snap)
 
     # ------------------------------------------------------------------ admin commands
@@ -262,7 +263,7 @@ class Handlers(Base):
         try:
             if changes is None:
                 if not await self.actor(context, message, user).is_admin():
-                    raise TableError("admins_only")
+                    raise TableError(Refusal.ADMINS_ONLY)
                 await self.reply(dest, texts.settings_usage(t))
                 return
             chat = await self.dispatch(ChangeSettings(changes), self.actor(context, message, user))

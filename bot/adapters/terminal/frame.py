@@ -12,6 +12,7 @@ from typing import Any
 from bot.adapters.terminal.choices import PASS_KEY, Menu
 from bot.adapters.terminal.screen import DIM_OFF, DIM_ON
 from bot.core.model import TableSnapshot
+from bot.core.views import Phase
 from bot.present.i18n import T
 from bot.present.render.cards import SUIT_ORDER, SUIT_SYMBOL, by_suit, card_label, rank_glyph, sort_key
 from bot.present.render.common import action_label, shown_bid
@@ -61,7 +62,7 @@ def hand_box(snap: TableSnapshot, view: dict[str, Any], menu: Menu | None, t: T)
     """The right-hand box: the hand and what is asked of the player."""
     lines = hand_rows(view, menu, t)
     seat = view.get("seat")
-    if view.get("game") == "tarneeb41" and view.get("phase") == "play" and isinstance(seat, int):
+    if view.get("game") == "tarneeb41" and view.get("phase") == Phase.PLAY and isinstance(seat, int):
         bid = (view.get("bids") or [None] * 4)[seat]
         if bid is not None:
             lines += ["", bid_progress(int(bid), int((view.get("tricks") or [0] * 4)[seat]), t)]
@@ -69,7 +70,7 @@ def hand_box(snap: TableSnapshot, view: dict[str, Any], menu: Menu | None, t: T)
     if mine:
         lines.append(t.gettext("You doubled: {cards}", cards=" ".join(card_label(c, t) for c in mine)))
     ask = prompt(view, t)
-    if view.get("phase") == "double" and ask:  # the chat bots' words speak of a button
+    if view.get("phase") == Phase.DOUBLE and ask:  # the chat bots' words speak of a button
         ask = t.gettext("Double a card by its letter, or choose Done.")
     if ask:
         lines += ["", ask]

@@ -10,13 +10,16 @@ must sit at the table), then the manager's seat, turn and version checks. Nothin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.core.commands import Act, Actor
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
 from bot.core.service import Service
+
+if TYPE_CHECKING:
+    from bot.adapters.web.tables import ManagerSet
 
 MAX_ACTION = 32
 
@@ -30,20 +33,19 @@ class WebActor:
     seat: int
 
 
-async def act(manager: Any, actor: WebActor, version: Any, action: Any) -> TableSnapshot:
+async def act(managers: ManagerSet, actor: WebActor, version: Any, action: Any) -> TableSnapshot:
     """Apply ``action`` at ``version`` for ``actor``; raises :class:`TableError` (nothing changed)."""
     if type(version) is not int:
-        raise TableError("stale")
+        raise TableError(Refusal.STALE)
     if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
-        raise TableError("bad_action")
-    snap = manager.get(actor.table_id)
+        raise TableError(Refusal.BAD_ACTION)
+    snap = managers.get(actor.table_id)
     if snap is None:
-        raise TableError("no_table")
+        raise TableError(Refusal.NO_TABLE)
     if snap.seat_of(actor.person.player_id) != actor.seat:
-        raise TableError("not_seated")
+        raise TableError(Refusal.NOT_SEATED)
     cmd = Act(actor.table_id, version, action)
-    # the web server may serve several platforms' managers as one (bot.adapters.web.service.ManagerSet)
-    owner = getattr(manager, "owner", None)
-    holder = owner(actor.table_id) if callable(owner) else manager
-    result: TableSnapshot = await Service(holder).dispatch(cmd, Actor(actor.person, dm_dest(actor.person.player_id)))
+    # the web server serves several platforms' managers as one: the one holding the table decides
+    service = Service(managers.owner(actor.table_id))
+    result: TableSnapshot = await service.dispatch(cmd, Actor(actor.person, dm_dest(actor.person.player_id)))
     return result

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,9 +25,11 @@ import engine
 from bot.adapters.web.view import build_state, sheet_row, ui_strings
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.queries import TableQueries
 from bot.present.i18n import T, translator
 from bot.present.render.summary import render_notices
 from bot.present.story import Story
+from storage.records import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +71,7 @@ def _dumps(obj: Any) -> str:
 class WebHub:
     """Fans table updates out to the open pages."""
 
-    def __init__(self, manager: Any, *, replay_link: Any = None) -> None:
+    def __init__(self, manager: TableQueries, *, replay_link: Callable[[int, float], str] | None = None) -> None:
         self.manager = manager
         self.replay_link = replay_link  # table id -> the replay page's address, offered once a match is over
         self.viewers: dict[int, set[Viewer]] = {}
@@ -88,9 +90,7 @@ class WebHub:
         public = resolve_lang(chat.lang, snap.table.lang)
         lang = public
         if player_id is not None:
-            prefs = getattr(self.manager, "prefs", None)  # the one preference cache (bot/core/prefs.py)
-            rec = await (prefs.player_record(player_id) if prefs is not None
-                         else self.manager.repo.get_player(player_id))
+            rec = await self.manager.prefs.player_record(player_id)  # the one preference cache
             lang = resolve_lang(rec.lang if rec is not None else None, hint or public)
         return translator(lang, chat.digits)
 
@@ -129,8 +129,7 @@ class WebHub:
         if self._owns(snap, viewer):
             assert viewer.seat is not None
             try:
-                view: dict[str, Any] = self.manager.view(snap.table_id, viewer.seat)
-                return view
+                return self.manager.view(snap.table_id, viewer.seat)
             except Exception:
                 return snap.public
         return snap.public
@@ -166,7 +165,7 @@ class WebHub:
                     events: Iterable[dict[str, Any]], seq: int, watching: bool) -> str:
         now = self.manager.clock.now()
         state = build_state(snap, view, t, me=me, rows=self._rows.get(snap.table_id, []), now=now, watching=watching)
-        if snap.table.status == "finished" and self.replay_link is not None:
+        if snap.table.status == TableStatus.FINISHED and self.replay_link is not None:
             state["replay"] = self.replay_link(snap.table_id, now)
         return _dumps({"type": "state", "seq": seq, "state": state, "log": self._log(snap, me, t, events)})
 
@@ -213,7 +212,7 @@ class WebHub:
             record = await self.manager.repo.get_table(table_id)
             rows: list[dict[str, Any]] = []
             version = 0
-            if record is not None and record.status != "lobby":
+            if record is not None and record.status != TableStatus.LOBBY:
                 actions = await self.manager.repo.actions(table_id)
                 rows, version = replay_rows(record, actions)
             pending = self._pending.get(table_id, [])

@@ -27,7 +27,9 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
+from bot.core.queries import TableQueries
 from storage.records import LIVE_STATUSES
+from storage.repository import Repository
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,7 @@ def internal_url(host: str, port: int, configured: str | None = None) -> str:
 class Relay:
     """Finds a remote table's holder and relays a page's WebSocket to it."""
 
-    def __init__(self, manager: Any, owner: str) -> None:
+    def __init__(self, manager: TableQueries, owner: str) -> None:
         self.manager = manager  # the manager (or the process's managers) whose repository and clock are used
         self.owner = owner
         self._session: aiohttp.ClientSession | None = None
@@ -61,7 +63,7 @@ class Relay:
         self._advertised = False
 
     @property
-    def repo(self) -> Any:
+    def repo(self) -> Repository:
         """The shared database."""
         return self.manager.repo
 

@@ -33,10 +33,12 @@ from bot.adapters.web.hub import Viewer, WebHub
 from bot.adapters.web.links import WebLinks
 from bot.adapters.web.relay import Relay
 from bot.adapters.web.replay import replay_frames
+from bot.adapters.web.tables import ManagerSet
 from bot.adapters.web.telegram_auth import DEFAULT_MAX_AGE, validate_init_data
 from bot.adapters.web.tokens import CredentialError, Forged, Grant, verify
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
+from bot.core.manager import TableManager
 from bot.core.model import TableSnapshot
 from bot.present.render.errors import render_error
 from storage.records import LIVE_STATUSES
@@ -78,11 +80,11 @@ def _static(name: str) -> bytes:
 
 
 class WebServer:
-    """The aiohttp application of the web table, on one table manager."""
+    """The aiohttp application of the web table, on one table manager (or a process's managers)."""
 
-    def __init__(self, manager: Any, secret: bytes, settings: WebSettings | None = None,
+    def __init__(self, manager: TableManager | ManagerSet, secret: bytes, settings: WebSettings | None = None,
                  hub: WebHub | None = None) -> None:
-        self.manager = manager
+        self.manager = manager if isinstance(manager, ManagerSet) else ManagerSet(manager)
         self.secret = secret
         self.settings = settings or WebSettings()
         self.hub = hub or WebHub(manager, replay_link=self._replay_path)
@@ -114,8 +116,7 @@ class WebServer:
 
     def now(self) -> float:
         """The manager's clock."""
-        now: float = self.manager.clock.now()
-        return now
+        return self.manager.clock.now()
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -240,7 +241,7 @@ class WebServer:
         record = await self.manager.repo.get_table(grant.table_id)
         if record is None:
             return web.json_response({"error": "no_table"}, status=404)
-        if record.status in ("lobby", "playing"):
+        if record.status in LIVE_STATUSES:
             return web.json_response({"error": "not_finished"}, status=409)
         snap = self.manager.get(grant.table_id)
         t = await self.hub.viewer_t(snap or TableSnapshot(table=record), None)
@@ -341,10 +342,10 @@ class WebServer:
         ref = msg.get("ref")
         try:
             if viewer.seat is None or viewer.player_id is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             snap = self.manager.get(viewer.table_id)
             if snap is None:
-                raise TableError("no_table")
+                raise TableError(Refusal.NO_TABLE)
             actor = actions.WebActor(person=viewer.person(snap), table_id=viewer.table_id, seat=viewer.seat)
             await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
         except TableError as e:

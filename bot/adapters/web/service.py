@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from bot.adapters.web.relay import Relay, internal_url
 from bot.adapters.web.server import WebServer, WebSettings
+from bot.adapters.web.tables import ManagerSet
 from bot.adapters.web.telegram_auth import DEFAULT_MAX_AGE
 from bot.adapters.web.tokens import install_secret
-from bot.core.model import TableSnapshot, TableUpdate
+from bot.core.manager import TableManager
+from bot.core.model import TableSnapshot
 from bot.present.i18n import T
 from bot.present.render.message import Button
 
@@ -41,76 +41,6 @@ class WebConfig:
     telegram_max_age: float = DEFAULT_MAX_AGE
     #: Where this process's web server is reached by the other processes (bot/adapters/web/relay.py).
     internal_url: str | None = None
-
-
-class ManagerSet:
-    """Several table managers (one per platform) seen as one by the web server: each call goes to
-    the manager that holds the table."""
-
-    def __init__(self) -> None:
-        self.managers: list[Any] = []
-        self._listeners: list[Callable[[TableUpdate], Any]] = []
-
-    def add(self, manager: Any) -> None:
-        """Serve this manager's tables too."""
-        self.managers.append(manager)
-        for listener in self._listeners:
-            manager.subscribe(listener)
-
-    def subscribe(self, listener: Callable[[TableUpdate], Any]) -> None:
-        """Receive every manager's updates."""
-        self._listeners.append(listener)
-        for m in self.managers:
-            m.subscribe(listener)
-
-    def owner(self, table_id: int) -> Any:
-        """The manager holding ``table_id`` (the first one if none does)."""
-        for m in self.managers:
-            if m.get(table_id) is not None:
-                return m
-        return self.managers[0]
-
-    def owner_of_chat(self, chat_id: str) -> Any:
-        """The manager whose chats ``chat_id`` belongs to."""
-        for m in self.managers:
-            prefixes = m.settings.chat_prefixes
-            if prefixes is None or chat_id.startswith(prefixes):
-                return m
-        return self.managers[0]
-
-    @property
-    def clock(self) -> Any:
-        """The first manager's clock."""
-        return self.managers[0].clock
-
-    @property
-    def repo(self) -> Any:
-        """The database (all managers of a process share it)."""
-        return self.managers[0].repo
-
-    @property
-    def prefs(self) -> Any:
-        """The preference cache of the first manager (players are the same in every one)."""
-        return getattr(self.managers[0], "prefs", None)
-
-    def get(self, table_id: int) -> TableSnapshot | None:
-        """The snapshot of the table, from whichever manager holds it."""
-        snap: TableSnapshot | None = self.owner(table_id).get(table_id)
-        return snap
-
-    def view(self, table_id: int, seat: int | None) -> dict[str, Any]:
-        """The engine view of a seat."""
-        view: dict[str, Any] = self.owner(table_id).view(table_id, seat)
-        return view
-
-    async def act(self, table_id: int, person: Any, version: int, action: str) -> TableSnapshot:
-        """A move, by the manager holding the table."""
-        snap: TableSnapshot = await self.owner(table_id).act(table_id, person, version, action)
-        return snap
-
-    async def chat_settings(self, chat_id: str) -> Any:
-        """A chat's settings."""
-        return await self.owner_of_chat(chat_id).chat_settings(chat_id)
 
 
 @dataclass
@@ -153,7 +83,7 @@ _front: WebFront | None = None
 _lock = asyncio.Lock()
 
 
-async def attach(manager: Any, wc: WebConfig | None, *, telegram_token: str | None = None) -> WebFront | None:
+async def attach(manager: TableManager, wc: WebConfig | None, *, telegram_token: str | None = None) -> WebFront | None:
     """Serve ``manager``'s tables on this process's web server (started on first use); None when
     the web table is not configured (``wc`` None: see :func:`bot.app.config.web_config`)."""
     global _front
@@ -161,12 +91,11 @@ async def attach(manager: Any, wc: WebConfig | None, *, telegram_token: str | No
         return None
     async with _lock:
         if _front is None:
-            managers = ManagerSet()
-            managers.add(manager)
+            managers = ManagerSet(manager)
             secret = await install_secret(manager.repo)
             server = WebServer(managers, secret, WebSettings(host=wc.host, port=wc.port, public_url=wc.url,
                                                               telegram_max_age=wc.telegram_max_age))
-            owner = getattr(getattr(manager, "settings", None), "owner", None)
+            owner = manager.settings.owner
             if owner:  # several processes on one database: pages of the others' tables are relayed
                 server.relay = Relay(managers, owner)
             await server.start()

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.model import TableSnapshot
+from bot.core.views import Phase
 from bot.present.i18n import T
 from bot.present.render.cards import (
     SUIT_ORDER,
@@ -34,6 +35,7 @@ from bot.present.render.common import (
 )
 from bot.present.render.hand import prompt
 from bot.present.render.table import ENDED, _header, game_lines, seat_roles
+from storage.records import LIVE_STATUSES
 
 Card = dict[str, str]
 
@@ -110,7 +112,7 @@ def _badges(snap: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> list[s
     layout = game == "trix" and pub.get("contract") == "trix"
     if layout and seat in (pub.get("finished") or []):
         out.append(t.gettext("out, place {place}", place=list(pub["finished"]).index(seat) + 1))
-    elif pub.get("phase") == "play" and not layout:
+    elif pub.get("phase") == Phase.PLAY and not layout:
         out.append(t.ngettext("{n} trick", "{n} tricks", int((pub.get("tricks") or [0] * 4)[seat])))
     return out
 
@@ -118,17 +120,17 @@ def _badges(snap: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> list[s
 def _turn_text(snap: TableSnapshot, view: dict[str, Any], t: T) -> str:
     """Whose turn, as this viewer may know it (the doubling window names nobody)."""
     phase = view.get("phase")
-    if phase == "double":
+    if phase == Phase.DOUBLE:
         return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
     seat = view.get("to_act")
     if seat is None:
         return ""
     name = seat_name(snap, int(seat), t)
-    if phase == "bid":
+    if phase == Phase.BID:
         return t.gettext("Turn: {name} to bid", name=name)
-    if phase == "trump":
+    if phase == Phase.TRUMP:
         return t.gettext("Turn: {name} to name the trump suit", name=name)
-    if phase == "contract":
+    if phase == Phase.CONTRACT:
         return t.gettext("Turn: {name} to choose the contract", name=name)
     return t.gettext("Turn: {name} to play", name=name)
 
@@ -202,7 +204,7 @@ def build_state(snap: TableSnapshot, view: dict[str, Any] | None, t: T, *, me: i
                       "cards": [played(snap, p, t) for p in last["cards"]]}
     trump = v.get("trump")
     exposed = v.get("exposed")
-    over = rec.status not in ("lobby", "playing") or v.get("phase") == "over" or v.get("winner") is not None
+    over = rec.status not in LIVE_STATUSES or v.get("phase") == Phase.OVER or v.get("winner") is not None
     result = ""
     if v.get("winner") is not None:
         result = winners_text(snap, list(v.get("winner") or []), rec.game, t)

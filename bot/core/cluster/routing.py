@@ -43,7 +43,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.core.cluster.wire import (
     Moved,
@@ -54,9 +54,19 @@ from bot.core.cluster.wire import (
     encode_error,
     encode_request,
 )
-from bot.core.commands import Actor, Begin, ChangeSettings, Command, JoinByLink, SetLanguage, ShowLeaderboard, Stop
-from bot.core.errors import TableError
-from storage.records import INBOX_DONE, INBOX_EXPIRED, InboxEntry
+from bot.core.commands import (
+    Actor,
+    Answer,
+    Begin,
+    ChangeSettings,
+    Command,
+    JoinByLink,
+    SetLanguage,
+    ShowLeaderboard,
+    Stop,
+)
+from bot.core.errors import Refusal, TableError
+from storage.records import INBOX_DONE, INBOX_EXPIRED, LIVE_STATUSES, InboxEntry
 
 if TYPE_CHECKING:
     from bot.core.clock import Cancellable, Clock
@@ -99,7 +109,7 @@ def _alarm(clock: Clock, seconds: float) -> tuple[asyncio.Event, Callable[[], ob
 class Router:
     """Forward to the holder of a table (sender side) and apply what was forwarded here (holder side)."""
 
-    def __init__(self, manager: TableManager, local: Callable[[Command, Actor], Awaitable[Any]]) -> None:
+    def __init__(self, manager: TableManager, local: Callable[[Command, Actor], Awaitable[Answer]]) -> None:
         """``local(cmd, actor)`` applies a command here (the dispatch without routing): what other
         processes forward to this one goes through it, so it is checked as if asked here."""
         assert manager.settings.owner is not None
@@ -189,7 +199,7 @@ class Router:
         if self._held(table_id):
             return None
         route = await self.repo.table_route(table_id)
-        if route is None or route[1] not in ("lobby", "playing"):
+        if route is None or route[1] not in LIVE_STATUSES:
             return None
         return table_id, route[2], route[3]
 
@@ -203,7 +213,7 @@ class Router:
         if leases is not None:
             await leases.beat()
 
-    async def forward(self, table_id: int, cmd: Command, actor: Actor) -> Any:
+    async def forward(self, table_id: int, cmd: Command, actor: Actor) -> Answer:
         """Post ``cmd`` to the holder of ``table_id`` and return its answer (or raise its refusal)."""
         admin: bool | None = None
         member: dict[str, bool | None] = {}
@@ -236,17 +246,17 @@ class Router:
             self._answers.pop(entry_id, None)
         if await self.repo.inbox_expire(entry_id):
             self.stats["route_timeout"] += 1
-            raise TableError("route_timeout")
+            raise TableError(Refusal.ROUTE_TIMEOUT)
         found = await self.repo.inbox_result(entry_id)  # answered at the very last moment?
         if found is not None and found[0] == INBOX_DONE and found[1] is not None:
             return decode_answer(found[1])
         if found is not None and found[0] == INBOX_EXPIRED:
             self.stats["route_timeout"] += 1
-            raise TableError("route_timeout")
+            raise TableError(Refusal.ROUTE_TIMEOUT)
         self.stats["route_unknown"] += 1
-        raise TableError("route_unknown")
+        raise TableError(Refusal.ROUTE_UNKNOWN)
 
-    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Any]]) -> Any:
+    async def dispatch(self, cmd: Command, actor: Actor, local: Callable[[], Awaitable[Answer]]) -> Answer:
         """Route ``cmd``: forward it, or run ``local()`` (the dispatch here); a holder that let the table
         go meanwhile makes it route again, once."""
         for _ in range(2):
@@ -257,7 +267,7 @@ class Router:
                 return await self.forward(table_id, cmd, actor)
             except Moved:
                 self.stats["moved"] += 1
-        raise TableError("route_timeout")
+        raise TableError(Refusal.ROUTE_TIMEOUT)
 
     def _on_answer(self, payload: str) -> None:
         if payload == "*":
@@ -315,7 +325,7 @@ class Router:
             answer = encode_error(e.code, e.params)
         except Exception:
             log.exception("forwarded command %s failed", entry.entry_id)
-            answer = encode_error("internal", {})
+            answer = encode_error(Refusal.INTERNAL, {})
         self.stats["served"] += 1
         try:
             await self.repo.inbox_answer(entry.entry_id, answer, self.manager.clock.now())

@@ -15,9 +15,11 @@ from typing import Any
 from bot.core.commands import (
     Act,
     Actor,
+    Answer,
     Begin,
     Claim,
     Command,
+    Hand,
     Join,
     JoinByLink,
     Leave,
@@ -26,7 +28,7 @@ from bot.core.commands import (
     ShowScores,
     Stop,
 )
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from storage.rows import table_from, table_row
 
@@ -81,7 +83,7 @@ def decode_request(text: str) -> tuple[Command, Actor]:
     d = json.loads(text)
     cls = _COMMANDS.get(d["cmd"])
     if cls is None:
-        raise TableError("bad_action")
+        raise TableError(Refusal.BAD_ACTION)
     cmd = cls(**_dec(d["args"]))
     admin: bool = bool(d["admin"])
     member: dict[str, bool | None] = d["member"]
@@ -97,19 +99,18 @@ def decode_request(text: str) -> tuple[Command, Actor]:
     return cmd, actor
 
 
-def encode_answer(result: Any) -> str:
+def encode_answer(result: Answer) -> str:
+    """The holder's answer (what a forwarded command answers: a snapshot, or a hand)."""
     if isinstance(result, TableSnapshot):
         out: dict[str, Any] = {"snap": _snap(result)}
     elif isinstance(result, tuple) and len(result) == 3 and isinstance(result[0], TableSnapshot):
         out = {"hand": [_snap(result[0]), result[1], _enc(result[2])]}
-    elif result is None:
-        out = {"none": True}
     else:
         raise TypeError(f"cannot forward an answer of type {type(result).__name__}")
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_error(code: str, params: dict[str, Any]) -> str:
+def encode_error(code: Refusal, params: dict[str, Any]) -> str:
     return json.dumps({"error": code, "params": _enc(params)}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -117,19 +118,19 @@ class Moved(Exception):
     """The holder no longer runs the table (it let it go meanwhile): route again."""
 
 
-def decode_answer(text: str) -> Any:
+def decode_answer(text: str) -> Answer:
     """The holder's answer, as the local dispatch would have returned it (or raised)."""
     d = json.loads(text)
     if "error" in d:
-        raise TableError(d["error"], **_dec(d["params"]))
+        raise TableError(Refusal(d["error"]), **_dec(d["params"]))
     if "moved" in d:
         raise Moved()
     if "snap" in d:
         return _unsnap(d["snap"])
     if "hand" in d:
         snap, seat, view = d["hand"]
-        return _unsnap(snap), seat, _dec(view)
-    return None
+        return Hand(_unsnap(snap), seat, _dec(view))
+    raise ValueError(f"not an answer: {text[:80]!r}")
 
 
 def command_key(cmd: Command, actor: Actor) -> str:

@@ -18,7 +18,7 @@ from bot.core.settings import ManagerSettings
 from bot.core.table import Table, ai_seat_id
 from bot.core.tables.publish import Publisher
 from bot.core.tables.turns import Turns
-from storage.records import FINISHED, PLAYING, MatchResult, Seat
+from storage.records import FINISHED, PLAYING, MatchResult, Seat, TableStatus
 from storage.repository import Repository
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ class Lifecycle:
         self.publisher.post(table, events, "seat")
         self.turns.reschedule(table)
 
-    async def end(self, table: Table, status: str, events: list[Event]) -> None:
+    async def end(self, table: Table, status: TableStatus, events: list[Event]) -> None:
         """Cancel or stop a table."""
         async with table.changing():
             table.update(status=status, deadline=None, lobby_deadline=None, warned=False)

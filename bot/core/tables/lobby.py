@@ -6,13 +6,14 @@ import asyncio
 import dataclasses
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 import engine
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs, check_options
-from bot.core.table import EMPTY, PARKED_KEY, Table, ai_seat_id, left_key
+from bot.core.table import EMPTY, Table, ai_seat_id
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_lobby, require_playing
 from storage.errors import ChatHasLiveTable, TableConflict
@@ -52,13 +53,13 @@ class Lobby:
         (:class:`~storage.errors.ChatHasLiveTable`, nothing held or queued here then).
         """
         if game not in engine.GAME_IDS:
-            raise TableError("unknown_game", game=str(game))
+            raise TableError(Refusal.UNKNOWN_GAME, game=str(game))
         if options is not None and not isinstance(options, dict):
-            raise TableError("bad_option", detail="options must be a mapping")
+            raise TableError(Refusal.BAD_OPTION, detail="options must be a mapping")
         async with self.registry.chat_lock(chat_id):
             live = self.registry.live_in_chat(chat_id)
             if live is not None:
-                raise TableError("table_exists", table_id=live.table_id)
+                raise TableError(Refusal.TABLE_EXISTS, table_id=live.table_id)
             # check everything first, then store: a refused /new changes nothing (not even the
             # language a chat adopts from its first table)
             defaults = (await self.prefs.chat(chat_id)).default_options.get(game, {})
@@ -75,7 +76,7 @@ class Lobby:
                 table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             except ChatHasLiveTable as e:  # another process opened the chat's table at the same moment
                 if not await self._release_unrestorable(e):
-                    raise TableError("table_exists",
+                    raise TableError(Refusal.TABLE_EXISTS,
                                      **({} if e.table_id is None else {"table_id": e.table_id})) from None
                 table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
             table = Table(record=dataclasses.replace(record, table_id=table_id))
@@ -108,19 +109,19 @@ class Lobby:
     async def join(self, chat_id: str, person: Person, seat: int | None = None) -> TableSnapshot:
         """Sit ``person`` in ``seat`` (or the first free seat) of the chat's lobby."""
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
             require_lobby(table)
             if table.seat_of(person.player_id) is not None:
-                raise TableError("already_seated")
+                raise TableError(Refusal.ALREADY_SEATED)
             free = table.free_seats()
             if seat is None:
                 if not free:
-                    raise TableError("table_full")
+                    raise TableError(Refusal.TABLE_FULL)
                 seat = free[0]
             elif seat not in free:
-                raise TableError("seat_taken", seat=seat)
+                raise TableError(Refusal.SEAT_TAKEN, seat=seat)
             await self.prefs.touch_player(person)
             table.set_seat(seat, Seat(player_id=person.player_id, name=person.name))
             events: list[Event] = [{"type": "player_joined", "seat": seat, "player": person.player_id}]
@@ -140,17 +141,17 @@ class Lobby:
             if table.playing and table.parked:
                 if not is_admin and person.player_id != table.record.creator \
                         and table.seat_of(person.player_id) is None:
-                    raise TableError("not_allowed")
-                table.update(message_ids={k: v for k, v in table.record.message_ids.items() if k != PARKED_KEY})
+                    raise TableError(Refusal.NOT_ALLOWED)
+                table.update(parked=0)
                 self.lifecycle.turns.replan(table, self.lifecycle.clock.now())  # a whole turn from now
                 table.record = await self.repo.save_table(table.record)
                 self.lifecycle.turns.reschedule(table)
                 return table.snapshot()
             require_lobby(table)
             if person.player_id != table.record.creator and table.seat_of(person.player_id) is None:
-                raise TableError("not_allowed")
+                raise TableError(Refusal.NOT_ALLOWED)
             if not table.humans():
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             await self.lifecycle.begin(table, [])
             return table.snapshot()
 
@@ -160,7 +161,7 @@ class Lobby:
         async with self.publisher.locked(table), table.changing():
             seat = table.seat_of(person.player_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             events: list[Event] = [{"type": "player_left", "seat": seat, "player": person.player_id}]
             if table.record.status == LOBBY:
                 table.set_seat(seat, EMPTY)
@@ -174,8 +175,7 @@ class Lobby:
             require_playing(table)
             level = table.record.ai_level
             table.set_seat(seat, Seat(player_id=ai_seat_id(level, seat), is_ai=True))
-            ids = {**table.record.message_ids, left_key(person.player_id): str(seat)}
-            table.update(message_ids=ids)
+            table.update(left_seats={**table.record.left_seats, person.player_id: seat})
             events.append({"type": "seat_to_ai", "seat": seat, "reason": "left"})
             await self.lifecycle.seat_changed(table, seat, events)
             return table.snapshot()
@@ -183,21 +183,21 @@ class Lobby:
     async def claim(self, chat_id: str, person: Person, seat: int) -> TableSnapshot:
         """Take over an AI-played seat mid-match (one a person left, an AI filler, or one's own away seat)."""
         if type(seat) is not int or not 0 <= seat <= 3:
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
             require_playing(table)
             current = table.record.seats[seat]
             back = current.away and current.owner == person.player_id
             if not back and table.seat_of(person.player_id) is not None:
-                raise TableError("already_seated")
+                raise TableError(Refusal.ALREADY_SEATED)
             if not current.is_ai or (current.away and not back):
-                raise TableError("seat_taken", seat=seat)
+                raise TableError(Refusal.SEAT_TAKEN, seat=seat)
             await self.prefs.touch_player(person)
             table.set_seat(seat, Seat(player_id=person.player_id, name=person.name))
-            ids = dict(table.record.message_ids)
-            ids.pop(left_key(person.player_id), None)
-            table.update(message_ids=ids)
+            left = dict(table.record.left_seats)
+            left.pop(person.player_id, None)
+            table.update(left_seats=left)
             events: list[Event] = [{"type": "seat_reclaimed", "seat": seat, "player": person.player_id}]
             await self.lifecycle.seat_changed(table, seat, events)
             return table.snapshot()
@@ -207,26 +207,34 @@ class Lobby:
         table = self.registry.chat_table(chat_id)
         async with self.publisher.locked(table), table.changing():
             if not table.live:
-                raise TableError("no_table")
+                raise TableError(Refusal.NO_TABLE)
             if not is_admin and person.player_id != table.record.creator:
-                raise TableError("not_allowed")
+                raise TableError(Refusal.NOT_ALLOWED)
             events: list[Event] = [{"type": "table_cancelled", "reason": "stopped", "by": person.player_id}]
             await self.lifecycle.end(table, STOPPED, events)
             return table.snapshot()
 
     async def set_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
         """Remember (or forget, with None) a platform message id of the table, durably."""
+        await self._note(table_id, lambda r: {"message_ids": _with_id(r.message_ids, key, message_id)})
+
+    async def set_shown(self, table_id: int, key: str, shown: str | None) -> None:
+        """Remember (or forget, with None) what the message of ``key`` shows, durably."""
+        await self._note(table_id, lambda r: {"shown": _with_id(r.shown, key, shown)})
+
+    async def _note(self, table_id: int, change: Callable[[TableRecord], dict[str, Any]]) -> None:
+        """Store the ``change`` of fields of the table's record (a note about its messages, not a move)."""
         table = self.registry.find(table_id)
         if table is None:  # a table this process no longer holds (ended, or shutting down)
-            await self._set_stored_message_id(table_id, key, message_id)
+            await self._note_stored(table_id, change)
             return
         async with table.lock, table.changing():
-            table.update(message_ids=_with_id(table.record.message_ids, key, message_id))
+            table.update(**change(table.record))
             table.record = await self.repo.save_table(table.record)
 
-    async def _set_stored_message_id(self, table_id: int, key: str, message_id: str | None) -> None:
-        """Read, change, write a stored table's ids: one at a time per table here (the outbox sends
-        a table's messages concurrently), read again if another process wrote meanwhile."""
+    async def _note_stored(self, table_id: int, change: Callable[[TableRecord], dict[str, Any]]) -> None:
+        """Read, change, write a stored table: one at a time per table here (the outbox sends a
+        table's messages concurrently), read again if another process wrote meanwhile."""
         entry = self._id_locks.setdefault(table_id, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
@@ -234,10 +242,9 @@ class Lobby:
                 for attempt in range(_ID_RETRIES):
                     record = await self.repo.get_table(table_id)
                     if record is None:
-                        raise TableError("no_table")
-                    ids = _with_id(record.message_ids, key, message_id)
+                        raise TableError(Refusal.NO_TABLE)
                     try:
-                        await self.repo.save_table(dataclasses.replace(record, message_ids=ids))
+                        await self.repo.save_table(dataclasses.replace(record, **change(record)))
                         return
                     except TableConflict:
                         if attempt == _ID_RETRIES - 1:

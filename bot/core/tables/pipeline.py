@@ -17,11 +17,11 @@ from typing import Any
 from ai import AIProvider, Player
 from bot.core import metrics
 from bot.core.clock import Clock
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.settings import ManagerSettings
-from bot.core.table import PARKED_KEY, Table, ai_seat_id
+from bot.core.table import Table, ai_seat_id
 from bot.core.tables import ai_runner
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_playing
@@ -59,17 +59,17 @@ class Pipeline:
         """Apply ``action`` for ``person`` (at ``version``, or at any version when None)."""
         table = self.registry.table(table_id)
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_LEN:
-            raise TableError("bad_action")
+            raise TableError(Refusal.BAD_ACTION)
         async with self.publisher.locked(table):
             started = time.perf_counter()
             require_playing(table)
             seat = table.seat_of(person.player_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             if version is not None and version != table.record.version:
-                raise TableError("stale", version=table.record.version)
+                raise TableError(Refusal.STALE, version=table.record.version)
             if table.to_act != seat:
-                raise TableError("not_your_turn")
+                raise TableError(Refusal.NOT_YOUR_TURN)
             current = table.record.seats[seat]
             before: list[Event] = []
             if current.away and current.owner == person.player_id:
@@ -91,10 +91,10 @@ class Pipeline:
         try:
             events = game.act(seat, action)
         except IllegalAction as e:
-            raise TableError("illegal", **{**e.details, "reason": e.reason}) from None
+            raise TableError(Refusal.ILLEGAL, **{**e.details, "reason": e.reason}) from None
         except Exception:
             log.exception("engine failed on table %s: seat %s %r", table.table_id, seat, action)
-            raise TableError("illegal", reason="internal") from None
+            raise TableError(Refusal.ILLEGAL, reason="internal") from None
         await self.prefs.chat(table.record.chat_id)  # the turn timer, read again once in a while
         now = self.clock.now()
         new_seats = table.record.seats
@@ -107,8 +107,7 @@ class Pipeline:
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
         record = evolve(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         if table.parked:  # a person's move sets a parked table going again (stored with the move)
-            record = dataclasses.replace(record, message_ids={
-                k: v for k, v in record.message_ids.items() if k != PARKED_KEY})
+            record = evolve(record, parked=0)
         entry = ActionRecord(table_id=table.table_id, seq=seq, seat=seat, action=action, actor=actor, at=now)
         result: MatchResult | None = None
         if game.to_act is None:  # the match ends here: the action, its result and the ratings in ONE write
@@ -122,7 +121,7 @@ class Pipeline:
         except VersionConflict:
             log.exception("table %s: the log moved under us; reloading it", table.table_id)
             await resync(self.repo, table)
-            raise TableError("stale", version=table.record.version) from None
+            raise TableError(Refusal.STALE, version=table.record.version) from None
         except Exception:
             # re-raised: the caller reports it (a person's command answers and logs it; a timer or an
             # AI move backs off and, if it keeps failing, parks the table with one line)
@@ -184,7 +183,7 @@ class Pipeline:
     async def _park(self, table: Table, attempts: int) -> None:
         """Mark the table parked in its stored record, so that a restart leaves it idle too (if
         storage is what fails, it stays parked in this process only, and a restart tries again)."""
-        table.update(message_ids={**table.record.message_ids, PARKED_KEY: str(attempts)})
+        table.update(parked=attempts)
         try:
             table.record = await self.repo.save_table(table.record)
         except Exception:
@@ -253,7 +252,7 @@ class Pipeline:
                 await self.apply(table, seat, decision, actor, "action", started)
                 return
             except TableError as e:
-                if e.code != "illegal":
+                if e.code != Refusal.ILLEGAL:
                     raise
                 log.warning("AI of table %s chose %r: %s; playing the automatic move",
                             table.table_id, decision, e.params)

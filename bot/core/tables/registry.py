@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.core.table import Table
 from storage.records import LOBBY, PLAYING
 
@@ -103,10 +103,10 @@ class Registry:
         return None
 
     def chat_table(self, chat_id: str) -> Table:
-        """The chat's live table, else ``TableError("no_table")``."""
+        """The chat's live table, else ``TableError(Refusal.NO_TABLE)``."""
         table = self.live_in_chat(chat_id)
         if table is None:
-            raise TableError("no_table")
+            raise TableError(Refusal.NO_TABLE)
         return table
 
     def find(self, table_id: object) -> Table | None:
@@ -114,10 +114,10 @@ class Registry:
         return self.tables.get(table_id) if type(table_id) is int else None
 
     def table(self, table_id: object) -> Table:
-        """The table of that id, else ``TableError("no_table")``."""
+        """The table of that id, else ``TableError(Refusal.NO_TABLE)``."""
         table = self.find(table_id)
         if table is None:
-            raise TableError("no_table")
+            raise TableError(Refusal.NO_TABLE)
         return table
 
 
@@ -125,15 +125,15 @@ def require_lobby(table: Table) -> None:
     """Refuse unless the table is a lobby."""
     status = table.record.status
     if status == PLAYING:
-        raise TableError("already_started")
+        raise TableError(Refusal.ALREADY_STARTED)
     if status != LOBBY:
-        raise TableError("no_table")
+        raise TableError(Refusal.NO_TABLE)
 
 
 def require_playing(table: Table) -> None:
     """Refuse unless a match is running at the table."""
     status = table.record.status
     if status == LOBBY:
-        raise TableError("not_started")
+        raise TableError(Refusal.NOT_STARTED)
     if status != PLAYING or table.game is None:
-        raise TableError("finished")
+        raise TableError(Refusal.FINISHED)

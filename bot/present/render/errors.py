@@ -5,46 +5,49 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.core.errors import Refusal
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, suit_name
 
 MAX_CHARS = 200
 
+#: A sentence for every refusal code (``illegal``: its engine reason, below), and for the adapters'
+#: own codes (``slow_down``, ``web_flood``).
 _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
-    "no_table": lambda t, p: t.gettext("There is no table here. Start one with {command}.",
+    Refusal.NO_TABLE: lambda t, p: t.gettext("There is no table here. Start one with {command}.",
                                        command=str(p.get("command") or "/new")),
-    "table_exists": lambda t, p: t.gettext("There is already a table in this chat."),
-    "table_full": lambda t, p: t.gettext("The table is full."),
-    "already_seated": lambda t, p: t.gettext("You are already seated at this table."),
-    "not_seated": lambda t, p: t.gettext("You are not seated at this table."),
-    "seat_taken": lambda t, p: t.gettext("That seat is taken."),
-    "not_started": lambda t, p: t.gettext("The match has not started yet."),
-    "already_started": lambda t, p: t.gettext("The match has already started."),
-    "not_allowed": lambda t, p: t.gettext("Only the table's creator or an admin may do that."),
-    "not_your_turn": lambda t, p: t.gettext("It is not your turn."),
-    "stale": lambda t, p: t.gettext("That button is out of date; use the newest message."),
-    "finished": lambda t, p: t.gettext("This match is over."),
+    Refusal.TABLE_EXISTS: lambda t, p: t.gettext("There is already a table in this chat."),
+    Refusal.TABLE_FULL: lambda t, p: t.gettext("The table is full."),
+    Refusal.ALREADY_SEATED: lambda t, p: t.gettext("You are already seated at this table."),
+    Refusal.NOT_SEATED: lambda t, p: t.gettext("You are not seated at this table."),
+    Refusal.SEAT_TAKEN: lambda t, p: t.gettext("That seat is taken."),
+    Refusal.NOT_STARTED: lambda t, p: t.gettext("The match has not started yet."),
+    Refusal.ALREADY_STARTED: lambda t, p: t.gettext("The match has already started."),
+    Refusal.NOT_ALLOWED: lambda t, p: t.gettext("Only the table's creator or an admin may do that."),
+    Refusal.NOT_YOUR_TURN: lambda t, p: t.gettext("It is not your turn."),
+    Refusal.STALE: lambda t, p: t.gettext("That button is out of date; use the newest message."),
+    Refusal.FINISHED: lambda t, p: t.gettext("This match is over."),
     "slow_down": lambda t, p: t.ngettext("Slow down: try again in {n} second.",
                                          "Slow down: try again in {n} seconds.", int(p.get("seconds", 1))),
-    "bad_action": lambda t, p: t.gettext("That is not a move I understand."),
-    "unknown_game": lambda t, p: t.gettext("Unknown game. Choose tarneeb41, tarneeb or trix."),
-    "bad_option": lambda t, p: t.gettext("That table option is not allowed: {detail}",
+    Refusal.BAD_ACTION: lambda t, p: t.gettext("That is not a move I understand."),
+    Refusal.UNKNOWN_GAME: lambda t, p: t.gettext("Unknown game. Choose tarneeb41, tarneeb or trix."),
+    Refusal.BAD_OPTION: lambda t, p: t.gettext("That table option is not allowed: {detail}",
                                          detail=str(p.get("detail", ""))[:80]),
-    "wrong_table": lambda t, p: t.gettext("That button belongs to a table of another chat."),
-    "bad_link": lambda t, p: t.gettext("This invitation link is not valid. Press Join on the table's message."),
-    "link_expired": lambda t, p: t.gettext("This invitation is no longer open: that table has started or ended."),
-    "not_member": lambda t, p: t.gettext("Only members of the table's group may join it."),
-    "left_seat": lambda t, p: (
+    Refusal.WRONG_TABLE: lambda t, p: t.gettext("That button belongs to a table of another chat."),
+    Refusal.BAD_LINK: lambda t, p: t.gettext("This invitation link is not valid. Press Join on the table's message."),
+    Refusal.LINK_EXPIRED: lambda t, p: t.gettext("This invitation is no longer open: that table has started or ended."),
+    Refusal.NOT_MEMBER: lambda t, p: t.gettext("Only members of the table's group may join it."),
+    Refusal.LEFT_SEAT: lambda t, p: (
         t.gettext("You left seat {seat}; you may only take that seat back.", seat=int(p["seat"]))
         if isinstance(p.get("seat"), int) else t.gettext("You may only take back the seat you left.")),
-    "anonymous": lambda t, p: t.gettext(
+    Refusal.ANONYMOUS: lambda t, p: t.gettext(
         "You are posting as the group (anonymous admin), so you cannot take a seat. Write as yourself to play."),
-    "admins_only": lambda t, p: t.gettext("Only the group's admins may change this."),
-    "group_only": lambda t, p: t.gettext("This works only in a group, not in a private chat."),
-    "internal": lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
-    "route_timeout": lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
+    Refusal.ADMINS_ONLY: lambda t, p: t.gettext("Only the group's admins may change this."),
+    Refusal.GROUP_ONLY: lambda t, p: t.gettext("This works only in a group, not in a private chat."),
+    Refusal.INTERNAL: lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
+    Refusal.ROUTE_TIMEOUT: lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
                                             "Please try again."),
-    "route_unknown": lambda t, p: t.gettext("The table did not answer in time. Look at the table to see "
+    Refusal.ROUTE_UNKNOWN: lambda t, p: t.gettext("The table did not answer in time. Look at the table to see "
                                             "whether that went through before you try again."),
     "web_flood": lambda t, p: t.gettext("Too many messages from this page; wait a moment before the next move."),
 }
@@ -101,7 +104,7 @@ def reason_text(reason: str, params: dict[str, Any], t: T) -> str:
 
 def render_error(code: str, params: dict[str, Any], t: T) -> str:
     """A localized sentence for a :class:`bot.core.errors.TableError` code (``illegal``: its ``reason``)."""
-    if code == "illegal":
+    if code == Refusal.ILLEGAL:
         text = reason_text(str(params.get("reason", "")), params, t)
     else:
         f = _TABLE.get(code)

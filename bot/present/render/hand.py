@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.model import TableSnapshot
+from bot.core.views import Phase
 from bot.present.i18n import T
 from bot.present.render.cards import SUIT_SYMBOL, by_suit, card_label, cards_line, game_name, sort_key
 from bot.present.render.common import action_button, hand_button, seat_name, trick_line
@@ -18,15 +19,15 @@ def prompt(view: dict[str, Any], t: T) -> str:
     game = view.get("game")
     if view.get("to_act") is None or view.get("to_act") != view.get("seat"):
         return ""
-    if phase == "bid":
+    if phase == Phase.BID:
         if game == "tarneeb41":
             return t.gettext("Your bid: how many tricks will you take yourself?")
         return t.gettext("Your bid: how many tricks will your team take, or pass?")
-    if phase == "trump":
+    if phase == Phase.TRUMP:
         return t.gettext("You won the auction: name the trump suit.")
-    if phase == "contract":
+    if phase == Phase.CONTRACT:
         return t.gettext("Your kingdom: choose the contract for this deal.")
-    if phase == "double":
+    if phase == Phase.DOUBLE:
         return t.gettext("Double any of these cards, then press Done.")
     if game == "trix" and view.get("contract") == "trix":
         return t.gettext("Your turn: put a card on the layout.")
@@ -44,7 +45,7 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
     for suit, codes in groups.items():
         lines.append(f"{SUIT_SYMBOL[suit]} {t.isolate(' '.join(card_label(c, t)[:-1] for c in codes))}")
     context = game_lines(snapshot, view, t, seat if isinstance(seat, int) else None)
-    if view.get("game") == "tarneeb41" and view.get("phase") == "play" and isinstance(seat, int):
+    if view.get("game") == "tarneeb41" and view.get("phase") == Phase.PLAY and isinstance(seat, int):
         bid = (view.get("bids") or [None] * 4)[seat]
         if bid is not None:
             context.append(bid_progress(int(bid), int((view.get("tricks") or [0] * 4)[seat]), t))
@@ -63,9 +64,9 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
         lines.append(t.gettext("Playable now: {cards}", cards=cards_line(playable, t)))
     if ask:
         lines.append(ask)
-    elif view.get("phase") == "double":
+    elif view.get("phase") == Phase.DOUBLE:
         lines.append(t.gettext("Doubling is open; please wait."))
-    elif snapshot.to_act is not None and snapshot.to_act != seat and view.get("phase") != "over":
+    elif snapshot.to_act is not None and snapshot.to_act != seat and view.get("phase") != Phase.OVER:
         lines.append(t.gettext("Waiting for {name}.", name=seat_name(snapshot, snapshot.to_act, t)))
     return t.lines(lines)
 
@@ -90,7 +91,7 @@ def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[t
         return ()
     legal: list[str] = list(view.get("legal") or [])
     phase = view.get("phase")
-    if phase == "play":
+    if phase == Phase.PLAY:
         groups: list[list[Button]] = []
         allowed = set(legal)
         for codes in by_suit(view.get("hand") or []).values():
@@ -100,11 +101,11 @@ def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[t
         if extra:
             groups.append(extra)
         return rows(groups)
-    if phase == "double":
+    if phase == Phase.DOUBLE:
         doubles = [action_button(snapshot, c, t, style="danger") for c in legal if c != "done"]
         done = [action_button(snapshot, c, t, style="success") for c in legal if c == "done"]
         return rows([doubles, done])
-    if phase == "bid":
+    if phase == Phase.BID:
         bids = [action_button(snapshot, c, t) for c in legal if c != "pass"]
         passes = [action_button(snapshot, c, t, style="secondary") for c in legal if c == "pass"]
         return rows([bids, passes])
@@ -122,13 +123,13 @@ def render_turn_ping(snapshot: TableSnapshot, seat: int, t: T) -> OutMessage:
     phase = pub.get("phase")
     game = game_name(snapshot.table.game, t)
     table = snapshot.table.table_id
-    if phase == "bid":
+    if phase == Phase.BID:
         text = t.gettext("Your turn to bid at table {table} ({game}).", table=table, game=game)
-    elif phase == "trump":
+    elif phase == Phase.TRUMP:
         text = t.gettext("Name the trump suit at table {table} ({game}).", table=table, game=game)
-    elif phase == "contract":
+    elif phase == Phase.CONTRACT:
         text = t.gettext("Choose your contract at table {table} ({game}).", table=table, game=game)
-    elif phase == "double":
+    elif phase == Phase.DOUBLE:
         text = t.gettext("You may double at table {table} ({game}).", table=table, game=game)
     else:
         text = t.gettext("Your turn to play at table {table} ({game}).", table=table, game=game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.model import TableSnapshot
+from bot.core.views import Phase
 from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import (
@@ -76,7 +77,7 @@ def seat_roles(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me
     if game == "tarneeb":
         if pub.get("declarer") == seat and pub.get("contract"):
             parts.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snapshot, pub["contract"])))
-        elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == "bid":
+        elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == Phase.BID:
             parts.append(t.pgettext("auction", "passed"))
     return parts
 
@@ -86,13 +87,13 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me
     name = seat_name(snapshot, seat, t)
     tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
     parts = [t.gettext("{seat}. {name}", seat=seat, name=name), *seat_roles(snapshot, pub, seat, t, me)]
-    if game == "trix" and pub.get("phase") == "play" and pub.get("contract") == "trix":
+    if game == "trix" and pub.get("phase") == Phase.PLAY and pub.get("contract") == "trix":
         finished = pub.get("finished") or []
         if seat in finished:
             parts.append(t.gettext("out, place {place}", place=finished.index(seat) + 1))
         else:
             parts.append(t.ngettext("{n} card left", "{n} cards left", (pub.get("hand_sizes") or [0] * 4)[seat]))
-    elif pub.get("phase") == "play":
+    elif pub.get("phase") == Phase.PLAY:
         parts.append(t.ngettext("{n} trick", "{n} tricks", tricks))
     return " · ".join(parts)
 
@@ -116,17 +117,17 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
         out.append(t.gettext("Trump: {trump}", trump=trump_label(trump, t)))
     if game == "tarneeb41":
         bids = [b for b in (pub.get("bids") or []) if b is not None]
-        if bids and pub.get("phase") == "bid" and pub.get("seat") is not None:
+        if bids and pub.get("phase") == Phase.BID and pub.get("seat") is not None:
             said = [t.gettext("{name}: {bid}", name=seat_name(snapshot, s, t), bid=b)
                     for s, b in enumerate(pub.get("bids") or []) if b is not None]
             out.append(t.gettext("Bids: {bids}", bids=t.join(said)))
-        if bids and pub.get("phase") == "bid":
+        if bids and pub.get("phase") == Phase.BID:
             minimum = pub.get("min_total") or (pub.get("options") or {}).get("min_total", 11)
             out.append(t.gettext("Bids so far total {total} (at least {minimum} to play)", total=sum(bids),
                                  minimum=int(minimum)))
     elif game == "tarneeb":
         history = pub.get("bids") or []
-        if pub.get("phase") == "bid" and history:
+        if pub.get("phase") == Phase.BID and history:
             words = []
             for h in history:
                 name = seat_name(snapshot, h["seat"], t)
@@ -136,7 +137,7 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
                     words.append(t.gettext("{name}: {bid}", name=name, bid=shown_bid(snapshot, h["bid"])))
             out.append(t.gettext("Auction: {bids}", bids=t.join(words)))
         high = pub.get("high_bid")
-        if pub.get("phase") == "bid" and high:
+        if pub.get("phase") == Phase.BID and high:
             if high["seat"] == me:
                 out.append(t.gettext("High bid: {bid}, yours", bid=shown_bid(snapshot, high["bid"])))
             else:
@@ -197,7 +198,7 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
 
 def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None) -> str:
     phase = pub.get("phase")
-    if phase == "double":
+    if phase == Phase.DOUBLE:
         if me is not None:  # one reader (the terminal): no private chats to speak of
             return t.gettext("Doubling is open: the holders of the cards that may be doubled decide.")
         return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
@@ -206,18 +207,18 @@ def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
         return ""
     name = seat_name(snapshot, seat, t)
     if seat == me:
-        if phase == "bid":
+        if phase == Phase.BID:
             return t.gettext("Your turn to bid.")
-        if phase == "trump":
+        if phase == Phase.TRUMP:
             return t.gettext("Your turn to name the trump suit.")
-        if phase == "contract":
+        if phase == Phase.CONTRACT:
             return t.gettext("Your turn to choose the contract.")
         return t.gettext("Your turn to play.")
-    if phase == "bid":
+    if phase == Phase.BID:
         return t.gettext("Turn: {name} to bid", name=name)
-    if phase == "trump":
+    if phase == Phase.TRUMP:
         return t.gettext("Turn: {name} to name the trump suit", name=name)
-    if phase == "contract":
+    if phase == Phase.CONTRACT:
         return t.gettext("Turn: {name} to choose the contract", name=name)
     return t.gettext("Turn: {name} to play", name=name)
 
@@ -253,7 +254,7 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
         lines += ["  " + x for x in score_lines(snapshot, scores, game, t, me)]
         if target:
             lines.append(t.gettext("Target: {target}", target=target))
-    if pub.get("winner") is not None or pub.get("phase") == "over":
+    if pub.get("winner") is not None or pub.get("phase") == Phase.OVER:
         result = winners_text(snapshot, list(pub.get("winner") or []), game, t, me=me)
         if result:
             lines.append(result)
@@ -274,7 +275,7 @@ def table_text(snapshot: TableSnapshot, t: T, me: int | None = None) -> str:
 def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:
     """The public table message, edited in place. Uses ``snapshot.public`` only."""
     pub = snapshot.public or {}
-    over = pub.get("winner") is not None or pub.get("phase") == "over" or snapshot.table.status in ENDED
+    over = pub.get("winner") is not None or pub.get("phase") == Phase.OVER or snapshot.table.status in ENDED
     if over:
         return OutMessage(table_text(snapshot, t), (), notify=False)
     return OutMessage(table_text(snapshot, t), _table_buttons(snapshot, t, platform), notify=False)

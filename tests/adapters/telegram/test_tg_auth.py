@@ -122,7 +122,7 @@ async def test_a_leaver_may_take_back_only_the_seat_they_left(bed: Bed) -> None:
     assert answer.show_alert and "you may only take that seat back" in str(answer.text)
     assert [row[:2] + row[4:] for row in await state(bed)] == before
     rec = await bed.repo.get_table(tid)  # type: ignore[union-attr]
-    assert rec is not None and rec.message_ids[f"left:tg:{huda.user_id}"] == "1"  # the leave (and loss) stands
+    assert rec is not None and rec.left_seats[f"tg:{huda.user_id}"] == 1  # the leave (and loss) stands
     answer = await bed.tg.press(huda.user, message, codec.encode("c", tid, None, "1"))
     assert not answer.show_alert
     assert bed.manager.get(tid).seat_of(f"tg:{huda.user_id}") == 1  # type: ignore[union-attr]
