@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.core import identity
 from bot.core.settings import ManagerSettings, lease_owner
 
 if TYPE_CHECKING:
@@ -271,7 +272,8 @@ class Runner:
                     loop.add_signal_handler(sig, self.request_stop, sig)
                     installed.append(sig)
         try:
-            prefixes = tuple(p for p, on in (("tg:", self.want["telegram"]), ("dc:", self.want["discord"])) if on)
+            wanted = ((identity.TELEGRAM, "telegram"), (identity.DISCORD, "discord"))
+            prefixes = tuple(identity.chat_prefix(p) for p, name in wanted if self.want[name])
             manager = self.manager = TableManager(repo, router=routed, settings=manager_settings(self.config, prefixes))
             gate = StartGate(manager, parties=sum(self.want.values()))
             from bot.adapters.web import service as web

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
 from storage.records import ChatRecord, LeaderRow, PlayerRecord
 
@@ -71,7 +72,7 @@ class Actor:
     @property
     def in_dm(self) -> bool:
         """The command came from the person's private chat with the bot."""
-        return self.chat_id.startswith("dm:")
+        return is_dm(self.chat_id)
 
 
 @dataclass(frozen=True, slots=True)

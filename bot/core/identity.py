@@ -1,6 +1,7 @@
 """Platform-neutral ids of people, chats and private destinations (the one place they are spelled).
 
-Chats: ``"tg:-100123"``, ``"tg:-100123/7"`` (a forum topic), ``"dc:<channel>"``, ``"cli:<name>"``.
+Chats: ``"tg:-100123"``, ``"tg:-100123/7"`` (a forum topic), ``"dc:<channel>"``, ``"cli:<name>"``;
+a Discord server's settings record ``"dc:guild:<id>"``.
 People: ``"tg:<user>"``, ``"dc:<user>"``, ``"cli:you"``; AI seats ``"ai:<level>:<seat>"``.
 A person's private destination (DM) is ``"dm:<player_id>"``.
 """
@@ -8,26 +9,46 @@ A person's private destination (DM) is ``"dm:<player_id>"``.
 from __future__ import annotations
 
 TELEGRAM, DISCORD, CLI = "tg", "dc", "cli"
+_DM, _AI, _GUILD = "dm:", "ai:", "dc:guild:"
+
+
+def chat_prefix(platform: str) -> str:
+    """What the ids of a platform's chats and people start with (``chat_prefix("tg") == "tg:"``)."""
+    return f"{platform}:"
+
+
+def cli_id(name: str) -> str:
+    """A terminal or local web id: ``cli_id("local") == "cli:local"``."""
+    return f"{CLI}:{name}"
+
+
+#: The one person at a terminal or local web table (``majlis play``, ``majlis web``).
+TERMINAL_PLAYER = cli_id("you")
 
 
 def platform_of(dest: str) -> str:
     """``"tg"`` for ``"tg:-100"``, ``"dm:tg:5"`` or ``"tg:5"``."""
-    return dest.removeprefix("dm:").split(":", 1)[0]
+    return dest.removeprefix(_DM).split(":", 1)[0]
 
 
 def dm_dest(player_id: str) -> str:
     """The private destination of a person (``"dm:tg:5"``)."""
-    return f"dm:{player_id}"
+    return f"{_DM}{player_id}"
 
 
 def is_dm(dest: str) -> bool:
     """Whether ``dest`` is a person's private destination."""
-    return dest.startswith("dm:")
+    return dest.startswith(_DM)
+
+
+def is_dm_of(dest: str, platform: str) -> bool:
+    """Whether ``dest`` is the private destination of a person of ``platform`` (``"dm:tg:5"``, ``"tg"``)."""
+    return dest.startswith(_DM + chat_prefix(platform))
 
 
 def player_of_dm(dest: str) -> str | None:
     """The person of a private destination (``"dm:tg:5"`` → ``"tg:5"``), else None."""
-    return dest[3:] if dest.startswith("dm:") else None
+    return dest[len(_DM):] if dest.startswith(_DM) else None
 
 
 def person_id(platform: str, user_id: int) -> str:
@@ -37,11 +58,26 @@ def person_id(platform: str, user_id: int) -> str:
 
 def user_of(player: str, platform: str) -> int | None:
     """The platform's user id in a neutral player id of that platform, else None."""
-    prefix = f"{platform}:"
+    prefix = chat_prefix(platform)
     if not player.startswith(prefix):
         return None
     rest = player[len(prefix):]
     return int(rest) if _is_int(rest) else None
+
+
+def ai_seat_id(level: str, seat: int) -> str:
+    """The player id of an AI in ``seat``: ``"ai:<level>:<seat>"``."""
+    return f"{_AI}{level}:{seat}"
+
+
+def is_ai_id(player_id: str) -> bool:
+    """Whether ``player_id`` is an AI seat's (``"ai:<level>:<seat>"``)."""
+    return player_id.startswith(_AI)
+
+
+def is_human_id(player_id: str | None) -> bool:
+    """True for a person's id (not empty, not an AI)."""
+    return bool(player_id) and not is_ai_id(str(player_id))
 
 
 def tg_group(chat_id: int, thread_id: int | None = None) -> str:
@@ -62,6 +98,16 @@ def tg_parse(dest: str) -> tuple[int, int | None]:
 def dc_channel(channel_id: int) -> str:
     """The neutral id of a Discord channel or thread: ``dc:<id>`` (also the table's chat id)."""
     return f"dc:{channel_id}"
+
+
+def dc_guild(guild_id: int) -> str:
+    """The settings record of a Discord server: ``dc:guild:<id>`` (its channels inherit it)."""
+    return f"{_GUILD}{guild_id}"
+
+
+def is_dc_channel(chat_id: str) -> bool:
+    """Whether ``chat_id`` is a Discord channel or thread (not a server's record, not a DM)."""
+    return chat_id.startswith(chat_prefix(DISCORD)) and not chat_id.startswith(_GUILD)
 
 
 def dc_parse(dest: str) -> int:

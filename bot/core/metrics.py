@@ -25,6 +25,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, disable_cre
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.core.identity import platform_of
+
 log = logging.getLogger(__name__)
 
 # no *_created series: a scrape holds what the README lists, nothing more
@@ -48,12 +50,6 @@ _AI_THINK_BY: dict[str, Any] = {}
 
 _hubs: weakref.WeakSet[Any] = weakref.WeakSet()
 _managers: weakref.WeakSet[Any] = weakref.WeakSet()
-
-
-def platform_of(dest: str) -> str:
-    """``tg:-100`` and ``dm:tg:5`` → ``tg``."""
-    parts = dest.split(":")
-    return parts[1] if parts[0] == "dm" and len(parts) > 2 else parts[0]
 
 
 # ---------------------------------------------------------------------- what the code calls

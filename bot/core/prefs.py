@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 
 import engine
 from bot.core.errors import Refusal, TableError
+from bot.core.identity import is_dc_channel, is_dm
 from bot.core.lang import resolve_lang
 from bot.core.model import Person
 from engine import InvalidOptions
@@ -177,7 +178,7 @@ class Prefs:
     async def parent(self, chat_id: str) -> str | None:
         """The chat's parent (its Discord server), if known."""
         hit = self._parents.peek(chat_id)
-        if hit is None and chat_id.startswith("dc:") and not chat_id.startswith("dc:guild:"):
+        if hit is None and is_dc_channel(chat_id):
             hit = await self.repo.get_meta(f"parent:{chat_id}") or ""  # "": none (remembered too)
             self._parents.put(chat_id, hit)
         return hit or None
@@ -263,7 +264,7 @@ class Prefs:
                            hint: str | None = None) -> tuple[str, str]:
         """(language, digits) of what one person is told, about ``chat_id``'s table or command."""
         record = await self.player_record(player_id)
-        chat = await self.chat(chat_id) if chat_id and not chat_id.startswith("dm:") else None
+        chat = await self.chat(chat_id) if chat_id and not is_dm(chat_id) else None
         lang = (record.lang if record is not None else None) or (chat.lang if chat is not None else None)
         return resolve_lang(lang, hint), chat.digits if chat is not None else "western"
 

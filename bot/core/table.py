@@ -10,21 +10,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.identity import ai_seat_id, is_human_id
 from bot.core.model import TableSnapshot, live_snapshot
 from engine import Game
 from storage.records import LIVE_STATUSES, PLAYING, MatchResult, PlayerResult, Seat, TableRecord
 
 EMPTY = Seat()
-
-
-def ai_seat_id(level: str, seat: int) -> str:
-    """The player id of an AI in ``seat``: ``"ai:<level>:<seat>"``."""
-    return f"ai:{level}:{seat}"
-
-
-def is_human_id(player_id: str | None) -> bool:
-    """True for a person's id (not empty, not an AI)."""
-    return bool(player_id) and not str(player_id).startswith("ai:")
 
 
 @dataclass(eq=False)

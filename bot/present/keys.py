@@ -3,7 +3,7 @@ seat's private messages go to."""
 
 from __future__ import annotations
 
-from bot.core.identity import ascii_int, platform_of
+from bot.core.identity import ascii_int, is_ai_id, platform_of
 from bot.core.model import TableSnapshot
 
 #: A destination prefix -> the platform name the renderers take.
@@ -52,6 +52,6 @@ def human_of(snapshot: TableSnapshot, seat: int) -> str | None:
     """The person a seat's private messages go to (its owner while an AI stands in), else None."""
     s = snapshot.table.seats[seat]
     pid = s.owner if (s.away and s.owner) else s.player_id
-    if not pid or pid.startswith("ai:") or (s.is_ai and not s.away):
+    if not pid or is_ai_id(pid) or (s.is_ai and not s.away):
         return None
     return pid

@@ -323,10 +323,10 @@ class Presenter:
             log.exception("storing what message %s of table %s shows failed", key, tid)
 
     async def _forbidden(self, dest: str, key: str | None) -> None:
-        if not dest.startswith("dm:"):
+        player = identity.player_of_dm(dest)
+        if player is None:
             log.warning("the bot may not post in %s", dest)
             return
-        player = dest[3:]
         if player in self._blocked:
             return
         self._blocked.put(player, True)

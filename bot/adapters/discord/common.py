@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discord.transport import channel_dest, player_id
+from bot.core import identity
 from bot.core.model import Person, TableSnapshot
 from bot.present.i18n import T
 from bot.present.render import render_error
@@ -42,7 +43,7 @@ def lang_set(t: T) -> str:
 
 def guild_key(interaction: Interaction) -> str | None:
     """The settings record of the interaction's server (``dc:guild:<id>``), None outside a server."""
-    return f"dc:guild:{interaction.guild_id}" if interaction.guild_id else None
+    return identity.dc_guild(interaction.guild_id) if interaction.guild_id else None
 
 
 def can_manage(interaction: Interaction) -> bool:

@@ -62,7 +62,7 @@ def user_of(player: str) -> int | None:
 
 def is_dm(dest: str) -> bool:
     """Whether ``dest`` is a person's DM."""
-    return dest.startswith("dm:dc:")
+    return identity.is_dm_of(dest, identity.DISCORD)
 
 
 def message_payload(msg: OutMessage, *, new: bool) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def user_of(player: str) -> int | None:
 
 def is_dm(dest: str) -> bool:
     """Whether ``dest`` is a person's private chat."""
-    return dest.startswith("dm:tg:")
+    return identity.is_dm_of(dest, identity.TELEGRAM)
 
 
 def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | None:

@@ -25,6 +25,7 @@ from bot.adapters.terminal.commands import auto_choice, run_command, unknown_tex
 from bot.adapters.terminal.console import InputEnded, LineReader, Quit, prepare_db, term_ok
 from bot.adapters.terminal.frame import ask_text, choices_line, display_order, hand_box, menu_for, table_box
 from bot.adapters.terminal.screen import Screen
+from bot.core import identity
 from bot.core.errors import TableError
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.settings import ManagerSettings
@@ -43,9 +44,9 @@ class Lines(Protocol):
     async def get(self) -> str: ...
 
 
-CHAT = "cli:local"
-PLAYER = "cli:you"
-HOST = "cli:host"
+CHAT = identity.cli_id("local")
+PLAYER = identity.TERMINAL_PLAYER
+HOST = identity.cli_id("host")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ class TerminalGame:
             lobby_timeout=24 * 3600.0,
             default_turn_seconds=self.opts.timer,
             seed_source=(lambda: seed) if seed is not None else None,
-            chat_prefixes=("cli:",),
+            chat_prefixes=(identity.chat_prefix(identity.CLI),),
         )
         self.manager = manager = TableManager(repo, clock=RealClock(), settings=settings)
         manager.subscribe(self.on_update)

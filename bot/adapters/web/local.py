@@ -20,14 +20,15 @@ from typing import Any
 from bot.adapters.web.server import WebServer, WebSettings
 from bot.adapters.web.tokens import install_secret
 from bot.core.errors import TableError
+from bot.core.identity import TERMINAL_PLAYER, cli_id
 from bot.core.model import Person
 from bot.core.settings import ManagerSettings
 from bot.present.i18n import translator
 from bot.present.render.errors import render_error
 from storage.records import LOBBY
 
-CHAT = "cli:web"
-PLAYER = "cli:you"
+CHAT = cli_id("web")
+PLAYER = TERMINAL_PLAYER
 #: A local player's link works this long (seconds): the browser tab may stay open for days.
 LOCAL_TTL = 30 * 24 * 3600.0
 

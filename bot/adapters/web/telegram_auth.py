@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
 from bot.adapters.web.tokens import Expired, Forged, Missing
+from bot.core import identity
 
 MAX_INIT_DATA = 4096
 #: Seconds a Mini App sign-in stays valid by default (MAJLIS_WEB_TG_MAX_AGE).
@@ -34,7 +35,7 @@ class TelegramUser:
     @property
     def player_id(self) -> str:
         """The platform-neutral id (``"tg:<user>"``)."""
-        return f"tg:{self.user_id}"
+        return identity.person_id(identity.TELEGRAM, self.user_id)
 
 
 def check_string(fields: dict[str, str]) -> str:

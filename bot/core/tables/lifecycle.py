@@ -14,8 +14,9 @@ from typing import Any
 
 import engine
 from bot.core.clock import Clock
+from bot.core.identity import ai_seat_id
 from bot.core.settings import ManagerSettings
-from bot.core.table import Table, ai_seat_id
+from bot.core.table import Table
 from bot.core.tables.publish import Publisher
 from bot.core.tables.turns import Turns
 from storage.records import FINISHED, PLAYING, MatchResult, Seat, TableStatus

@@ -11,9 +11,10 @@ from typing import Any
 
 import engine
 from bot.core.errors import Refusal, TableError
+from bot.core.identity import ai_seat_id
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs, check_options
-from bot.core.table import EMPTY, Table, ai_seat_id
+from bot.core.table import EMPTY, Table
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_lobby, require_playing
 from storage.errors import ChatHasLiveTable, TableConflict

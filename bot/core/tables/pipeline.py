@@ -18,10 +18,11 @@ from ai import AIProvider, Player
 from bot.core import metrics
 from bot.core.clock import Clock
 from bot.core.errors import Refusal, TableError
+from bot.core.identity import ai_seat_id
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.settings import ManagerSettings
-from bot.core.table import Table, ai_seat_id
+from bot.core.table import Table
 from bot.core.tables import ai_runner
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_playing

@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.core.clock import Clock
+from bot.core.identity import ai_seat_id, is_human_id
 from bot.core.settings import ManagerSettings
-from bot.core.table import Table, ai_seat_id, is_human_id
+from bot.core.table import Table
 from bot.core.timers import Scheduler
 from engine import Game
 from storage.records import LOBBY, Seat

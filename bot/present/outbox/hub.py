@@ -6,6 +6,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from bot.core import metrics
+from bot.core.identity import is_dm
 from bot.present.keys import table_of_key
 from bot.present.outbox.cache import TTLCache
 from bot.present.outbox.pacing import Limiter
@@ -86,7 +87,7 @@ class OutboxHub:
         return box
 
     async def _forbidden(self, dest: str, key: str | None) -> None:
-        if dest.startswith("dm:"):
+        if is_dm(dest):
             self.blocked.put(dest, True)
         await _call(self.on_forbidden, dest, key)
 

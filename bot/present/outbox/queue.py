@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.core import metrics
+from bot.core.identity import is_dm
 from bot.present.outbox.pacing import Limiter, Window
 from bot.present.outbox.types import (
     DELETE,
@@ -334,7 +335,7 @@ class Outbox:
             self.dropped += 1
         except Forbidden:
             log.info("outbox %s: forbidden", self.dest)
-            if self.dest.startswith("dm:"):
+            if is_dm(self.dest):
                 self.block()
             await _call(self.on_forbidden, self.dest, item.key)
 

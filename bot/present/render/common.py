@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.identity import TERMINAL_PLAYER
 from bot.core.model import TableSnapshot
 from bot.present import codec
 from bot.present.i18n import T
@@ -11,8 +12,7 @@ from bot.present.render.cards import card_label, contract_name, trump_label
 from bot.present.render.message import Button
 
 TEAM_GAMES = frozenset({"tarneeb", "tarneeb41"})
-#: The one person at a terminal table (``majlis play``): always "You" in the language of the screen.
-TERMINAL_PLAYER = "cli:you"
+#: The one person at a terminal table (``majlis play``) is always "You" in the language of the screen.
 
 
 def seat_name(snapshot: TableSnapshot, seat: int, t: T) -> str:
