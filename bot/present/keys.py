@@ -26,6 +26,12 @@ def hand_key(table_id: int, player_id: str) -> str:
     return f"hand:{table_id}:{player_id}"
 
 
+def hand_player(key: str, table_id: int) -> str | None:
+    """The player of ``table_id``'s hand key ``key`` (see :func:`hand_key`), else None."""
+    prefix = hand_key(table_id, "")
+    return key[len(prefix):] if key.startswith(prefix) else None
+
+
 def ping_key(table_id: int, player_id: str) -> str:
     """The outbox key of a player's newest turn notice of a table ("your turn", "seconds left"):
     one at a time is shown, the one before deleted; kept in memory only, not stored."""

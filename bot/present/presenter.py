@@ -30,14 +30,14 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.core import identity
 from bot.core.clock import Clock
+from bot.core.identity import dm_dest, platform_of, player_of_dm
 from bot.core.lang import resolve_lang
 from bot.core.model import TableSnapshot, TableUpdate
 from bot.core.queries import TableNotes
 from bot.present import keys
 from bot.present.i18n import T, translator
-from bot.present.keys import human_of, platform_name
+from bot.present.keys import hand_key, hand_player, human_of, platform_name, table_key, table_of_key
 from bot.present.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
 from bot.present.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
 from bot.present.render.common import seat_name
@@ -51,14 +51,6 @@ log = logging.getLogger(__name__)
 
 #: Bounds of the per-person cache (the oldest entries go first).
 MAX_PLAYERS = 50_000
-
-
-#: The ids are spelled in bot/core/identity.py (re-exported here for the presenter's callers).
-platform_of = identity.platform_of
-dm_dest = identity.dm_dest
-table_key = keys.table_key
-hand_key = keys.hand_key
-table_of_key = keys.table_of_key
 
 class Presenter:
     """Subscribes to a table manager and feeds one outbox hub per platform.
@@ -247,8 +239,8 @@ class Presenter:
         if ids.get(key):
             hub.remember(snap.table.chat_id, key, ids[key], self._shown(snap, key))
         for k, mid in ids.items():
-            if k.startswith(f"hand:{snap.table_id}:") and mid:
-                player = k.split(":", 2)[2]
+            player = hand_player(k, snap.table_id)
+            if player is not None and mid:
                 other = self.hubs.get(platform_of(player))
                 if other is not None:
                     other.restored(dm_dest(player))
@@ -323,7 +315,7 @@ class Presenter:
             log.exception("storing what message %s of table %s shows failed", key, tid)
 
     async def _forbidden(self, dest: str, key: str | None) -> None:
-        player = identity.player_of_dm(dest)
+        player = player_of_dm(dest)
         if player is None:
             log.warning("the bot may not post in %s", dest)
             return

@@ -18,8 +18,9 @@ from bot.adapters.discord.transport import DM_BUDGET as DISCORD_DM_BUDGET
 from bot.adapters.telegram.transport import DM_BUDGET, GROUP_BUDGET
 from bot.adapters.throttle import Cooldown
 from bot.core.clock import FakeClock
+from bot.present.keys import table_key
 from bot.present.outbox import MAIN, Budget, Limiter, Outbox, OutboxHub
-from bot.present.presenter import Presenter, table_key
+from bot.present.presenter import Presenter
 from bot.present.render.message import OutMessage
 from storage.memory import MemoryRepository
 

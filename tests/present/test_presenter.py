@@ -20,10 +20,12 @@ from test_manager_helpers import (
     started_table,
 )
 
+from bot.core.identity import dm_dest, platform_of
 from bot.core.model import TableUpdate
 from bot.present.i18n import translator
+from bot.present.keys import hand_key, hand_player, table_key, table_of_key
 from bot.present.outbox import Budget, Forbidden
-from bot.present.presenter import Presenter, dm_dest, hand_key, platform_of, table_key, table_of_key
+from bot.present.presenter import Presenter
 from bot.present.render import render_dm_failed
 from bot.present.render.cards import game_name
 from bot.present.render.message import OutMessage
@@ -279,6 +281,9 @@ def test_destination_helpers() -> None:
     assert table_of_key("hand:12:tg:5") == 12
     assert table_of_key("left:tg:5") is None
     assert table_of_key(None) is None
+    assert hand_player("hand:12:tg:5", 12) == "tg:5"
+    assert hand_player("hand:120:tg:5", 12) is None
+    assert hand_player("table:12", 12) is None
 
 
 async def test_each_turn_notice_is_deleted_once_the_turn_passes() -> None:

@@ -19,8 +19,9 @@ from bot.adapters.telegram.handlers import Handlers
 from bot.adapters.telegram.ordering import PerChatProcessor
 from bot.adapters.telegram.transport import TelegramTransport, group_dest
 from bot.adapters.throttle import CommandLimits
+from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
-from bot.present.presenter import dm_dest, hand_key
+from bot.present.keys import hand_key
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
