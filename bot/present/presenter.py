@@ -211,7 +211,7 @@ class Presenter:
                 snap = newest
             except Exception:  # the table is gone from the manager: its last known state
                 pass
-        msg = render_hand(snap, view_of() if view is None else view, t, platform=platform_name(player))
+        msg = render_hand(snap, view_of() if view is None else view, t)
         extra = self.hand_link(snap, seat, player, t) if self.hand_link is not None else None
         if extra is not None:
             msg = OutMessage(msg.text, (*msg.buttons, (extra,)), msg.notify)

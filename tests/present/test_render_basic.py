@@ -54,7 +54,7 @@ def test_private_hand_groups_by_suit_and_disables_illegal_cards() -> None:
     snap = snapshot("tarneeb41", T41_PUBLIC, to_act=3)
     view = dict(T41_PUBLIC, seat=3, to_act=3, hand=["AS", "KS", "2H", "TD", "9D", "7C", "3C", "4C", "5C",
                                                     "6C", "8C", "9C", "JC"], legal=["play AS", "play KS"])
-    msg = render_hand(snap, view, translator("en"), platform="discord")
+    msg = render_hand(snap, view, translator("en"))
     check_limits(msg)
     flat = [b for row in msg.buttons for b in row]
     assert len(flat) == 13
@@ -206,7 +206,7 @@ def test_classic_bids_in_levels_when_the_table_says_so() -> None:
     snap = snapshot("tarneeb", public, to_act=2)
     assert "High bid: 3 by Sara" in render_table(snap, translator("en"), platform="discord").text
     view = dict(public, seat=2, to_act=2, hand=["AS"], legal=["bid 10", "bid 13", "pass"])
-    labels = [b.label for row in render_hand(snap, view, translator("en"), platform="discord").buttons for b in row]
+    labels = [b.label for row in render_hand(snap, view, translator("en")).buttons for b in row]
     assert labels == ["4", "7", "Pass"]
     tricks = dict(public, bid_display="tricks")
     assert "High bid: 9 by Sara" in render_table(snapshot("tarneeb", tricks, to_act=2), translator("en"),

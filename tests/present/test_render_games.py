@@ -121,7 +121,7 @@ def test_private_hands_offer_exactly_the_legal_moves(game: str) -> None:
             break
         s = snap(g, version, game)
         view = g.view(g.to_act)
-        msg = render_hand(s, view, translator("en"), platform="discord")
+        msg = render_hand(s, view, translator("en"))
         check_buttons(msg)
         buttons = [b for row in msg.buttons for b in row]
         enabled = {decode(b.payload or "").arg for b in buttons if not b.disabled}
@@ -131,7 +131,7 @@ def test_private_hands_offer_exactly_the_legal_moves(game: str) -> None:
             cards = {decode(b.payload or "").arg.split()[1] for b in buttons if b.payload and "play" in b.payload}
             assert cards == set(view["hand"]) or view.get("contract") == "trix"
         other = (g.to_act + 1) % 4
-        idle = render_hand(s, g.view(other), translator("ar"), platform="telegram")
+        idle = render_hand(s, g.view(other), translator("ar"))
         if g.phase != "double":
             assert idle.buttons == ()
         for code in g.hand(other):
@@ -174,7 +174,7 @@ def test_arabic_tables_and_hands_have_no_untranslated_words(game: str) -> None:
         s = snap(g, version, game)
         texts = [render_table(s, t, platform="telegram").text]
         if g.to_act is not None:
-            msg = render_hand(s, g.view(g.to_act), t, platform="telegram")
+            msg = render_hand(s, g.view(g.to_act), t)
             texts.append(msg.text)
             texts += [b.label for row in msg.buttons for b in row]
         for text in texts:

@@ -298,7 +298,7 @@ class Handlers(HandlerBase):
 
     async def _hand_message(self, interaction: Interaction, table_id: int | None, t: T) -> OutMessage:
         hand = await self.dispatch(ShowHand(table_id), interaction)
-        msg = render_hand(hand.snapshot, hand.view, t, platform="dc")
+        msg = render_hand(hand.snapshot, hand.view, t)
         link = self.web_link(hand.snapshot, hand.seat, player_id(interaction.user.id), t) if self.web_link else None
         return OutMessage(msg.text, (*msg.buttons, (link,)), msg.notify) if link is not None else msg
 

@@ -112,7 +112,7 @@ def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[t
     return rows([[action_button(snapshot, c, t) for c in legal]])
 
 
-def render_hand(snapshot: TableSnapshot, view: dict[str, Any], t: T, *, platform: str) -> OutMessage:
+def render_hand(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> OutMessage:
     """A seat's private hand (``view`` = the engine's ``view(seat)``), edited in place."""
     return OutMessage(hand_text(snapshot, view, t), hand_buttons(snapshot, view, t), notify=False)
 
