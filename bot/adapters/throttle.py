@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.present.outbox.cache import TTLCache
+from bot.core.cache import TTLCache
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -39,21 +39,21 @@ class Cooldown:
         self.burst = burst
         self.every = every
         #: key -> (the bucket's "theoretical arrival time", warned since last served)
-        self._state: TTLCache[str, tuple[float, bool]] = TTLCache(maxsize, ttl=max(burst, 1) * every)
+        self._state: TTLCache[str, tuple[float, bool]] = TTLCache(maxsize, ttl=max(burst, 1) * every, clock=clock.now)
 
     def check(self, key: str) -> Verdict:
         """Whether ``key`` may be served now (and, if so, spend one token)."""
         if self.burst <= 0 or self.every <= 0:
             return OK
         now = self.clock.now()
-        stored = self._state.get_fresh(key, now)
+        stored = self._state.get(key)
         tat = max(stored[0], now) if stored is not None else now
         tolerance = (self.burst - 1) * self.every
         if tat - now > tolerance:
             warned = stored is not None and stored[1]
-            self._state.put(key, (tat, True), now)
+            self._state.put(key, (tat, True))
             return Verdict(False, first=not warned, wait=tat - now - tolerance)
-        self._state.put(key, (tat + self.every, False), now)
+        self._state.put(key, (tat + self.every, False))
         return OK
 
     def allow(self, key: str) -> bool:

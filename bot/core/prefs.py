@@ -16,12 +16,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import time
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import engine
+from bot.core.cache import TTLCache
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dc_channel, is_dm
 from bot.core.lang import resolve_lang
@@ -29,8 +27,6 @@ from bot.core.model import Person
 from engine import InvalidOptions
 from storage.records import ChatRecord, PlayerRecord
 from storage.repository import Repository
-
-V = TypeVar("V")
 
 log = logging.getLogger(__name__)
 
@@ -41,48 +37,6 @@ PREFS_CHANNEL = "majlis_prefs"
 CACHE_SIZE = 10_000
 CHAT_TTL = 300.0
 PLAYER_TTL = 30.0
-
-
-class TTLCache(Generic[V]):
-    """A mapping bounded in size (least recently used out first) whose entries expire after ``ttl``."""
-
-    def __init__(self, size: int, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.size, self.ttl, self._clock = size, ttl, clock
-        self._data: OrderedDict[str, tuple[float, V]] = OrderedDict()
-
-    def get(self, key: str) -> V | None:
-        """The fresh value of ``key``, else None."""
-        hit = self._data.get(key)
-        if hit is None or self._clock() - hit[0] >= self.ttl:
-            return None
-        self._data.move_to_end(key)
-        return hit[1]
-
-    def peek(self, key: str) -> V | None:
-        """The value of ``key`` however old (None if never stored or evicted)."""
-        hit = self._data.get(key)
-        return hit[1] if hit is not None else None
-
-    def put(self, key: str, value: V) -> None:
-        """Store ``value``, evicting the least recently used entry beyond the size bound."""
-        self._data[key] = (self._clock(), value)
-        self._data.move_to_end(key)
-        while len(self._data) > self.size:
-            self._data.popitem(last=False)
-
-    def pop(self, key: str) -> None:
-        """Forget ``key``."""
-        self._data.pop(key, None)
-
-    def clear(self) -> None:
-        """Forget everything."""
-        self._data.clear()
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._data
-
-    def __len__(self) -> int:
-        return len(self._data)
 
 
 def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -108,9 +62,9 @@ class Prefs:
         self.default_turn_seconds = default_turn_seconds
         self.default_ai_level = default_ai_level  # a chat's until it stores its own (MAJLIS_AI_LEVEL)
         self.default_digits = default_digits  # likewise (MAJLIS_DIGITS)
-        self._chats: TTLCache[tuple[ChatRecord | None]] = TTLCache(size, chat_ttl)  # the stored record
-        self._players: TTLCache[PlayerRecord | None] = TTLCache(size, player_ttl)
-        self._parents: TTLCache[str] = TTLCache(size, float("inf"))
+        self._chats: TTLCache[str, tuple[ChatRecord | None]] = TTLCache(size, chat_ttl)  # the stored record
+        self._players: TTLCache[str, PlayerRecord | None] = TTLCache(size, player_ttl)
+        self._parents: TTLCache[str, str] = TTLCache(size)
         self._notify: Any = None  # the repository's notify() once listening (several processes)
         self._refreshing: set[asyncio.Task[None]] = set()
         self.refreshed = 0  # entries read again because another process changed them (tests, bench)
@@ -154,7 +108,7 @@ class Prefs:
                 self._players.put(key, await self.repo.get_player(key))
             self.refreshed += 1
         except Exception:  # storage away: forget it, so that the next use reads it
-            (self._chats if kind == "chat" else self._players).pop(key)
+            (self._chats if kind == "chat" else self._players).discard(key)
 
     # -- chats ----------------------------------------------------------------------------------
     #
@@ -317,8 +271,8 @@ class Prefs:
 
     def forget_chat(self, chat_id: str) -> None:
         """Read the chat's settings from storage next time (they moved, or changed elsewhere)."""
-        self._chats.pop(chat_id)
+        self._chats.discard(chat_id)
 
     def forget_player(self, player_id: str) -> None:
         """Read the player's record from storage next time."""
-        self._players.pop(player_id)
+        self._players.discard(player_id)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
+from bot.core.cache import TTLCache
 from bot.core.clock import Clock
 from bot.core.identity import dm_dest, platform_of, player_of_dm
 from bot.core.lang import resolve_lang
@@ -38,7 +39,7 @@ from bot.core.queries import TableNotes
 from bot.present import keys
 from bot.present.i18n import T, translator
 from bot.present.keys import hand_key, hand_player, human_of, platform_name, table_key, table_of_key
-from bot.present.outbox import EDIT, MAIN, NEW, OutboxHub, Transport, TTLCache
+from bot.present.outbox import EDIT, MAIN, NEW, OutboxHub, Transport
 from bot.present.render import render_dm_failed, render_hand, render_lobby, render_notices, render_table
 from bot.present.render.common import seat_name
 from bot.present.render.hand import render_turn_ping, render_turn_warning

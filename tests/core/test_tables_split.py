@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.core.cache import TTLCache
 from bot.core.model import TableUpdate
-from bot.core.prefs import Prefs, TTLCache
+from bot.core.prefs import Prefs
 from storage.memory import MemoryRepository
 from tests.core.test_manager_helpers import ALICE, BOB, CHAT, make_manager, started_table
 
@@ -72,12 +73,18 @@ async def test_a_subscriber_may_change_its_table_and_the_nested_update_comes_aft
 
 def test_the_preference_cache_is_bounded_in_size_and_time() -> None:
     now = [0.0]
-    cache: TTLCache[int] = TTLCache(3, 10.0, clock=lambda: now[0])
+    cache: TTLCache[str, int] = TTLCache(3, 10.0, clock=lambda: now[0])
     for i in range(5):
         cache.put(f"k{i}", i)
     assert len(cache) == 3 and cache.get("k0") is None and cache.get("k4") == 4
     now[0] = 10.5
     assert cache.get("k4") is None and cache.peek("k4") == 4
+    cache.discard("k4")
+    assert "k4" not in cache and len(cache) == 2
+    forever: TTLCache[int, int] = TTLCache(2, clock=lambda: now[0])  # no age bound: a bounded set or map
+    forever.put(1, 1)
+    now[0] = 1e9
+    assert forever.get(1) == 1
 
 
 async def test_one_preference_cache_is_shared_by_the_manager_and_the_presenter() -> None:

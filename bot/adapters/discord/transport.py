@@ -20,7 +20,8 @@ from discord.http import Route
 
 from bot.adapters.discord.components import components_json
 from bot.core import identity
-from bot.present.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError, TTLCache
+from bot.core.cache import TTLCache
+from bot.present.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
 from bot.present.render.message import OutMessage
 
 log = logging.getLogger(__name__)

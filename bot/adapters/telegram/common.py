@@ -17,10 +17,10 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.transport import TelegramTransport, dm_dest, group_dest, parse_dest, player_id
 from bot.adapters.throttle import CommandLimits, Cooldown, Verdict
+from bot.core.cache import TTLCache
 from bot.core.commands import Actor, Answers, R
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot
-from bot.core.prefs import TTLCache
 from bot.core.service import Service
 from bot.present.i18n import T, translator
 from bot.present.outbox import NEW
@@ -81,9 +81,9 @@ class Services:
     _service: Service | None = None
     _commands: Cooldown | None = None
     _presses: Cooldown | None = None
-    _admins: tuple[TTLCache[bool], TTLCache[bool]] | None = None
+    _admins: tuple[TTLCache[str, bool], TTLCache[str, bool]] | None = None
 
-    def admin_cache(self) -> tuple[TTLCache[bool], TTLCache[bool]]:
+    def admin_cache(self) -> tuple[TTLCache[str, bool], TTLCache[str, bool]]:
         """(confirmed admins, refused ones) by ``"<group> <user>"``, on the manager's clock."""
         if self._admins is None:
             clock = self.manager.clock.now
@@ -157,7 +157,7 @@ class Base:
             return False  # not kept: the next command asks again
         admin = member.status in ADMIN_STATUSES
         (yes if admin else no).put(key, admin)
-        (no if admin else yes).pop(key)
+        (no if admin else yes).discard(key)
         return admin
 
     def actor(self, context: ContextTypes.DEFAULT_TYPE, message: Message, user: User,

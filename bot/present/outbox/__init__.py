@@ -31,7 +31,6 @@ its queue in order, as a steady stream within the destination's :class:`Budget`:
   last state is delivered; idle outboxes that hold nothing are evicted.
 """
 
-from bot.present.outbox.cache import TTLCache
 from bot.present.outbox.hub import OutboxHub
 from bot.present.outbox.pacing import Limiter, Window
 from bot.present.outbox.queue import Outbox
@@ -58,5 +57,5 @@ from bot.present.outbox.types import (
 __all__ = [
     "DELETE", "EDIT", "MAIN", "NEW", "REPLY", "Budget", "Content", "Forbidden", "ForbiddenCallback",
     "Limiter", "MessageGone", "MessageIdCallback", "Outbox", "OutboxHub", "PermanentError", "RetryAfter",
-    "TTLCache", "TransientError", "Transport", "TransportError", "Window", "fingerprint",
+    "TransientError", "Transport", "TransportError", "Window", "fingerprint",
 ]

@@ -6,9 +6,9 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from bot.core import metrics
+from bot.core.cache import TTLCache
 from bot.core.identity import is_dm
 from bot.present.keys import table_of_key
-from bot.present.outbox.cache import TTLCache
 from bot.present.outbox.pacing import Limiter
 from bot.present.outbox.queue import Outbox
 from bot.present.outbox.types import (
