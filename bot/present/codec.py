@@ -6,12 +6,20 @@
     'mj1:a:12:40:play_QS'
     >>> decode("mj1:j:12:-:2")
     Payload(verb='j', table_id=12, version=None, arg='2')
+    >>> to_command("mj1:j:12:-:2")
+    Join(table_id=12, seat=2)
+
+:func:`to_command` is what both chat adapters call on a press: the payload's command, or a refusal.
 """
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from bot.core.commands import Act, Begin, Claim, Join, Leave, ShowHand, Stop
+from bot.core.errors import Refusal, TableError
+from bot.core.identity import ascii_int
 
 PREFIX = "mj1"
 MAX_BYTES = 64
@@ -24,6 +32,11 @@ _NUM = re.compile(r"0|[1-9][0-9]{0,17}")
 
 class CodecError(ValueError):
     """A payload that is not ours or is malformed."""
+
+
+class UnknownVerb(CodecError):
+    """A payload of ours whose verb this version does not know (or that is not a verb at all)."""
+
 
 
 class Payload(NamedTuple):
@@ -63,7 +76,7 @@ def decode(s: str) -> Payload:
         raise CodecError("not a Majlis payload")
     _, verb, tid, ver, packed = parts
     if verb not in VERBS or len(verb) != 1:
-        raise CodecError(f"unknown verb {verb!r}")
+        raise UnknownVerb(f"unknown verb {verb!r}")
     if not _NUM.fullmatch(tid):
         raise CodecError(f"bad table id {tid!r}")
     if ver != "-" and not _NUM.fullmatch(ver):
@@ -76,3 +89,47 @@ def decode(s: str) -> Payload:
 def is_ours(s: str) -> bool:
     """True if ``s`` looks like a Majlis payload (cheap prefix test for adapters' routing)."""
     return isinstance(s, str) and s.startswith(PREFIX + ":")
+
+
+#: What a button asks for.
+ButtonCommand = Act | Join | Begin | Leave | Claim | Stop | ShowHand
+
+
+def to_command(payload: str) -> ButtonCommand:
+    """The command of a pressed button's payload (``bot/core/commands.py``), for both chat adapters.
+
+    Refused with a :class:`~bot.core.errors.TableError`, so that the adapter answers it as any other
+    refusal: ``STALE`` for a verb this version does not know (a button drawn by another version of
+    the bot, or a forged one: "use the newest message"), ``BAD_ACTION`` for anything else malformed
+    (a seat that is not a number included). Call it on payloads that :func:`is_ours`.
+    """
+    try:
+        p = decode(payload)
+    except UnknownVerb:
+        raise TableError(Refusal.STALE) from None
+    except CodecError:
+        raise TableError(Refusal.BAD_ACTION) from None
+    tid = p.table_id
+    match p.verb:
+        case "a":
+            return Act(tid, p.version, p.arg)
+        case "j":
+            return Join(tid, _seat(p.arg) if p.arg else None)
+        case "c":
+            return Claim(_seat(p.arg), tid)
+        case "b":
+            return Begin(tid)
+        case "l":
+            return Leave(tid)
+        case "x":
+            return Stop(tid)
+        case "h":
+            return ShowHand(tid)
+    raise TableError(Refusal.STALE)  # a verb of VERBS without a command here is never taken for another
+
+
+def _seat(arg: str) -> int:
+    seat = ascii_int(arg)
+    if seat is None:
+        raise TableError(Refusal.BAD_ACTION)
+    return seat

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.present.codec import MAX_BYTES, CodecError, Payload, decode, encode, is_ours
+from bot.core.commands import Act, Begin, Claim, Join, Leave, ShowHand, Stop
+from bot.core.errors import Refusal, TableError
+from bot.present.codec import MAX_BYTES, VERBS, CodecError, Payload, UnknownVerb, decode, encode, is_ours, to_command
 from engine.cards import CODES
 
 
@@ -74,3 +76,39 @@ def test_decode_never_raises_anything_but_codec_error(s: str) -> None:
     except CodecError:
         return
     assert encode(p.verb, p.table_id, p.version, p.arg) == s
+
+
+@pytest.mark.parametrize(("payload", "command"), [
+    ("mj1:a:12:40:play_QS", Act(12, 40, "play QS")),
+    ("mj1:a:12:-:pass", Act(12, None, "pass")),
+    ("mj1:j:12:-:", Join(12, None)),
+    ("mj1:j:12:-:2", Join(12, 2)),
+    ("mj1:c:12:-:3", Claim(3, 12)),
+    ("mj1:b:12:-:", Begin(12)),
+    ("mj1:l:12:-:", Leave(12)),
+    ("mj1:x:12:-:", Stop(12)),
+    ("mj1:h:12:-:", ShowHand(12)),
+])
+def test_a_payload_becomes_its_command(payload: str, command: object) -> None:
+    assert to_command(payload) == command
+
+
+def test_every_verb_has_a_command() -> None:
+    for verb in VERBS:
+        to_command(encode(verb, 5, 0, "1"))  # never refused for its verb
+
+
+@pytest.mark.parametrize("payload", ["mj1:z:12:-:", "mj1:q:12:3:x", "mj1:zz:12:-:", "mj1::12:-:", "mj1:1:12:-:"])
+def test_an_unknown_verb_is_refused_as_out_of_date(payload: str) -> None:
+    with pytest.raises(UnknownVerb):
+        decode(payload)
+    with pytest.raises(TableError) as e:
+        to_command(payload)
+    assert e.value.code is Refusal.STALE
+
+
+@pytest.mark.parametrize("payload", ["mj1:c:12:-:", "mj1:c:12:-:x", "mj1:j:12:-:abc", "mj1:a:x:2:x", "mj1:a:1:2:pl@y"])
+def test_a_malformed_payload_is_refused(payload: str) -> None:
+    with pytest.raises(TableError) as e:
+        to_command(payload)
+    assert e.value.code is Refusal.BAD_ACTION

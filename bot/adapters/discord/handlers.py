@@ -30,7 +30,6 @@ from bot.core.commands import (
     Stop,
 )
 from bot.core.errors import Refusal, TableError
-from bot.core.identity import ascii_int
 from bot.core.model import TableSnapshot
 from bot.present import codec
 from bot.present.i18n import T, translator
@@ -199,46 +198,41 @@ class Handlers(HandlerBase):
     async def on_payload(self, interaction: Interaction, payload: str) -> None:
         """A pressed button or a chosen select option (any message, any age)."""
         try:
-            p = codec.decode(payload)
-        except codec.CodecError:
+            cmd = codec.to_command(payload)
+        except TableError as e:  # a forged, malformed or unknown payload: refused like any other press
             await self.ack(interaction)
             t = await self.translator_for(interaction)
-            await self.answer(interaction, _error("bad_action", {}, t))
+            await self.answer(interaction, _error(e.code, e.params, t))
             return
-        if p.verb == "a":
-            await self._act(interaction, p)
+        if isinstance(cmd, Act):
+            await self._act(interaction, cmd)
             return
         await self.ack(interaction)
-        snap = self.manager.get(p.table_id)
+        snap = self.manager.get(cmd.table_id) if cmd.table_id is not None else None
         t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
-        tid = p.table_id
-        if p.verb == "h":
-            await self._show_hand(interaction, tid, t)
-        elif p.verb == "j":
-            await self._join(interaction, tid, ascii_int(p.arg) if p.arg else None)
-        elif p.verb == "c":
-            seat = ascii_int(p.arg)
-            await self._simple(interaction, Claim(seat if seat is not None else -1, tid))
+        if isinstance(cmd, ShowHand):
+            await self._show_hand(interaction, cmd.table_id, t)
+        elif isinstance(cmd, Join):
+            await self._join(interaction, cmd.table_id, cmd.seat)
         else:
-            cmd: Answers[TableSnapshot] = Begin(tid) if p.verb == "b" else Leave(tid) if p.verb == "l" else Stop(tid)
             await self._simple(interaction, cmd)
 
-    async def _act(self, interaction: Interaction, p: codec.Payload) -> None:
+    async def _act(self, interaction: Interaction, cmd: Act) -> None:
         """A move from a hand: the DM hand is refreshed by the presenter, an ephemeral one here."""
         message = interaction.message
         ephemeral = bool(message is not None and message.flags.ephemeral)
         await self.ack(interaction, update=True)
-        snap = self.manager.get(p.table_id)
+        snap = self.manager.get(cmd.table_id)
         t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
         try:
-            await self.dispatch(Act(p.table_id, p.version, p.arg), interaction)
+            await self.dispatch(cmd, interaction)
         except TableError as e:
             await self.tell(interaction, _error(e.code, e.params, t))
             if ephemeral and e.code in (Refusal.STALE, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL):
-                await self._refresh_hand(interaction, p.table_id, t)
+                await self._refresh_hand(interaction, cmd.table_id, t)
             return
         if ephemeral:
-            await self._refresh_hand(interaction, p.table_id, t)
+            await self._refresh_hand(interaction, cmd.table_id, t)
 
     # ---- shared steps ----
 

@@ -18,9 +18,8 @@ from telegram.ext import ContextTypes
 from bot.adapters.telegram import texts
 from bot.adapters.telegram.common import Base
 from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
-from bot.core.commands import Act, Actor, Begin, Claim, Join, Leave, ShowHand, Stop
+from bot.core.commands import Actor, ShowHand
 from bot.core.errors import Refusal, TableError
-from bot.core.identity import ascii_int
 from bot.core.lang import resolve_lang
 from bot.present import codec
 from bot.present.i18n import translator
@@ -64,16 +63,13 @@ class Buttons(Base):
             await _answer(query.answer())
             return
         try:
-            payload = codec.decode(data)
+            cmd = codec.to_command(data)
             message = query.message
             if not isinstance(message, Message):  # an inline or too old message: no chat to check
                 raise TableError(Refusal.STALE)
             # the table is the one of the chat the button was pressed in, never the payload's alone
             actor = self.actor(context, message, query.from_user, event_id=f"tg:q:{query.id}")
-            alert = await self._apply(payload, actor)
-        except codec.CodecError:
-            t = await self.person_t(query.from_user)
-            await _answer(query.answer(render_error("bad_action", {}, t), show_alert=True))
+            alert = await self._apply(cmd, actor)
         except TableError as e:
             t = await self.person_t(query.from_user)
             await _answer(query.answer(render_error(e.code, e.params, t), show_alert=True))
@@ -83,24 +79,11 @@ class Buttons(Base):
             else:
                 await _answer(query.answer(alert, show_alert=True))
 
-    async def _apply(self, p: codec.Payload, actor: Actor) -> str | None:
-        tid = p.table_id
-        if p.verb == "a":
-            await self.dispatch(Act(tid, p.version, p.arg), actor)
-        elif p.verb == "j":
-            await self.dispatch(Join(tid, ascii_int(p.arg) if p.arg else None), actor)
-        elif p.verb == "b":
-            await self.dispatch(Begin(tid), actor)
-        elif p.verb == "l":
-            await self.dispatch(Leave(tid), actor)
-        elif p.verb == "c":
-            seat = ascii_int(p.arg)
-            await self.dispatch(Claim(seat if seat is not None else -1, tid), actor)
-        elif p.verb == "x":
-            await self.dispatch(Stop(tid), actor)
-        elif p.verb == "h":
-            hand = await self.dispatch(ShowHand(tid), actor)
+    async def _apply(self, cmd: codec.ButtonCommand, actor: Actor) -> str | None:
+        if isinstance(cmd, ShowHand):
+            hand = await self.dispatch(cmd, actor)
             return await self._hand_alert(actor, hand.view)
+        await self.dispatch(cmd, actor)
         return None
 
     async def _hand_alert(self, actor: Actor, view: dict[str, Any]) -> str:

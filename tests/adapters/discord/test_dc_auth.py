@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from bot.present import codec
+from bot.present.i18n import translator
+from bot.present.render.errors import render_error
 from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.discord.harness import Bot, Member, Table
 
@@ -53,6 +55,27 @@ async def test_a_press_from_another_channel_is_refused(fake: FakeDiscord, world:
         assert "another chat" in here.text_of(ix), (verb, here.text_of(ix))
     assert await state(here) == before
     assert here.manager.get(there.table_id).seat_of(f"dc:{alice.user_id}") is None  # type: ignore[union-attr]
+
+
+async def test_a_forged_or_malformed_payload_is_refused(fake: FakeDiscord, world: tuple[Bot, int]) -> None:
+    bot, _ = world
+    alice, bob = people(fake)
+    here = Table(fake, bot, fake.channel_id, [alice])
+    await here.slash(alice, "lang", language="en")
+    await here.open("trix")
+    tid = here.table_id
+    assert tid is not None
+    before = await state(here)
+    stale = render_error("stale", {}, translator("en"))  # what Telegram tells an out-of-date button
+    for forged in (f"mj1:z:{tid}:-:", f"mj1:q:{tid}:-:2", f"mj1:zz:{tid}:-:", f"mj1::{tid}:-:"):
+        ix = await here.click(bob, here.table_message().id, forged)  # a verb this bot does not know
+        assert here.text_of(ix) == stale, (forged, here.text_of(ix))
+    bad = render_error("bad_action", {}, translator("en"))
+    for forged in (f"mj1:j:{tid}:-:abc", f"mj1:c:{tid}:-:", f"mj1:c:{tid}:-:x", "mj1:j:x:-:"):
+        ix = await here.click(bob, here.table_message().id, forged)  # a known verb, malformed
+        assert here.text_of(ix) == bad, (forged, here.text_of(ix))
+    assert await state(here) == before
+    assert here.manager.get(tid).seat_of(f"dc:{bob.user_id}") is None  # type: ignore[union-attr]
 
 
 @pytest.mark.slow

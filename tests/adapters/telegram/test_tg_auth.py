@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from bot.present import codec
+from bot.present.i18n import translator
+from bot.present.render.errors import render_error
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, join_url_payload
 
 OTHER = GROUP - 1  # a second group
@@ -84,6 +86,25 @@ async def test_a_payload_from_another_chat_is_refused(bed: Bed) -> None:
         assert answer.show_alert and "another chat" in str(answer.text), (verb, answer.text)
     assert await state(bed) == before
     assert bed.manager.get(theirs).seat_of(f"tg:{ali.user_id}") is None  # type: ignore[union-attr]
+
+
+async def test_a_forged_or_malformed_payload_is_refused(bed: Bed) -> None:
+    ali, huda = bed.people(["Ali", "Huda"], "en")
+    bed.tg.add_group(GROUP, admins=[ali.user_id])
+    tid = await open_lobby(bed, ali)
+    here = bed.table_message(tid)
+    assert here is not None
+    before = await state(bed)
+    stale = render_error("stale", {}, translator("en"))  # what an out-of-date button is told
+    for forged in (f"mj1:z:{tid}:-:", f"mj1:q:{tid}:-:2", f"mj1:zz:{tid}:-:", f"mj1::{tid}:-:"):
+        answer = await bed.tg.press(huda.user, here, forged)  # a verb this bot does not know
+        assert answer.show_alert and answer.text == stale, (forged, answer.text)
+    bad = render_error("bad_action", {}, translator("en"))
+    for forged in (f"mj1:j:{tid}:-:abc", f"mj1:c:{tid}:-:", f"mj1:c:{tid}:-:x", "mj1:j:x:-:"):
+        answer = await bed.tg.press(huda.user, here, forged)  # a known verb, malformed
+        assert answer.show_alert and answer.text == bad, (forged, answer.text)
+    assert await state(bed) == before
+    assert bed.manager.get(tid).seat_of(f"tg:{huda.user_id}") is None  # type: ignore[union-attr]
 
 
 @pytest.mark.slow
