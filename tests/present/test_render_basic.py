@@ -237,3 +237,22 @@ def test_names_and_buttons_follow_a_seat_change_with_the_same_translator() -> No
     assert render_table(moved, en, platform="telegram") == before
     assert render_table(ai, ar, platform="telegram").buttons[1][0].label == f"خذ المقعد {FSI}١\u2069"
     assert render_table(ai, en, platform="cli").buttons == before.buttons[:1]
+
+
+def test_whose_turn_is_said_once_for_the_table_the_web_and_the_ping() -> None:
+    from bot.core.views import Phase
+    from bot.present.render.turn import turn_line, turn_sentence
+
+    t = translator("en")
+    snap = snapshot("tarneeb", {"phase": "bid"}, to_act=1)
+    assert turn_line(snap, Phase.BID, 1, t) == "Turn: Sara to bid"
+    assert turn_line(snap, Phase.TRUMP, 1, t) == "Turn: Sara to name the trump suit"
+    assert turn_line(snap, Phase.CONTRACT, 1, t) == "Turn: Sara to choose the contract"
+    assert turn_line(snap, Phase.PLAY, 1, t) == "Turn: Sara to play"
+    assert turn_line(snap, Phase.BID, 1, t, me=1) == "Your turn to bid."
+    assert turn_line(snap, Phase.PLAY, 1, t, me=1) == "Your turn to play."
+    assert turn_line(snap, Phase.PLAY, None, t) == ""
+    assert turn_line(snap, Phase.DOUBLE, None, t).endswith("decide in private.")
+    assert turn_line(snap, Phase.DOUBLE, None, t, me=0).endswith("decide.")
+    assert turn_sentence(Phase.TRUMP, t, at=(7, "Tarneeb")) == "Name the trump suit at table 7 (Tarneeb)."
+    assert turn_sentence(Phase.DOUBLE, t, at=(7, "Trix")) == "You may double at table 7 (Trix)."

@@ -35,6 +35,7 @@ from bot.present.render.common import (
 )
 from bot.present.render.hand import prompt
 from bot.present.render.table import ENDED, _header, game_lines, seat_roles
+from bot.present.render.turn import turn_line
 from storage.records import LIVE_STATUSES
 
 Card = dict[str, str]
@@ -115,24 +116,6 @@ def _badges(snap: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> list[s
     elif pub.get("phase") == Phase.PLAY and not layout:
         out.append(t.ngettext("{n} trick", "{n} tricks", int((pub.get("tricks") or [0] * 4)[seat])))
     return out
-
-
-def _turn_text(snap: TableSnapshot, view: dict[str, Any], t: T) -> str:
-    """Whose turn, as this viewer may know it (the doubling window names nobody)."""
-    phase = view.get("phase")
-    if phase == Phase.DOUBLE:
-        return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
-    seat = view.get("to_act")
-    if seat is None:
-        return ""
-    name = seat_name(snap, int(seat), t)
-    if phase == Phase.BID:
-        return t.gettext("Turn: {name} to bid", name=name)
-    if phase == Phase.TRUMP:
-        return t.gettext("Turn: {name} to name the trump suit", name=name)
-    if phase == Phase.CONTRACT:
-        return t.gettext("Turn: {name} to choose the contract", name=name)
-    return t.gettext("Turn: {name} to play", name=name)
 
 
 def sheet_columns(snap: TableSnapshot, me: int | None, t: T) -> tuple[list[str], list[int] | None]:
@@ -224,7 +207,7 @@ def build_state(snap: TableSnapshot, view: dict[str, Any] | None, t: T, *, me: i
         "phase": v.get("phase"),
         "seats": seats,
         "to_act": turn_seat if not over else None,
-        "turn": "" if over else _turn_text(snap, v, t),
+        "turn": "" if over else turn_line(snap, v.get("phase"), None if turn_seat is None else int(turn_seat), t),
         "prompt": "" if over else prompt(v, t) if me is not None else "",
         "hand": hand,
         "actions": actions,

@@ -11,6 +11,7 @@ from bot.present.render.cards import SUIT_SYMBOL, by_suit, card_label, cards_lin
 from bot.present.render.common import action_button, hand_button, seat_name, trick_line
 from bot.present.render.message import Button, OutMessage, rows
 from bot.present.render.table import game_lines
+from bot.present.render.turn import turn_sentence
 
 
 def prompt(view: dict[str, Any], t: T) -> str:
@@ -120,19 +121,7 @@ def render_hand(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> OutMessa
 def render_turn_ping(snapshot: TableSnapshot, seat: int, t: T) -> OutMessage:
     """A short new message telling ``seat`` it is their turn (with a "My hand" button)."""
     pub = snapshot.public or {}
-    phase = pub.get("phase")
-    game = game_name(snapshot.table.game, t)
-    table = snapshot.table.table_id
-    if phase == Phase.BID:
-        text = t.gettext("Your turn to bid at table {table} ({game}).", table=table, game=game)
-    elif phase == Phase.TRUMP:
-        text = t.gettext("Name the trump suit at table {table} ({game}).", table=table, game=game)
-    elif phase == Phase.CONTRACT:
-        text = t.gettext("Choose your contract at table {table} ({game}).", table=table, game=game)
-    elif phase == Phase.DOUBLE:
-        text = t.gettext("You may double at table {table} ({game}).", table=table, game=game)
-    else:
-        text = t.gettext("Your turn to play at table {table} ({game}).", table=table, game=game)
+    text = turn_sentence(pub.get("phase"), t, at=(snapshot.table.table_id, game_name(snapshot.table.game, t)))
     return OutMessage(t.lines([text]), ((hand_button(snapshot, t),),), notify=True)
 
 

@@ -31,6 +31,7 @@ from bot.present.render.common import (
     winners_text,
 )
 from bot.present.render.message import Button, OutMessage, rows
+from bot.present.render.turn import turn_line
 from storage.records import CANCELLED, STOPPED
 
 _LAYOUT_RANKS = "23456789TJQKA"
@@ -196,33 +197,6 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
     return out
 
 
-def _turn_line(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None) -> str:
-    phase = pub.get("phase")
-    if phase == Phase.DOUBLE:
-        if me is not None:  # one reader (the terminal): no private chats to speak of
-            return t.gettext("Doubling is open: the holders of the cards that may be doubled decide.")
-        return t.gettext("Doubling is open: the holders of the cards that may be doubled decide in private.")
-    seat = snapshot.to_act
-    if seat is None:
-        return ""
-    name = seat_name(snapshot, seat, t)
-    if seat == me:
-        if phase == Phase.BID:
-            return t.gettext("Your turn to bid.")
-        if phase == Phase.TRUMP:
-            return t.gettext("Your turn to name the trump suit.")
-        if phase == Phase.CONTRACT:
-            return t.gettext("Your turn to choose the contract.")
-        return t.gettext("Your turn to play.")
-    if phase == Phase.BID:
-        return t.gettext("Turn: {name} to bid", name=name)
-    if phase == Phase.TRUMP:
-        return t.gettext("Turn: {name} to name the trump suit", name=name)
-    if phase == Phase.CONTRACT:
-        return t.gettext("Turn: {name} to choose the contract", name=name)
-    return t.gettext("Turn: {name} to play", name=name)
-
-
 def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact: bool = False) -> list[str]:
     """The lines of the public table; ``me``: the reader's seat (the terminal's player), whose turn,
     bids and team are said in the second person ("Your turn", "Us / Them"); ``compact``: shorter,
@@ -261,7 +235,7 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
     elif snapshot.table.status in ENDED:
         lines.append(t.gettext("Table {table} was stopped.", table=snapshot.table.table_id))
     else:
-        turn = _turn_line(snapshot, pub, t, me)
+        turn = turn_line(snapshot, pub.get("phase"), snapshot.to_act, t, me)
         if turn:
             lines.append(turn)
     return lines
