@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from bot.core.model import Person, TableSnapshot
+from bot.core.views import View
 from storage.records import ChatRecord, LeaderRow, PlayerRecord
 
 R = TypeVar("R")
@@ -32,7 +33,7 @@ class Hand(NamedTuple):
 
     snapshot: TableSnapshot
     seat: int
-    view: dict[str, Any]
+    view: View
 
 
 #: The chat's leaderboard of each game asked for (game id -> rows).

@@ -431,7 +431,7 @@ class AutoPlayed(TypedDict):
 
 class TurnWarning(TypedDict):
     type: Literal["turn_warning"]
-    seat: int | None
+    seat: int
     seconds_left: int
     hidden: bool
 
@@ -469,6 +469,6 @@ def seat_views(game: "Game") -> SeatViews:
     return cast(SeatViews, game.view)
 
 
-def events_of(events: list[dict[str, Any]]) -> list[EngineEvent]:
-    """The events ``Game.act`` returned, typed."""
-    return cast(list[EngineEvent], events)
+def events_of(events: list[dict[str, Any]]) -> list[Event]:
+    """The events ``Game.act`` returned, typed (a list of :data:`Event`: the table's own may join them)."""
+    return cast(list[Event], events)
