@@ -17,6 +17,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
+from bot.core.views import View
 from storage.records import ChatRecord, LeaderRow, PlayerRecord
 
 R = TypeVar("R")
@@ -33,7 +34,7 @@ class Hand(NamedTuple):
 
     snapshot: TableSnapshot
     seat: int
-    view: dict[str, Any]
+    view: View
 
 
 #: The chat's leaderboard of each game asked for (game id -> rows).

@@ -31,6 +31,7 @@ from bot.core.tables.publish import Listener, Publisher
 from bot.core.tables.registry import Registry
 from bot.core.tables.restore import load_live, resume
 from bot.core.tables.turns import Turns
+from bot.core.views import View, seat_view
 from storage.records import CANCELLED, PLAYING, STOPPED, ChatRecord, LeaderRow, MatchResult, PlayerRecord, PlayerStats
 from storage.repository import Repository
 
@@ -205,14 +206,14 @@ class TableManager:
         table = self.registry.find(table_id)
         return table.snapshot() if table is not None else None
 
-    def view(self, table_id: int, seat: int | None) -> dict[str, Any]:
+    def view(self, table_id: int, seat: int | None) -> View:
         """The engine's view for ``seat`` (None: public), for "My hand" buttons."""
         table = self.registry.table(table_id)
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise TableError(Refusal.BAD_ACTION)
         if table.game is None:
             raise TableError(Refusal.NOT_STARTED)
-        return table.game.view(seat)
+        return seat_view(table.game, seat)
 
     # ------------------------------------------------------------------ lobby and seats
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
+from bot.core.views import Event, SeatViews, View, public_view
 from storage.records import ActionRecord, TableRecord
+
+if TYPE_CHECKING:
+    from engine.base import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +27,7 @@ class TableSnapshot:
     """An immutable copy of a table's state, safe to hand to any layer."""
 
     table: TableRecord
-    public: dict[str, Any] | None = None
+    public: View | None = None  # the public view (bot/core/views.py); None in the lobby
     to_act: int | None = None
 
     @property
@@ -60,19 +64,19 @@ class _LiveSnapshot(TableSnapshot):
     """
 
     __slots__ = ("_game",)
-    _game: Any
+    _game: Game | None
 
     @property
-    def public(self) -> dict[str, Any] | None:
+    def public(self) -> View | None:
         game = self._game
         if game is not None:
-            _PUBLIC.__set__(self, game.view(None))
+            _PUBLIC.__set__(self, public_view(game))
             object.__setattr__(self, "_game", None)
-        value: dict[str, Any] | None = _PUBLIC.__get__(self, TableSnapshot)
+        value: View | None = _PUBLIC.__get__(self, TableSnapshot)
         return value
 
     @public.setter
-    def public(self, value: dict[str, Any] | None) -> None:  # the dataclass __init__ (and unpickling)
+    def public(self, value: View | None) -> None:  # the dataclass __init__ (and unpickling)
         _PUBLIC.__set__(self, value)
         object.__setattr__(self, "_game", None)
 
@@ -84,7 +88,7 @@ class _LiveSnapshot(TableSnapshot):
     __hash__ = TableSnapshot.__hash__
 
 
-def live_snapshot(table: TableRecord, game: Any, to_act: int | None) -> TableSnapshot:
+def live_snapshot(table: TableRecord, game: Game | None, to_act: int | None) -> TableSnapshot:
     """The snapshot of a table whose engine state is ``game`` (None in the lobby): its public view
     is ``game.view(None)``, made when first read."""
     snap = _LiveSnapshot(table=table, public=None, to_act=to_act)
@@ -92,7 +96,7 @@ def live_snapshot(table: TableRecord, game: Any, to_act: int | None) -> TableSna
     return snap
 
 
-class LazyViews(Mapping[int, dict[str, Any]]):
+class LazyViews(Mapping[int, View]):
     """Seat -> that seat's private view, each made on first reading (then kept).
 
     ``view`` is the engine's ``view`` of the state the update committed (a published game is never
@@ -102,12 +106,12 @@ class LazyViews(Mapping[int, dict[str, Any]]):
 
     __slots__ = ("_made", "_seats", "_view")
 
-    def __init__(self, seats: Iterator[int] | list[int], view: Callable[[int], dict[str, Any]]) -> None:
+    def __init__(self, seats: Iterator[int] | list[int], view: SeatViews) -> None:
         self._seats = tuple(seats)
         self._view = view
-        self._made: dict[int, dict[str, Any]] = {}
+        self._made: dict[int, View] = {}
 
-    def __getitem__(self, seat: int) -> dict[str, Any]:
+    def __getitem__(self, seat: int) -> View:
         made = self._made.get(seat)
         if made is None:
             if seat not in self._seats:
@@ -137,7 +141,7 @@ class TableUpdate:
     """
 
     snapshot: TableSnapshot
-    events: list[dict[str, Any]] = field(default_factory=list)
-    private: Mapping[int, dict[str, Any]] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    private: Mapping[int, View] = field(default_factory=dict)
     reason: str = "action"
     action: ActionRecord | None = None  # the logged engine action behind this update, if any

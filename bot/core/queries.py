@@ -17,6 +17,7 @@ from bot.core.clock import Clock
 from bot.core.model import TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.tables.publish import Listener
+from bot.core.views import View
 from storage.records import ChatRecord, PlayerRecord
 from storage.repository import Repository
 
@@ -44,7 +45,7 @@ class TableQueries(Protocol):
     def get(self, table_id: int) -> TableSnapshot | None:
         """The table's snapshot, if the manager has it."""
 
-    def view(self, table_id: int, seat: int | None) -> dict[str, Any]:
+    def view(self, table_id: int, seat: int | None) -> View:
         """The engine's view for ``seat`` (None: public); raises ``TableError``."""
 
     async def chat_settings(self, chat_id: str) -> ChatRecord:

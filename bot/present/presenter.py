@@ -28,7 +28,6 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
 
 from bot.core.cache import TTLCache
 from bot.core.clock import Clock
@@ -36,6 +35,7 @@ from bot.core.identity import dm_dest, platform_of, player_of_dm
 from bot.core.lang import resolve_lang
 from bot.core.model import TableSnapshot, TableUpdate
 from bot.core.queries import TableNotes
+from bot.core.views import View
 from bot.present import keys
 from bot.present.i18n import T, translator
 from bot.present.keys import hand_key, hand_player, human_of, platform_name, table_key, table_of_key
@@ -127,7 +127,7 @@ class Presenter:
             seat = snap.seat_of(player_id)
             if seat is not None and snap.public is not None:
                 view = self.manager.view(snap.table_id, seat)
-                await self._hand(snap, seat, partial(dict, view), ping=False)
+                await self._hand(snap, seat, view.copy, ping=False)
 
     # -- updates --------------------------------------------------------------------------------
 
@@ -164,7 +164,7 @@ class Presenter:
         for msg in render_notices(update, t):
             hub.put(chat, None, msg, NEW, lane=MAIN)
         for ev in update.events:
-            if ev.get("type") == "turn_warning":
+            if ev["type"] == "turn_warning":
                 await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t,
                                  hidden=bool(ev.get("hidden")))
         if self.private:
@@ -199,11 +199,11 @@ class Presenter:
             public = OutMessage(public.text, (*public.buttons, (watch,)), public.notify)
         return public
 
-    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view_of: Callable[[], dict[str, Any]],
+    def _build_hand(self, snap: TableSnapshot, seat: int, player: str, view_of: Callable[[], View],
                     t: T) -> OutMessage | None:
         """A player's hand as it is now, if the seat is still theirs (called right before sending)."""
         newest = self._latest(snap)
-        view: dict[str, Any] | None = None
+        view: View | None = None
         if newest is not snap:
             if human_of(newest, seat) != player:
                 return None
@@ -254,7 +254,7 @@ class Presenter:
         version, _, digest = saved.partition(":")
         return digest if digest and version == str(snap.table.version) else None
 
-    async def _hand(self, snap: TableSnapshot, seat: int, view_of: Callable[[], dict[str, Any]], *, ping: bool,
+    async def _hand(self, snap: TableSnapshot, seat: int, view_of: Callable[[], View], *, ping: bool,
                     force_ping: bool = False) -> None:
         """Queue the seat's hand (``view_of`` runs when the outbox sends it) and its turn ping."""
         player = human_of(snap, seat)

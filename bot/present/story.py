@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import engine
 from bot.core.model import TableSnapshot
+from bot.core.views import DealScored, DealStarted, Event, events_of, public_view
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, cards_line, contract_name, game_name, suit_label
 from bot.present.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
@@ -73,21 +73,21 @@ class Story:
             self.lines.append("  " + self.t.gettext(
                 "{name} holds {cards}", name=self.name(seat), cards=cards_line(g.hand(seat), self.t)))
 
-    def event(self, e: dict[str, Any]) -> None:
+    def event(self, e: Event) -> None:
         """One event as zero or more lines."""
-        t, kind = self.t, e.get("type")
+        t, kind = self.t, e["type"]
         add = self.lines.append
         if self.live and kind in self.NOTICED:
             return
         mine = e.get("seat") == self.me and self.me is not None
-        if kind == "card_played" and (self.live or self.contract == "trix"):
+        if e["type"] == "card_played" and (self.live or self.contract == "trix"):
             card = card_label(e["card"], t)
             add("  " + (t.gettext("You play {card}", card=card) if mine else
                         t.gettext("{name} plays {card}", name=self.name(e["seat"]), card=card)))
-        elif kind == "trick_taken" and self.live:
+        elif e["type"] == "trick_taken" and self.live:
             add("  " + (t.gettext("You take the trick.") if mine else
                         t.gettext("{name} takes the trick.", name=self.name(e["seat"]))))
-        elif kind == "layout_passed":
+        elif e["type"] == "layout_passed":
             auto = bool(e.get("automatic"))
             name = self.name(e["seat"])
             if mine:
@@ -96,7 +96,7 @@ class Story:
             else:
                 add("  " + (t.gettext("{name} has no card that fits the layout and passes.", name=name)
                             if auto else t.gettext("{name} passes", name=name)))
-        elif kind == "deal_started":
+        elif e["type"] == "deal_started":
             self.contract = None
             add("")
             if self.game == "trix":
@@ -106,59 +106,60 @@ class Story:
             else:
                 add(t.gettext("Deal {deal} — dealer {name}", deal=int(e["deal_no"]),
                               name=self.name(int(e["dealer"]))))
-            if self.game == "tarneeb41" and e.get("exposed"):
+            exposed = e.get("exposed")
+            if self.game == "tarneeb41" and exposed:
                 add("  " + t.gettext("The dealer's exposed card: {card}; trump: {suit}",
-                                     card=card_label(e["exposed"], t), suit=suit_label(e["trump"], t)))
+                                     card=card_label(exposed, t), suit=suit_label(e["trump"], t)))
             elif self.game == "tarneeb41" and e.get("trump"):
                 add("  " + t.gettext("Trump: {trump}", trump=suit_label(e["trump"], t)))
-        elif kind == "bid_made":
+        elif e["type"] == "bid_made":
             bid = int(e["bid"])
             add("  " + (t.gettext("You bid {bid}", bid=bid) if mine else
                         t.gettext("{name} bids {bid}", name=self.name(e["seat"]), bid=bid)))
-        elif kind == "passed":
+        elif e["type"] == "passed":
             add("  " + (t.gettext("You pass") if mine else t.gettext("{name} passes", name=self.name(e["seat"]))))
-        elif kind == "auction_won":
+        elif e["type"] == "auction_won":
             bid = int(e["bid"])
             add("  " + (t.gettext("You win the auction with {bid}", bid=bid) if mine else
                         t.gettext("{name} wins the auction with {bid}", name=self.name(e["seat"]), bid=bid)))
-        elif kind == "trump_chosen":
+        elif e["type"] == "trump_chosen":
             suit = suit_label(e["suit"], t)
             add("  " + (t.gettext("You name {suit} as trump", suit=suit) if mine else
                         t.gettext("{name} names {suit} as trump", name=self.name(e["seat"]), suit=suit)))
-        elif kind == "deal_thrown_in":
+        elif e["type"] == "deal_thrown_in":
             add("  " + t.gettext("The deal is thrown in and dealt again."))
-        elif kind == "contract_chosen":
+        elif e["type"] == "contract_chosen":
             self.contract = str(e["contract"])
             contract = contract_name(e["contract"], t)
             add("  " + (t.gettext("You choose {contract}", contract=contract) if mine else
                         t.gettext("{name} chooses {contract}", name=self.name(e["seat"]), contract=contract)))
-        elif kind == "doubles_revealed":
+        elif e["type"] == "doubles_revealed":
             doubles = e.get("doubles") or []
             if doubles:
                 add("  " + t.gettext("Doubled: {cards}", cards=trick_line(self.snap, doubles, t)))
             else:
                 add("  " + t.gettext("Nobody doubled."))
-        elif kind == "card_doubled":
+        elif e["type"] == "card_doubled":
             card = card_label(e["card"], t)
             add("  " + (t.gettext("You double {card}", card=card) if mine else
                         t.gettext("{name} doubles {card}", name=self.name(e["seat"]), card=card)))
-        elif kind == "trick_taken":
+        elif e["type"] == "trick_taken":
             add("  " + t.gettext("Trick {n}: {cards} → {name}", n=int(e.get("trick_no", 0)),
                                  cards=trick_line(self.snap, e.get("cards") or [], t),
                                  name=self.name(e["seat"])))
-        elif kind == "player_out":
+        elif e["type"] == "player_out":
             place = int(e["place"])
             add("  " + (t.gettext("You are out in place {place}", place=place) if mine else
                         t.gettext("{name} is out in place {place}", name=self.name(e["seat"]), place=place)))
-        elif kind == "deal_scored":
+        elif e["type"] == "deal_scored":
             self._scored(e)
-        elif kind == "match_over":
+        elif e["type"] == "match_over":
             add("")
             add(winners_text(self.snap, list(e.get("winner") or []), self.game, t, me=self.me))
             add(t.gettext("Final scores:"))
             self.lines.extend("  " + x for x in score_lines(self.snap, e.get("scores") or {}, self.game, t, self.me))
 
-    def _scored(self, e: dict[str, Any]) -> None:
+    def _scored(self, e: DealScored) -> None:
         t = self.t
         deltas = e.get("deltas") or {}
         if self.game in TEAM_GAMES and deltas.get("teams"):
@@ -186,12 +187,12 @@ def tell(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> str:
     if not acts and record.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
         return "\n".join(story.lines)
     g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
-    story.event({"type": "deal_started", **_first_deal(g)})
+    story.event(_first_deal(g))
     story.deal_hands(g)
     for a in acts:
-        for e in g.act(a.seat, a.action):
+        for e in events_of(g.act(a.seat, a.action)):
             story.event(e)
-            if e.get("type") == "deal_started":
+            if e["type"] == "deal_started":
                 story.deal_hands(g)
     if g.winner is None and record.status in LIVE_STATUSES:
         story.lines.append("")
@@ -199,14 +200,20 @@ def tell(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> str:
     return "\n".join(story.lines)
 
 
-def _first_deal(g: engine.Game) -> dict[str, Any]:
-    """The facts of the opening deal, which no action announced."""
-    v = g.view(None)
-    out: dict[str, Any] = {"deal_no": v.get("deal_no", 1), "dealer": v.get("dealer", 0)}
+def _first_deal(g: engine.Game) -> DealStarted:
+    """The ``deal_started`` event of the opening deal, which no action announced (from the view)."""
+    v = public_view(g)
+    dealer = v.get("dealer", 0)
+    out: DealStarted = {"type": "deal_started", "deal_no": v.get("deal_no", 1), "dealer": dealer,
+                        "first": (dealer + 1) % 4}
     if v.get("game") == "trix":
-        out.update(kingdom=v.get("kingdom", 0), owner=v.get("owner", 0), deal_index=v.get("deal_index", 0))
+        out["kingdom"], out["deal_index"] = v.get("kingdom", 0), v.get("deal_index", 0)
+        out["owner"] = out["first"] = v.get("owner", 0)
     if v.get("game") == "tarneeb41":
-        out.update(exposed=v.get("exposed"), trump=v.get("trump"))
+        out["exposed"] = v.get("exposed")
+        trump = v.get("trump")
+        if trump is not None:
+            out["trump"] = trump
     return out
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Awaitable
-from typing import Any
 
 from telegram import CallbackQuery, Message, Update
 from telegram import error as tg_error
@@ -21,6 +20,7 @@ from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
 from bot.core.commands import Actor, ShowHand
 from bot.core.errors import Refusal, TableError
 from bot.core.lang import resolve_lang
+from bot.core.views import View
 from bot.present import codec
 from bot.present.i18n import translator
 from bot.present.render.cards import cards_line
@@ -86,7 +86,7 @@ class Buttons(Base):
         await self.dispatch(cmd, actor)
         return None
 
-    async def _hand_alert(self, actor: Actor, view: dict[str, Any]) -> str:
+    async def _hand_alert(self, actor: Actor, view: View) -> str:
         person = actor.person
         record = await self.s.manager.prefs.player_record(person.player_id)
         t = translator(resolve_lang(record.lang if record is not None else None, person.lang_hint))

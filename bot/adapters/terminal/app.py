@@ -29,6 +29,7 @@ from bot.core import identity
 from bot.core.errors import TableError
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.settings import ManagerSettings
+from bot.core.views import View
 from bot.present.i18n import T, translator
 from bot.present.render.cards import card_label, game_name
 from bot.present.render.common import action_label
@@ -101,14 +102,14 @@ class TerminalGame:
         story.snap = TableSnapshot(table=snap.table, public=snap.public, to_act=snap.to_act)
         story.me = me
         for e in update.events:
-            kind = e.get("type")
+            kind = e["type"]
             story.lines = []
             story.event(e)
             text = "\n".join(story.lines)
             if text.strip():
                 self.out.append(("line", text))
-            if kind == "turn_warning":
-                if e.get("seat") == me:
+            if e["type"] == "turn_warning":
+                if e["seat"] == me:
                     self.out.append(("line", self.t.ngettext(
                         "{n} second left, then a move is played for you.",
                         "{n} seconds left, then a move is played for you.", int(e.get("seconds_left", 0)))))
@@ -277,7 +278,7 @@ class TerminalGame:
 
     # -- the player's turn --------------------------------------------------------------------
 
-    async def _turn(self, snap: TableSnapshot, seat: int, view: dict[str, Any]) -> None:
+    async def _turn(self, snap: TableSnapshot, seat: int, view: View) -> None:
         """Show the table and the hand, read a choice, act; repeat until the action is accepted."""
         t = self.t
         legal = display_order(list(view["legal"]))
@@ -331,7 +332,7 @@ class TerminalGame:
         except TableError as e:  # the table moved on (a timer played for you) or refused
             self.screen.line(render_error(e.code, e.params, self.t))
 
-    def _frame(self, snap: TableSnapshot, seat: int, view: dict[str, Any], menu: Menu) -> None:
+    def _frame(self, snap: TableSnapshot, seat: int, view: View, menu: Menu) -> None:
         t = self.t
         self.screen.line("")
         self.screen.side_by_side((t.gettext("Majlis"), table_box(snap, seat, t)),

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from typing import Any, cast
 
 from bot.adapters.terminal.choices import Menu
 from bot.adapters.terminal.console import Quit
 from bot.adapters.terminal.help import help_text
 from bot.adapters.terminal.screen import Screen
 from bot.core.model import TableSnapshot
+from bot.core.views import View
 from bot.present.i18n import T
 from bot.present.render.common import score_lines, seat_name, trick_line
 from bot.present.render.rules_text import render_rules
@@ -48,15 +49,16 @@ def run_command(screen: Screen, name: str, snap: TableSnapshot, seat: int, menu:
         raise Quit
 
 
-async def auto_choice(level: str, snap: TableSnapshot, view: dict[str, Any]) -> str:
+async def auto_choice(level: str, snap: TableSnapshot, view: View) -> str:
     """``--auto``: the AI of ``level`` decides for the player's seat (a heavy one in a thread)."""
     from ai import ai_player, is_heavy
 
     player = ai_player(level)
     rng = random.Random(f"{snap.table.seed}:{snap.table.version}")
+    plain = cast(dict[str, Any], view)  # back to the engine's dict, which the AI reads (ai/ knows no bot types)
     if is_heavy(player):
-        decision = await asyncio.to_thread(player.decide, view, snap.table.game, rng)
+        decision = await asyncio.to_thread(player.decide, plain, snap.table.game, rng)
     else:
-        decision = player.decide(view, snap.table.game, rng)
+        decision = player.decide(plain, snap.table.game, rng)
     legal = list(view.get("legal") or [])
     return decision if decision in legal else legal[0]

@@ -7,12 +7,10 @@ plays it, the others dimmed and without a key.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.adapters.terminal.choices import PASS_KEY, Menu
 from bot.adapters.terminal.screen import DIM_OFF, DIM_ON
 from bot.core.model import TableSnapshot
-from bot.core.views import Phase
+from bot.core.views import Phase, View
 from bot.present.i18n import T
 from bot.present.render.cards import SUIT_ORDER, SUIT_SYMBOL, by_suit, card_label, rank_glyph, sort_key
 from bot.present.render.common import action_label, shown_bid
@@ -36,7 +34,7 @@ def menu_for(snap: TableSnapshot, legal: list[str], t: T) -> Menu:
     return Menu(legal, labels, bid_offset=offset)
 
 
-def hand_rows(view: dict[str, Any], menu: Menu | None, t: T) -> list[str]:
+def hand_rows(view: View, menu: Menu | None, t: T) -> list[str]:
     """The hand, a suit to a row; with a card menu, each playable card's key before it."""
     keys = {c.code.split()[1]: c.key for c in menu.choices if c.code.startswith(("play ", "double "))} if menu else {}
     rows = []
@@ -58,13 +56,13 @@ def hand_rows(view: dict[str, Any], menu: Menu | None, t: T) -> list[str]:
     return rows or [t.gettext("No cards in your hand.")]
 
 
-def hand_box(snap: TableSnapshot, view: dict[str, Any], menu: Menu | None, t: T) -> list[str]:
+def hand_box(snap: TableSnapshot, view: View, menu: Menu | None, t: T) -> list[str]:
     """The right-hand box: the hand and what is asked of the player."""
     lines = hand_rows(view, menu, t)
     seat = view.get("seat")
     if view.get("game") == "tarneeb41" and view.get("phase") == Phase.PLAY and isinstance(seat, int):
         bid = (view.get("bids") or [None] * 4)[seat]
-        if bid is not None:
+        if isinstance(bid, int):  # Tarneeb 41's bids: a bid or None by seat
             lines += ["", bid_progress(int(bid), int((view.get("tricks") or [0] * 4)[seat]), t)]
     mine = view.get("my_doubles") or []
     if mine:

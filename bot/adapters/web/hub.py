@@ -26,6 +26,7 @@ from bot.adapters.web.view import build_state, sheet_row, ui_strings
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.queries import TableQueries
+from bot.core.views import DealScored, Event, View, events_of
 from bot.present.i18n import T, translator
 from bot.present.render.summary import render_notices
 from bot.present.story import Story
@@ -77,7 +78,7 @@ class WebHub:
         self.viewers: dict[int, set[Viewer]] = {}
         self._rows: dict[int, list[dict[str, Any]]] = {}  # table -> score-sheet rows
         self._rows_version: dict[int, int] = {}
-        self._pending: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # rows arriving while rebuilt
+        self._pending: dict[int, list[tuple[int, DealScored]]] = {}  # rows arriving while rebuilt
         self._building: dict[int, asyncio.Event] = {}
         self._seq = 0
         manager.subscribe(self.on_update)
@@ -123,7 +124,7 @@ class WebHub:
         return (viewer.seat is not None and viewer.player_id is not None
                 and snap.seat_of(viewer.player_id) == viewer.seat)
 
-    def _private_view(self, snap: TableSnapshot, viewer: Viewer) -> dict[str, Any] | None:
+    def _private_view(self, snap: TableSnapshot, viewer: Viewer) -> View | None:
         if snap.public is None:
             return None
         if self._owns(snap, viewer):
@@ -161,8 +162,8 @@ class WebHub:
                 cache[key] = text
             viewer.put(text)
 
-    def _state_text(self, snap: TableSnapshot, me: int | None, t: T, view: dict[str, Any] | None,
-                    events: Iterable[dict[str, Any]], seq: int, watching: bool) -> str:
+    def _state_text(self, snap: TableSnapshot, me: int | None, t: T, view: View | None,
+                    events: Iterable[Event], seq: int, watching: bool) -> str:
         now = self.manager.clock.now()
         state = build_state(snap, view, t, me=me, rows=self._rows.get(snap.table_id, []), now=now, watching=watching)
         if snap.table.status == TableStatus.FINISHED and self.replay_link is not None:
@@ -170,7 +171,7 @@ class WebHub:
         return _dumps({"type": "state", "seq": seq, "state": state, "log": self._log(snap, me, t, events)})
 
     @staticmethod
-    def _log(snap: TableSnapshot, me: int | None, t: T, events: Iterable[dict[str, Any]]) -> list[str]:
+    def _log(snap: TableSnapshot, me: int | None, t: T, events: Iterable[Event]) -> list[str]:
         """Play-by-play lines and notices of the update's public events."""
         events = list(events)
         if not events:
@@ -191,7 +192,7 @@ class WebHub:
             self._rows[tid] = []
             self._rows_version[tid] = update.snapshot.table.version
         seq = update.snapshot.table.version
-        scored = [e for e in update.events if e.get("type") == "deal_scored"]
+        scored = [e for e in update.events if e["type"] == "deal_scored"]
         if tid in self._pending:
             self._pending[tid] += [(seq, e) for e in scored]
         elif tid in self._rows and seq > self._rows_version.get(tid, 0):
@@ -241,8 +242,8 @@ def replay_rows(record: Any, actions: Iterable[Any]) -> tuple[list[dict[str, Any
     rows = []
     version = 0
     for a in actions:
-        for e in g.act(a.seat, a.action):
-            if e.get("type") == "deal_scored":
+        for e in events_of(g.act(a.seat, a.action)):
+            if e["type"] == "deal_scored":
                 rows.append(sheet_row(e, record.game))
         version = a.seq
     return rows, version

@@ -12,6 +12,7 @@ from typing import Any
 import engine
 from bot.adapters.web.view import card
 from bot.core.model import TableSnapshot
+from bot.core.views import events_of
 from bot.present.i18n import T
 from bot.present.render.cards import by_suit, game_name
 from bot.present.render.common import seat_name
@@ -38,9 +39,8 @@ def replay_frames(record: TableRecord, actions: Iterable[ActionRecord], t: T) ->
                          table=record.table_id, deal=deal)
 
     for a in actions:
-        for e in g.act(a.seat, a.action):
-            kind = e.get("type")
-            if kind == "trick_taken":
+        for e in events_of(g.act(a.seat, a.action)):
+            if e["type"] == "trick_taken":
                 frames.append({
                     "title": title(),
                     "text": t.gettext("Trick {n}: taken by {name}", n=int(e.get("trick_no") or 0),
@@ -50,13 +50,13 @@ def replay_frames(record: TableRecord, actions: Iterable[ActionRecord], t: T) ->
                     "hands": hands,
                 })
                 hands = _hands(g, t)
-            elif kind == "deal_scored":
+            elif e["type"] == "deal_scored":
                 frames.append({"title": title(), "text": deal_summary(snap, e, t), "trick": [], "winner": None,
                                "hands": hands})
-            elif kind == "match_over":
+            elif e["type"] == "match_over":
                 frames.append({"title": title(), "text": match_over_text(snap, e, t), "trick": [],
                                "winner": None, "hands": hands})
-            elif kind == "deal_started":
+            elif e["type"] == "deal_started":
                 deal = int(e.get("deal_no") or deal + 1)
                 hands = _hands(g, t)
     return {"table": record.table_id, "seats": [seat_name(snap, s, t) for s in range(4)], "frames": frames}

@@ -8,13 +8,12 @@ that holds a table for a move (:mod:`bot.adapters.web.actions`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.clock import Clock
 from bot.core.manager import TableManager
 from bot.core.model import TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.tables.publish import Listener
+from bot.core.views import View
 from storage.records import ChatRecord
 from storage.repository import Repository
 
@@ -75,7 +74,7 @@ class ManagerSet:
         """The snapshot of the table, from whichever manager holds it."""
         return self.owner(table_id).get(table_id)
 
-    def view(self, table_id: int, seat: int | None) -> dict[str, Any]:
+    def view(self, table_id: int, seat: int | None) -> View:
         """The engine view of a seat."""
         return self.owner(table_id).view(table_id, seat)
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.model import TableSnapshot
-from bot.core.views import Phase
+from bot.core.views import DealScored, Phase, Play, View
 from bot.present.i18n import T
 from bot.present.render.cards import (
     SUIT_ORDER,
@@ -55,7 +55,7 @@ def card(code: str, t: T) -> Card:
 LAYOUT_RANKS = "23456789TJQKA"
 
 
-def layout_rows(view: dict[str, Any], t: T) -> list[dict[str, Any]]:
+def layout_rows(view: View, t: T) -> list[dict[str, Any]]:
     """The Trix layout as rows of cards, one per suit started (low to high)."""
     layout = view.get("layout")
     if view.get("contract") != "trix" or not isinstance(layout, dict):
@@ -71,7 +71,7 @@ def layout_rows(view: dict[str, Any], t: T) -> list[dict[str, Any]]:
     return rows
 
 
-def played(snap: TableSnapshot, play: dict[str, Any], t: T) -> dict[str, Any]:
+def played(snap: TableSnapshot, play: Play, t: T) -> dict[str, Any]:
     """A card on the table: who played it, and a label for screen readers ("Sara Queen of Spades")."""
     seat = int(play["seat"])
     code = str(play["card"])
@@ -107,7 +107,7 @@ def ui_strings(t: T) -> dict[str, str]:
     }
 
 
-def _badges(snap: TableSnapshot, pub: dict[str, Any], seat: int, t: T) -> list[str]:
+def _badges(snap: TableSnapshot, pub: View, seat: int, t: T) -> list[str]:
     game = snap.table.game
     out = seat_roles(snap, pub, seat, t)
     layout = game == "trix" and pub.get("contract") == "trix"
@@ -145,7 +145,7 @@ def sheet(snap: TableSnapshot, rows: list[dict[str, Any]], me: int | None, t: T)
     return {"heads": [t.gettext("Deal"), *heads], "rows": body, "totals": totals}
 
 
-def sheet_row(event: dict[str, Any], game: str) -> dict[str, Any]:
+def sheet_row(event: DealScored, game: str) -> dict[str, Any]:
     """One score-sheet row from a public ``deal_scored`` event."""
     deltas = event.get("deltas") or {}
     totals = event.get("scores") or {}
@@ -157,12 +157,12 @@ def sheet_row(event: dict[str, Any], game: str) -> dict[str, Any]:
             "team_totals": list(totals.get("teams") or [])}
 
 
-def build_state(snap: TableSnapshot, view: dict[str, Any] | None, t: T, *, me: int | None,
+def build_state(snap: TableSnapshot, view: View | None, t: T, *, me: int | None,
                 rows: list[dict[str, Any]], now: float, watching: bool) -> dict[str, Any]:
     """The state of the table for one viewer: ``view`` is that viewer's engine view (their seat's,
     or the public one for a spectator), ``me`` their seat (None: watching)."""
     rec = snap.table
-    v: dict[str, Any] = view or {}
+    v: View = view or {}
     legal = [str(c) for c in v.get("legal") or []] if me is not None and v.get("to_act") == me else []
     playable = {c.split(" ", 1)[1] for c in legal if c.startswith("play ")}
     hand: list[dict[str, Any]] = [{**card(c, t), "playable": c in playable}

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import engine
 from bot.core.clock import Clock
@@ -19,12 +18,12 @@ from bot.core.settings import ManagerSettings
 from bot.core.table import Table
 from bot.core.tables.publish import Publisher
 from bot.core.tables.turns import Turns
+from bot.core.views import Event
 from storage.records import FINISHED, PLAYING, MatchResult, Seat, TableStatus
 from storage.repository import Repository
 
 log = logging.getLogger(__name__)
 
-Event = dict[str, Any]
 
 
 class Lifecycle:

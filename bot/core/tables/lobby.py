@@ -17,10 +17,10 @@ from bot.core.prefs import Prefs, check_options
 from bot.core.table import EMPTY, Table
 from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_lobby, require_playing
+from bot.core.views import Event
 from storage.errors import ChatHasLiveTable, TableConflict
 from storage.records import CANCELLED, LOBBY, PLAYING, STOPPED, ChatRecord, Seat, TableRecord
 
-Event = dict[str, Any]
 log = logging.getLogger(__name__)
 _ID_RETRIES = 5  # message ids of a table no longer held here, written at once: each one reads again
 

@@ -28,13 +28,13 @@ from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_playing
 from bot.core.tables.restore import resync
 from bot.core.tables.turns import AI_MOVE, LOBBY_EXPIRED, TIMEOUT, WARNING
+from bot.core.views import Event, events_of
 from engine import Game, IllegalAction
 from storage.records import CANCELLED, FINISHED, ActionRecord, MatchResult, Seat, evolve
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
 
-Event = dict[str, Any]
 
 MAX_ACTION_LEN = 32
 
@@ -90,7 +90,7 @@ class Pipeline:
         action = _canonical(table.game, action)
         game = table.game.clone()
         try:
-            events = game.act(seat, action)
+            events = events_of(game.act(seat, action))
         except IllegalAction as e:
             raise TableError(Refusal.ILLEGAL, **{**e.details, "reason": e.reason}) from None
         except Exception:

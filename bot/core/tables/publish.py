@@ -19,12 +19,12 @@ from typing import Any
 
 from bot.core.model import LazyViews, TableUpdate
 from bot.core.table import Table
+from bot.core.views import Event, View, seat_views
 from storage.records import ActionRecord
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[TableUpdate], Awaitable[None]]
-Event = dict[str, Any]
 
 
 class _Item:
@@ -68,11 +68,11 @@ class Publisher:
 
     def post(self, table: Table, events: list[Event], reason: str, action: ActionRecord | None = None) -> None:
         """Queue an update of ``table`` as it is now (the caller holds its lock)."""
-        private: Mapping[int, dict[str, Any]] = {}
+        private: Mapping[int, View] = {}
         if table.game is not None:
             humans = table.humans()
             if humans:
-                private = LazyViews(sorted(humans), table.game.view)  # made only if a subscriber reads them
+                private = LazyViews(sorted(humans), seat_views(table.game))  # made only if a subscriber reads them
         update = TableUpdate(snapshot=table.snapshot(), events=events, private=private, reason=reason,
                              action=action)
         self._queues.setdefault(table.table_id, deque()).append(_Item(update))

@@ -10,17 +10,15 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from bot.core.clock import Clock
 from bot.core.identity import ai_seat_id, is_human_id
 from bot.core.settings import ManagerSettings
 from bot.core.table import Table
 from bot.core.timers import Scheduler
+from bot.core.views import Event, public_view
 from engine import Game
 from storage.records import LOBBY, Seat
-
-Event = dict[str, Any]
 
 #: What :meth:`Turns.due` finds: the lobby expired, the AI seat moves, a timeout, a warning, or nothing.
 LOBBY_EXPIRED, AI_MOVE, TIMEOUT, WARNING = "lobby_expired", "ai", "timeout", "warning"
@@ -113,7 +111,7 @@ class Turns:
         current = table.record.seats[seat]
         action = table.game.auto()
         streak = current.auto_streak + 1
-        hidden = table.game.view(None).get("to_act") is None
+        hidden = public_view(table.game).get("to_act") is None
         before: list[Event] = [{"type": "auto_played", "seat": seat, "action": action, "hidden": hidden}]
         after: list[Event] = []
         if streak >= self.settings.autoplay_after and current.player_id:
@@ -127,8 +125,10 @@ class Turns:
     def warning_event(self, table: Table, now: float) -> Event:
         """The ``turn_warning`` event of the seat to act."""
         assert table.game is not None and table.record.deadline is not None
-        hidden = table.game.view(None).get("to_act") is None
-        return {"type": "turn_warning", "seat": table.to_act,
+        seat = table.to_act
+        assert seat is not None
+        hidden = public_view(table.game).get("to_act") is None
+        return {"type": "turn_warning", "seat": seat,
                 "seconds_left": max(0, round(table.record.deadline - now)), "hidden": hidden}
 
     def replan(self, table: Table, now: float) -> None:

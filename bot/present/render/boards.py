@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.model import TableSnapshot
+from bot.core.views import View
 from bot.present.i18n import T
 from bot.present.render.cards import game_name
 from bot.present.render.common import score_lines
@@ -45,7 +46,7 @@ def render_stats(stats: Sequence[PlayerStats], name: str, t: T) -> OutMessage:
 
 def render_scores(snapshot: TableSnapshot, t: T) -> OutMessage:
     """The running scores of a table (``/scores``)."""
-    pub = snapshot.public or {}
+    pub: View = snapshot.public or {}
     game = snapshot.table.game
     lines = [t.gettext("Scores · {game} · table {table}", game=game_name(game, t), table=snapshot.table.table_id)]
     if not pub:

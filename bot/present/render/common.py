@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.core.identity import TERMINAL_PLAYER
 from bot.core.model import TableSnapshot
+from bot.core.views import Double, Play, Scores
 from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, contract_name, trump_label
@@ -69,7 +71,7 @@ def team_name(team: int, t: T, me: int | None = None) -> str:
     return t.gettext("Team A") if team == 0 else t.gettext("Team B")
 
 
-def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> str:
+def trick_line(snapshot: TableSnapshot, plays: Iterable[Play | Double], t: T) -> str:
     """``Ali Q♠ · Sara 3♠`` for a list of ``{"seat", "card"}``."""
     return " · ".join(
         t.gettext("{name} {card}", name=seat_name(snapshot, p["seat"], t), card=card_label(p["card"], t))
@@ -77,7 +79,7 @@ def trick_line(snapshot: TableSnapshot, plays: list[dict[str, Any]], t: T) -> st
     )
 
 
-def doubled_list(snapshot: TableSnapshot, doubled: list[dict[str, Any]], t: T, me: int | None = None) -> str:
+def doubled_list(snapshot: TableSnapshot, doubled: Iterable[Double], t: T, me: int | None = None) -> str:
     """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``); "Q♠ by you" for seat ``me``."""
     items = []
     me = viewer(snapshot, me)
@@ -134,7 +136,7 @@ def hand_button(snapshot: TableSnapshot, t: T) -> Button:
                   style="primary")
 
 
-def score_lines(snapshot: TableSnapshot, scores: dict[str, list[int]], game: str, t: T,
+def score_lines(snapshot: TableSnapshot, scores: Scores, game: str, t: T,
                 me: int | None = None) -> list[str]:
     """The running totals, one line per team or player (teams as "Us" / "Them" for a reader at ``me``,
     the reader's team first)."""

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.model import TableSnapshot
-from bot.core.views import Phase
+from bot.core.views import Phase, View
 from bot.present.i18n import T
 from bot.present.render.cards import SUIT_SYMBOL, by_suit, card_label, cards_line, game_name, sort_key
 from bot.present.render.common import action_button, hand_button, seat_name, trick_line
@@ -14,7 +12,7 @@ from bot.present.render.table import game_lines
 from bot.present.render.turn import turn_sentence
 
 
-def prompt(view: dict[str, Any], t: T) -> str:
+def prompt(view: View, t: T) -> str:
     """What the viewer is asked to do now (empty when it is not their turn)."""
     phase = view.get("phase")
     game = view.get("game")
@@ -35,7 +33,7 @@ def prompt(view: dict[str, Any], t: T) -> str:
     return t.gettext("Your turn: play a card.")
 
 
-def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
+def hand_text(snapshot: TableSnapshot, view: View, t: T) -> str:
     """The text of a seat's private hand message (also used by the terminal)."""
     seat = view.get("seat")
     lines = [t.gettext("Your hand · {game} · table {table}", game=game_name(snapshot.table.game, t),
@@ -48,7 +46,7 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
     context = game_lines(snapshot, view, t, seat if isinstance(seat, int) else None)
     if view.get("game") == "tarneeb41" and view.get("phase") == Phase.PLAY and isinstance(seat, int):
         bid = (view.get("bids") or [None] * 4)[seat]
-        if bid is not None:
+        if isinstance(bid, int):  # Tarneeb 41's bids: a bid or None by seat
             context.append(bid_progress(int(bid), int((view.get("tricks") or [0] * 4)[seat]), t))
     trick = view.get("trick") or []
     if trick:
@@ -72,7 +70,7 @@ def hand_text(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> str:
     return t.lines(lines)
 
 
-def playable_cards(view: dict[str, Any]) -> list[str] | None:
+def playable_cards(view: View) -> list[str] | None:
     """The viewer's cards that may be played now, in hand order (None when no card is to be played)."""
     legal = [c.split()[1] for c in view.get("legal") or [] if c.startswith("play ")]
     if view.get("to_act") is None or view.get("to_act") != view.get("seat") or not legal:
@@ -86,7 +84,7 @@ def bid_progress(bid: int, took: int, t: T) -> str:
                       "You bid {bid} and have taken {n} tricks so far.", took, bid=bid)
 
 
-def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[tuple[Button, ...], ...]:
+def hand_buttons(snapshot: TableSnapshot, view: View, t: T) -> tuple[tuple[Button, ...], ...]:
     """The action buttons for the viewer's legal moves now (none when it is not their turn)."""
     if view.get("to_act") is None or view.get("to_act") != view.get("seat"):
         return ()
@@ -113,14 +111,14 @@ def hand_buttons(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> tuple[t
     return rows([[action_button(snapshot, c, t) for c in legal]])
 
 
-def render_hand(snapshot: TableSnapshot, view: dict[str, Any], t: T) -> OutMessage:
+def render_hand(snapshot: TableSnapshot, view: View, t: T) -> OutMessage:
     """A seat's private hand (``view`` = the engine's ``view(seat)``), edited in place."""
     return OutMessage(hand_text(snapshot, view, t), hand_buttons(snapshot, view, t), notify=False)
 
 
 def render_turn_ping(snapshot: TableSnapshot, seat: int, t: T) -> OutMessage:
     """A short new message telling ``seat`` it is their turn (with a "My hand" button)."""
-    pub = snapshot.public or {}
+    pub: View = snapshot.public or {}
     text = turn_sentence(pub.get("phase"), t, at=(snapshot.table.table_id, game_name(snapshot.table.game, t)))
     return OutMessage(t.lines([text]), ((hand_button(snapshot, t),),), notify=True)
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.model import TableSnapshot, TableUpdate
+from bot.core.views import DealScored, DealThrownIn, Double, Event, MatchOver
 from bot.present.i18n import T
 from bot.present.render.cards import card_name, contract_name, game_name, trump_label
 from bot.present.render.common import (
@@ -21,7 +20,7 @@ from bot.present.render.message import Button, OutMessage
 from engine.trix.contracts import DEFAULT_PENALTIES
 
 
-def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> list[str]:
+def _tarneeb_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None = None) -> list[str]:
     s = ev.get("summary") or {}
     declarer = int(s.get("declarer", 0))
     bid = int(s.get("bid", 0))
@@ -62,7 +61,7 @@ def _tarneeb_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int 
     return lines
 
 
-def _tarneeb41_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> list[str]:
+def _tarneeb41_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None = None) -> list[str]:
     s = ev.get("summary") or {}
     bids = s.get("bids") or [0] * 4
     tricks = s.get("tricks") or [0] * 4
@@ -89,7 +88,7 @@ def _tarneeb41_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: in
     return lines
 
 
-def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str]:
+def _trix_summary(snapshot: TableSnapshot, ev: DealScored, t: T) -> list[str]:
     s = ev.get("summary") or {}
     contract = str(s.get("contract", ""))
     lines = [t.gettext("{contract} in the kingdom of {name}:", contract=contract_name(contract, t),
@@ -105,7 +104,7 @@ def _trix_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T) -> list[str
         elif contract == "tricks":
             detail = t.ngettext("{n} trick", "{n} tricks", int((s.get("tricks") or [0] * 4)[seat]))
         else:
-            got = taken.get(str(seat), taken.get(seat)) if isinstance(taken, dict) else None
+            got = taken.get(str(seat)) if isinstance(taken, dict) else None  # by seat as str (JSON's keys)
             cards = [str(c) for c in got or []]
             tricks = int((s.get("tricks") or [0] * 4)[seat]) if contract == "complex" else 0
             detail = _taken_words(contract, cards, tricks, t)
@@ -136,7 +135,7 @@ def _taken_words(contract: str, cards: list[str], tricks: int, t: T) -> str:
     return t.join(parts)
 
 
-def doubles_breakdown(snapshot: TableSnapshot, doubles: list[dict[str, Any]], ev: dict[str, Any], t: T,
+def doubles_breakdown(snapshot: TableSnapshot, doubles: list[Double], ev: DealScored, t: T,
                       me: int | None = None) -> list[str]:
     """What each double did to a Trix deal's scores: the taker pays double, the doubler gains the base
     value; a doubler who takes their own card pays the normal penalty only (X-B5, the default
@@ -176,7 +175,7 @@ def doubles_breakdown(snapshot: TableSnapshot, doubles: list[dict[str, Any]], ev
     return lines
 
 
-def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+def deal_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None = None) -> str:
     """The end-of-deal summary for a ``deal_scored`` event: who bid what, who made it, the changes
     (``me``: the reader's seat, told in the second person, teams as "Us" / "Them")."""
     game = snapshot.table.game
@@ -193,7 +192,7 @@ def deal_summary(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | No
     return t.lines([head, *body])
 
 
-def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+def match_over_text(snapshot: TableSnapshot, ev: MatchOver, t: T, me: int | None = None) -> str:
     """The end of the match: the winners and the final scores."""
     game = snapshot.table.game
     lines = [t.gettext("Match over · {game} · table {table}", game=game_name(game, t),
@@ -204,7 +203,7 @@ def match_over_text(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int |
     return t.lines(lines)
 
 
-def _thrown_in(snapshot: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+def _thrown_in(snapshot: TableSnapshot, ev: DealThrownIn, t: T, me: int | None = None) -> str:
     seat = int(ev.get("next_dealer", 0))
     dealer = seat_name(snapshot, seat, t)
     if seat == me:
@@ -233,30 +232,30 @@ NOTICE_KINDS = frozenset({"table_started", "deal_scored", "deal_thrown_in", "mat
                           "seat_to_ai", "seat_reclaimed", "table_parked", "doubles_revealed"})
 
 
-def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = None) -> str:
+def notice_text(snap: TableSnapshot, ev: Event, t: T, me: int | None = None) -> str:
     """The notice for one event ("" if it calls for none); ``me``: the reader's seat (the terminal)."""
-    kind = ev.get("type")
+    kind = ev["type"]
     if kind not in NOTICE_KINDS:  # most events (a card played, a trick taken) call for none
         return ""
     me = viewer(snap, me)
     text = ""
-    if kind == "table_started":
+    if ev["type"] == "table_started":
         names = t.join([seat_name(snap, s, t) for s in range(4)])
         text = t.gettext("{game} starts at table {table}: {names}. Play passes {order}.",
                          game=game_name(snap.table.game, t), table=snap.table.table_id, names=names,
                          order=seat_order(t))
-    elif kind == "deal_scored":
+    elif ev["type"] == "deal_scored":
         text = deal_summary(snap, ev, t, me)
-    elif kind == "deal_thrown_in":
+    elif ev["type"] == "deal_thrown_in":
         text = _thrown_in(snap, ev, t, me)
-    elif kind == "match_over":
+    elif ev["type"] == "match_over":
         text = match_over_text(snap, ev, t, me)
-    elif kind == "table_cancelled":
+    elif ev["type"] == "table_cancelled":
         if ev.get("reason") == "lobby_timeout":
             text = t.gettext("Table {table} was closed: nobody started it in time.", table=snap.table.table_id)
         else:
             text = t.gettext("Table {table} was stopped.", table=snap.table.table_id)
-    elif kind == "seat_to_ai":
+    elif ev["type"] == "seat_to_ai":
         name = seat_name(snap, int(ev.get("seat", 0)), t)
         if int(ev.get("seat", 0)) == me:
             text = t.gettext("You are away; an AI player plays your seat until you return.")
@@ -264,16 +263,16 @@ def notice_text(snap: TableSnapshot, ev: dict[str, Any], t: T, me: int | None = 
             text = t.gettext("{name} left the table; an AI player takes the seat.", name=name)
         else:
             text = t.gettext("{name} is away; an AI player plays the seat until they return.", name=name)
-    elif kind == "seat_reclaimed":
+    elif ev["type"] == "seat_reclaimed":
         if int(ev.get("seat", 0)) == me:
             text = t.gettext("You are back at the table.")
         else:
             text = t.gettext("{name} is back at the table.", name=seat_name(snap, int(ev.get("seat", 0)), t))
-    elif kind == "table_parked":
+    elif ev["type"] == "table_parked":
         text = t.gettext("Table {table} has run into a problem and is paused, also after a restart. It goes "
                          "on after someone's move or a new begin command (its creator, a player or an admin); "
                          "the creator or an admin can also stop it.", table=snap.table.table_id)
-    elif kind == "doubles_revealed":
+    elif ev["type"] == "doubles_revealed":
         doubles = ev.get("doubles") or []
         if doubles:
             text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t))

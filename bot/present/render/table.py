@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.model import TableSnapshot
-from bot.core.views import Phase
+from bot.core.views import Phase, View
 from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import (
@@ -38,12 +36,12 @@ _LAYOUT_RANKS = "23456789TJQKA"
 ENDED = frozenset({STOPPED, CANCELLED})
 
 
-def trix_deals(pub: dict[str, Any]) -> int:
+def trix_deals(pub: View) -> int:
     """Deals in a Trix match: 20 (kingdoms), 8 (complex)."""
     return 8 if (pub.get("options") or {}).get("mode") == "complex" else 20
 
 
-def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
+def _header(snapshot: TableSnapshot, pub: View, t: T) -> str:
     game = snapshot.table.game
     if game == "trix":
         deals = trix_deals(pub)
@@ -60,7 +58,7 @@ def _header(snapshot: TableSnapshot, pub: dict[str, Any], t: T) -> str:
                      table=snapshot.table.table_id, deal=int(pub.get("deal_no") or 1))
 
 
-def seat_roles(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me: int | None = None) -> list[str]:
+def seat_roles(snapshot: TableSnapshot, pub: View, seat: int, t: T, me: int | None = None) -> list[str]:
     """What a seat is this deal, in words: its team, dealer, kingdom owner, its bid or contract
     (the chat's table line and the web page's seat badges both show these)."""
     game = snapshot.table.game
@@ -76,14 +74,15 @@ def seat_roles(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me
         if bid is not None:
             parts.append(t.gettext("bid {bid}", bid=bid))
     if game == "tarneeb":
-        if pub.get("declarer") == seat and pub.get("contract"):
-            parts.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snapshot, pub["contract"])))
+        contract = pub.get("contract")  # Tarneeb's: the winning bid (an int)
+        if pub.get("declarer") == seat and isinstance(contract, int) and contract:
+            parts.append(t.gettext("declarer, contract {bid}", bid=shown_bid(snapshot, contract)))
         elif (pub.get("passed") or [False] * 4)[seat] and pub.get("phase") == Phase.BID:
             parts.append(t.pgettext("auction", "passed"))
     return parts
 
 
-def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me: int | None = None) -> str:
+def _seat_line(snapshot: TableSnapshot, pub: View, seat: int, t: T, me: int | None = None) -> str:
     game = snapshot.table.game
     name = seat_name(snapshot, seat, t)
     tricks = (pub.get("tricks") or [0, 0, 0, 0])[seat]
@@ -99,7 +98,7 @@ def _seat_line(snapshot: TableSnapshot, pub: dict[str, Any], seat: int, t: T, me
     return " · ".join(parts)
 
 
-def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | None = None, *,
+def game_lines(snapshot: TableSnapshot, pub: View, t: T, me: int | None = None, *,
                compact: bool = False) -> list[str]:
     """The game's own lines: trump and exposed card, auction and contract, Trix contract, doubles, layout.
 
@@ -117,7 +116,7 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
     elif game == "tarneeb41" and trump:
         out.append(t.gettext("Trump: {trump}", trump=trump_label(trump, t)))
     if game == "tarneeb41":
-        bids = [b for b in (pub.get("bids") or []) if b is not None]
+        bids = [b for b in (pub.get("bids") or []) if isinstance(b, int)]  # Tarneeb 41's: a bid or None by seat
         if bids and pub.get("phase") == Phase.BID and pub.get("seat") is not None:
             said = [t.gettext("{name}: {bid}", name=seat_name(snapshot, s, t), bid=b)
                     for s, b in enumerate(pub.get("bids") or []) if b is not None]
@@ -127,15 +126,15 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
             out.append(t.gettext("Bids so far total {total} (at least {minimum} to play)", total=sum(bids),
                                  minimum=int(minimum)))
     elif game == "tarneeb":
-        history = pub.get("bids") or []
+        history = [h for h in pub.get("bids") or [] if isinstance(h, dict)]  # Tarneeb's: the auction's calls
         if pub.get("phase") == Phase.BID and history:
             words = []
             for h in history:
-                name = seat_name(snapshot, h["seat"], t)
-                if h.get("bid") is None:
+                name, called = seat_name(snapshot, h["seat"], t), h.get("bid")
+                if called is None:
                     words.append(t.gettext("{name}: pass", name=name))
                 else:
-                    words.append(t.gettext("{name}: {bid}", name=name, bid=shown_bid(snapshot, h["bid"])))
+                    words.append(t.gettext("{name}: {bid}", name=name, bid=shown_bid(snapshot, called)))
             out.append(t.gettext("Auction: {bids}", bids=t.join(words)))
         high = pub.get("high_bid")
         if pub.get("phase") == Phase.BID and high:
@@ -144,11 +143,12 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
             else:
                 out.append(t.gettext("High bid: {bid} by {name}", bid=shown_bid(snapshot, high["bid"]),
                                      name=seat_name(snapshot, high["seat"], t)))
-        if pub.get("declarer") is not None and pub.get("contract"):
+        declarer, contract = pub.get("declarer"), pub.get("contract")
+        if declarer is not None and isinstance(contract, int) and contract:
             trump = pub.get("trump")
-            name = seat_name(snapshot, pub["declarer"], t)
-            bid = shown_bid(snapshot, pub["contract"])
-            mine = pub["declarer"] == me
+            name = seat_name(snapshot, declarer, t)
+            bid = shown_bid(snapshot, contract)
+            mine = declarer == me
             if trump and mine:
                 out.append(t.gettext("Contract: you bid {bid}, trump {trump}", bid=bid, trump=trump_label(trump, t)))
             elif trump:
@@ -159,8 +159,8 @@ def game_lines(snapshot: TableSnapshot, pub: dict[str, Any], t: T, me: int | Non
             else:
                 out.append(t.gettext("Contract: {name} bid {bid}; trump not chosen yet", name=name, bid=bid))
     elif game == "trix":
-        contract = pub.get("contract")
-        if contract:
+        contract = pub.get("contract")  # Trix's: the contract's name
+        if isinstance(contract, str) and contract:
             out.append(t.gettext("Contract: {contract}", contract=contract_name(contract, t)))
         left = [c for c in pub.get("contracts_left") or [] if c != contract]
         if left:
@@ -201,7 +201,7 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
     """The lines of the public table; ``me``: the reader's seat (the terminal's player), whose turn,
     bids and team are said in the second person ("Your turn", "Us / Them"); ``compact``: shorter,
     for a terminal's 80×24 (no order-of-play line, no "Scores:" heading, the target in one line)."""
-    pub = snapshot.public or {}
+    pub: View = snapshot.public or {}
     game = snapshot.table.game
     me = viewer(snapshot, me)
     lines = [_header(snapshot, pub, t)]
@@ -248,7 +248,7 @@ def table_text(snapshot: TableSnapshot, t: T, me: int | None = None) -> str:
 
 def render_table(snapshot: TableSnapshot, t: T, *, platform: str) -> OutMessage:
     """The public table message, edited in place. Uses ``snapshot.public`` only."""
-    pub = snapshot.public or {}
+    pub: View = snapshot.public or {}
     over = pub.get("winner") is not None or pub.get("phase") == Phase.OVER or snapshot.table.status in ENDED
     if over:
         return OutMessage(table_text(snapshot, t), (), notify=False)
