@@ -38,7 +38,7 @@ from bot.core.settings import ManagerSettings
 from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.discord.harness import Bot, Member, Table
 from tests.adapters.telegram.harness import CHAT, GROUP, Bed, choose, join_url_payload
-from tests.adapters.web.conftest import ARGS, CHROMIUM
+from tests.adapters.web.conftest import chromium
 
 #: The folder the README's images go to when set (``docs/images``).
 SCREENS_ENV = "MAJLIS_SCREENS"
@@ -370,19 +370,6 @@ class Picture:
     shown: Shown
     text_seen: str  # the message's text as chromium reads it back from the page
     requests: list[str] = field(default_factory=list)  # what the page asked for (nothing, we check)
-
-
-@contextlib.asynccontextmanager
-async def chromium() -> AsyncIterator[Any]:
-    """Debian's chromium through playwright, as the web browser tests start it."""
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 async def photograph(browser: Any, scenes: list[Scene], out: Path, pages_dir: Path) -> list[Picture]:

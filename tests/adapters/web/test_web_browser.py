@@ -7,16 +7,14 @@ Lean on purpose: one match, one Trix deal, a few pages. Screenshots go to ``test
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.adapters.screens import publish_web
-from tests.adapters.web.conftest import ARGS, CHROMIUM, OUTPUT
+from tests.adapters.web.conftest import OUTPUT, chromium
 from tests.adapters.web.harness import BOT_TOKEN, web_bed
 from tests.adapters.web.telegram_data import init_data
 
@@ -25,18 +23,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(180)]  
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
 CODE = re.compile(r'"code":"([2-9TJQKA][SHDC])"')
-
-
-@contextlib.asynccontextmanager
-async def chromium() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 async def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP) -> Any:
