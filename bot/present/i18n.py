@@ -9,6 +9,12 @@ A :class:`T` is one recipient's translator. Message ids are whole English senten
 Parameters are formatted for the reader: integers in the chosen digits, and in a right-to-left
 language every parameter is wrapped in a first-strong isolate (U+2068 … U+2069) so that card
 codes, numbers and Latin names embedded in an Arabic sentence keep their own direction.
+
+A parameter that is itself a phrase of isolated pieces (a list of bids, the cards on the table, the
+order of play) gets a right-to-left isolate (U+2067 … U+2069) instead: its pieces are isolated, so a
+first-strong isolate would find no letter of its own, resolve to left to right (UAX #9, rules P2–P3)
+and lay the list out backwards for an Arabic reader. :meth:`T.join` builds such lists, each item its
+own isolate.
 """
 
 from __future__ import annotations
@@ -28,16 +34,19 @@ DOMAIN = "messages"
 LOCALE_DIR = Path(locales.__file__).resolve().parent
 
 FSI = "\u2068"
+RLI = "\u2067"
+LRI = "\u2066"
 PDI = "\u2069"
 RLM = "\u200f"
-_OPENERS = frozenset({FSI, "\u2066", "\u2067"})  # FSI, LRI, RLI
+_OPENERS = frozenset({FSI, LRI, RLI})
 _ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _WESTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
 
 
 def _is_isolated(s: str) -> bool:
-    """True if ``s`` is one isolate: an FSI at the start whose matching PDI is the last character."""
-    if not (s.startswith(FSI) and s.endswith(PDI)):
+    """True if ``s`` is one isolate: an FSI, LRI or RLI at the start whose matching PDI is the last
+    character."""
+    if not (s[:1] in _OPENERS and s.endswith(PDI)):
         return False
     depth = 0
     for i, ch in enumerate(s):
@@ -61,6 +70,23 @@ def _starts_rtl(line: str) -> bool:
         if d == "L":
             return False
     return False
+
+
+def _is_phrase(s: str) -> bool:
+    """True if ``s`` is a phrase of isolated pieces with no strong letter of its own between them
+    (``FSI Ali PDI: FSI 7 PDI``, ``FSI 0 PDI ← FSI 1 PDI``), which a first-strong isolate would
+    resolve to left to right."""
+    depth = 0
+    isolates = False
+    for ch in s:
+        if ch in _OPENERS:
+            depth += 1
+            isolates = True
+        elif ch == PDI:
+            depth = max(depth - 1, 0)
+        elif depth == 0 and unicodedata.bidirectional(ch) in ("L", "R", "AL"):
+            return False
+    return isolates
 
 
 @cache
@@ -122,10 +148,11 @@ class T:
         return s
 
     def isolate(self, s: str) -> str:
-        """``s`` wrapped in FSI … PDI in a right-to-left language (unchanged otherwise)."""
+        """``s`` wrapped in FSI … PDI in a right-to-left language (unchanged otherwise); a phrase of
+        isolated pieces in RLI … PDI, so that it reads right to left (see the module's text)."""
         if not self.rtl or not s or _is_isolated(s):
             return s
-        return f"{FSI}{s}{PDI}"
+        return f"{RLI}{s}{PDI}" if _is_phrase(s) else f"{FSI}{s}{PDI}"
 
     def signed(self, n: int) -> str:
         """A score change with its sign: ``+5``, ``−4``, ``0``."""
@@ -208,9 +235,16 @@ class T:
             out.append(line if rtl else RLM + line)
         return "\n".join(out)
 
-    def join(self, items: list[str]) -> str:
-        """A list for a sentence: ``"a, b, c"`` (Arabic comma in Arabic)."""
-        return ("، " if self.rtl else ", ").join(items)
+    def join(self, items: list[str], sep: str | None = None) -> str:
+        """A list for a sentence: ``"a, b, c"`` (Arabic comma in Arabic), or the items between ``sep``.
+
+        In a right-to-left language each item is its own isolate and the list a right-to-left
+        isolate, so that it reads right to left, first item first, whatever its items hold."""
+        if sep is None:
+            sep = "، " if self.rtl else ", "
+        if not self.rtl or not items:
+            return sep.join(items)
+        return RLI + sep.join(self.isolate(item) for item in items) + PDI
 
 
 def N_(msgid: str) -> str:

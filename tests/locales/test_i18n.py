@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.lang import resolve_lang
-from bot.present.i18n import FSI, PDI, translator
+from bot.present.i18n import FSI, PDI, RLI, translator
 
 
 @pytest.mark.parametrize(
@@ -65,11 +65,29 @@ def test_no_mark_when_the_first_letter_is_arabic_even_inside_an_isolate() -> Non
     assert ar.lines([line]) == line
 
 
-def test_a_run_of_isolated_items_is_isolated_as_a_whole() -> None:
+def test_a_run_of_isolated_items_is_isolated_as_a_whole_right_to_left_in_arabic() -> None:
+    """A first-strong isolate around pieces that are all isolated finds no letter of its own and
+    resolves to left to right (UAX #9, P2–P3): Arabic would read the run backwards (issue 29)."""
     ar = translator("ar")
     run = f"{FSI}Sara{PDI} {FSI}Q♠{PDI}"
-    assert ar.isolate(run) == f"{FSI}{run}{PDI}"
+    assert ar.isolate(run) == f"{RLI}{run}{PDI}"
     assert ar.isolate(f"{FSI}a {FSI}b{PDI}{PDI}") == f"{FSI}a {FSI}b{PDI}{PDI}"
+    assert ar.isolate(f"{RLI}{run}{PDI}") == f"{RLI}{run}{PDI}"  # already one isolate
+    assert ar.isolate(f"علي {FSI}3{PDI}") == f"{FSI}علي {FSI}3{PDI}{PDI}"  # a letter of its own: first strong
+    assert ar.isolate("Q♠ K♠") == f"{FSI}Q♠ K♠{PDI}"
+    assert ar.isolate("−4") == f"{FSI}−4{PDI}"
+    assert translator("en").isolate(run) == run
+
+
+def test_a_list_in_arabic_is_a_right_to_left_isolate_of_isolated_items() -> None:
+    ar, en = translator("ar"), translator("en")
+    items = ["Sara", f"{FSI}Ali{PDI}: {FSI}3{PDI}", "علي"]
+    assert ar.join(items) == f"{RLI}{FSI}Sara{PDI}، {RLI}{items[1]}{PDI}، {FSI}علي{PDI}{PDI}"
+    assert ar.join(items, sep=" · ").count(" · ") == 2
+    assert ar.join([]) == ""
+    assert en.join(items) == ", ".join(items)  # English byte for byte as before
+    assert en.join(items, sep=" · ") == " · ".join(items)
+    assert ar.gettext("Bids: {bids}", bids=ar.join(items)).endswith(ar.join(items))  # not wrapped again
 
 
 def test_lines_are_the_same_when_remembered_and_the_memory_is_bounded() -> None:

@@ -60,8 +60,9 @@ def viewer(snapshot: TableSnapshot, me: int | None) -> int | None:
 
 
 def seat_order(t: T) -> str:
-    """The order of play, ``0 → 1 → 2 → 3`` in the reader's digits."""
-    return " → ".join(t.number(i) for i in range(4))
+    """The order of play, ``0 → 1 → 2 → 3`` in the reader's digits; in Arabic read from the right,
+    the arrows pointing the way it is read (``0 ← 1 ← 2 ← 3``)."""
+    return t.join([t.number(i) for i in range(4)], sep=" ← " if t.rtl else " → ")
 
 
 def team_name(team: int, t: T, me: int | None = None) -> str:
@@ -73,10 +74,10 @@ def team_name(team: int, t: T, me: int | None = None) -> str:
 
 def trick_line(snapshot: TableSnapshot, plays: Iterable[Play | Double], t: T) -> str:
     """``Ali Q♠ · Sara 3♠`` for a list of ``{"seat", "card"}``."""
-    return " · ".join(
+    return t.join([
         t.gettext("{name} {card}", name=seat_name(snapshot, p["seat"], t), card=card_label(p["card"], t))
         for p in plays
-    )
+    ], sep=" · ")
 
 
 def doubled_list(snapshot: TableSnapshot, doubled: Iterable[Double], t: T, me: int | None = None) -> str:

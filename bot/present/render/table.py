@@ -182,7 +182,7 @@ def game_lines(snapshot: TableSnapshot, pub: View, t: T, me: int | None = None, 
                 row = layout.get(s)
                 span = f"{rank_glyph(row[0], t)}–{rank_glyph(row[1], t)}" if row else "—"
                 rows.append(f"{SUIT_SYMBOL[s]} {t.isolate(span)}")
-            out.append(t.gettext("Layout: {rows}", rows=t.isolate(" · ".join(rows))))
+            out.append(t.gettext("Layout: {rows}", rows=t.join(rows, sep=" · ")))
         elif contract == "trix" and isinstance(layout, dict):
             out.append(t.gettext("Layout:"))
             for s in SUIT_ORDER:

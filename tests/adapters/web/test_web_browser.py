@@ -277,3 +277,37 @@ async def test_browser_mini_app_valid_expired_forged(tmp_path: Any) -> None:
             await wait_js(refused, "document.getElementById('banner').textContent.length > 5", 5_000)
             assert "not valid" in await refused.locator("#banner").inner_text()
             assert await refused.locator("#hand .card").count() == 0
+
+
+#: The middle x of each [start, end) range (UTF-16 offsets) of the first ``#info`` line that holds ``word``.
+INFO_ITEM_X_JS = """([word, ranges]) => {
+  const li = [...document.querySelectorAll("#info li")].find((e) => e.textContent.includes(word));
+  return ranges.map(([a, b]) => {
+    const r = document.createRange();
+    r.setStart(li.firstChild, a);
+    r.setEnd(li.firstChild, b);
+    const q = r.getBoundingClientRect();
+    return q.left + q.width / 2;
+  });
+}"""
+
+
+async def test_browser_arabic_bids_line_reads_from_the_right(tmp_path: Any) -> None:
+    """Issue 29: «الطلبات: لاعب آلي 1: 2، لاعب آلي 2: 4، لاعب آلي 3: 3» drew its names at x = 116, 213,
+    310 px, AI 3's bid read first. Seed 2: seats 1, 2 and 3 bid before Sara (seat 0)."""
+    async with web_bed(tmp_path, game="tarneeb41", seed=2, lang="ar") as bed, chromium() as browser:
+        page = await open_page(browser, bed.play_url(0), PHONE)
+        await my_move(page)
+        word = "الطلبات"
+        line = str(await page.evaluate(
+            "(w) => [...document.querySelectorAll('#info li')].find((e) => e.textContent.includes(w)).textContent",
+            word))
+        start = line.index(": ", line.index(word)) + 2
+        items, at = [], start
+        for item in line[start:].split("، "):
+            items.append((len(line[:at].encode("utf-16-le")) // 2, len(line[:at + len(item)].encode("utf-16-le")) // 2))
+            at += len(item) + 2
+        assert len(items) == 3, line  # AI 1, AI 2, AI 3
+        xs = await page.evaluate(INFO_ITEM_X_JS, [word, items])
+        assert xs[0] > xs[1] > xs[2], (xs, line)  # the first bid is the rightmost
+        assert page.errors == []
