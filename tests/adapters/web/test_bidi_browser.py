@@ -12,7 +12,7 @@ import html
 import pytest
 
 from bot.present.i18n import translator
-from tests.adapters.web.conftest import ARGS, CHROMIUM
+from tests.adapters.web.conftest import chromium
 from tests.present.bidi_lines import LATIN_SEATS, SEATS, Line, composite_lines
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(120)]  # chromium
@@ -57,24 +57,18 @@ class Case:
 
 async def reading_orders(cases: list[Case]) -> dict[str, tuple[list[str], list[str]]]:
     """For each case: its pieces in the order the reader meets them in chromium, and their x."""
-    from playwright.async_api import async_playwright
-
     body = "".join(f'<div id="l{i}" dir="{c.dir}">{html.escape(c.line.text)}</div>' for i, c in enumerate(cases))
     out: dict[str, tuple[list[str], list[str]]] = {}
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 1800, "height": 900})
-            await page.set_content('<!doctype html><meta charset="utf-8">'
-                                   f'<body style="font: 16px sans-serif">{body}</body>')
-            for i, c in enumerate(cases):
-                ranges = piece_ranges(c.line)
-                xs: list[float] = await page.evaluate(ITEM_X_JS, [f"l{i}", [r for _, r in ranges]])
-                pieces = [p for p, _ in ranges]
-                placed = sorted(zip(xs, pieces, strict=True), reverse=c.rtl)
-                out[c.key] = ([p for _, p in placed], [f"{p}@{x:.0f}" for x, p in zip(xs, pieces, strict=True)])
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 1800, "height": 900})
+        await page.set_content('<!doctype html><meta charset="utf-8">'
+                               f'<body style="font: 16px sans-serif">{body}</body>')
+        for i, c in enumerate(cases):
+            ranges = piece_ranges(c.line)
+            xs: list[float] = await page.evaluate(ITEM_X_JS, [f"l{i}", [r for _, r in ranges]])
+            pieces = [p for p, _ in ranges]
+            placed = sorted(zip(xs, pieces, strict=True), reverse=c.rtl)
+            out[c.key] = ([p for _, p in placed], [f"{p}@{x:.0f}" for x, p in zip(xs, pieces, strict=True)])
     return out
 
 
