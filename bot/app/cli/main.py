@@ -26,7 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a match in the terminal against three AI players")
     play.add_argument("--game", choices=GAMES, default="tarneeb41", help="the game (default tarneeb41)")
-    play.add_argument("--lang", choices=("ar", "en"), help="language (default: MAJLIS_LANG, then $LANG)")
+    play.add_argument("--lang", choices=("ar", "en"),
+                      help="language (default: MAJLIS_LANG, then $LANG; a resumed match keeps its own "
+                           "language unless --lang is given)")
     play.add_argument("--seat", type=int, choices=range(4), default=0, metavar="0..3",
                       help="your seat (default 0; your partner sits at seat+2)")
     play.add_argument("--seed", type=int, help="the shuffle seed (default: random)")
@@ -150,7 +152,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (OptionError, ValueError) as e:
         return fail(str(e))
     opts = PlayOptions(
-        game=args.game, lang=lang, seat=args.seat, seed=args.seed, timer=args.timer,
+        game=args.game, lang=lang, lang_asked=args.lang is not None, seat=args.seat, seed=args.seed, timer=args.timer,
         target=args.target, ai_level=cfg.ai_level, resume=args.resume, db=cfg.db,
         digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay, options=options, bidi=bidi,
     )
