@@ -288,7 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``majlis`` console script.
 
     A storage or configuration failure anywhere below ends here as one line on standard error
-    and exit code 1 (2 for a configuration error), never a traceback (:mod:`bot.app.cli.failures`).
+    and exit code 1 (2 for a configuration error, or a database in a folder that does not exist),
+    never a traceback (:mod:`bot.app.cli.failures`).
     """
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -298,6 +299,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from bot.app.cli.web import cmd_web
 
+    if hasattr(args, "db"):  # every command that takes --db: a folder the user named must exist
+        problem = _db_folder_problem(args)
+        if problem is not None:
+            return fail(f"majlis: {problem}", 2)
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
                "tables": cmd_tables, "web": cmd_web, "db": db.cmd_db}[args.command]
     try:
@@ -320,6 +325,18 @@ def _error_t(args: argparse.Namespace) -> T:
     except Exception:
         configured = None
     return translator(cli_lang(asked, configured))
+
+
+def _db_folder_problem(args: argparse.Namespace) -> str | None:
+    """One line if the database's folder is missing and is not the data folder (nothing is created);
+    a configuration that does not load is left to the command, which says so."""
+    from bot.app.cli.failures import missing_folder
+
+    try:
+        cfg = load_config(db=args.db)
+    except ConfigError:
+        return None
+    return missing_folder(cfg.db, cfg.data_dir, _error_t(args))
 
 
 def _configured_db() -> str | None:
