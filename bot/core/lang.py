@@ -18,3 +18,11 @@ def normalize_lang(code: str | None) -> str | None:
 def resolve_lang(stored: str | None, hint: str | None) -> str:
     """The recipient's language: the stored choice, else the platform's hint, else Arabic."""
     return normalize_lang(stored) or normalize_lang(hint) or DEFAULT_LANG
+
+
+def resume_lang(match: str | None, wanted: str, *, asked: bool) -> str:
+    """The language a resumed match goes on in: ``wanted`` if it was asked for explicitly (``--lang``),
+    else the match's own (``match``, stored with its table), else ``wanted`` (the machine's)."""
+    if asked:
+        return wanted
+    return normalize_lang(match) or wanted

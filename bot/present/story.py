@@ -218,9 +218,13 @@ def _first_deal(g: engine.Game) -> DealStarted:
 
 
 async def match_lang(repo: Repository, record: TableRecord) -> str | None:
-    """The language the match was played in: its chat's setting, else the table's own."""
+    """The language the match was played in: the table's own (its chat's when it was opened), else its
+    chat's setting now (a table older than its language). Not the chat's first: a chat's setting follows
+    whoever opened the latest table there (``majlis play --lang``), not this match."""
+    if record.lang:
+        return record.lang
     chat = await repo.get_chat(record.chat_id)
-    return (chat.lang if chat is not None else None) or record.lang
+    return chat.lang if chat is not None else None
 
 
 async def replay_text(db: str | Path, table_id: int, t: T | None = None, *, digits: str | None = None) -> str | None:

@@ -163,6 +163,45 @@ def test_run_speaks_the_configured_language(tmp_path: Path) -> None:
     assert "No token is configured" not in proc.stderr  # said in Arabic
 
 
+# -- a database in a folder that does not exist ------------------------------------------------
+
+
+DB_COMMANDS = [["play", "--ai", "easy"], ["web", "--no-open", "--port", "0"], ["run"], ["replay", "1"],
+               ["tables"], ["db", "migrate"]]
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("command", DB_COMMANDS, ids=[c[0] for c in DB_COMMANDS])
+def test_a_database_in_a_missing_folder_is_one_line_and_creates_nothing(tmp_path: Path, command: list[str],
+                                                                        lang: str) -> None:
+    """Issue 29: --db into a folder that does not exist: one line naming it, exit 2, no folder made."""
+    from bot.present.i18n import translator
+
+    folder = tmp_path / "no" / "such"
+    env = clean_env(tmp_path, LANG="ar_SY.UTF-8" if lang == "ar" else "en_US.UTF-8")
+    proc = majlis(tmp_path, *command, "--db", str(folder / "m.sqlite3"), env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    line = translator(lang).gettext(
+        "The folder {folder} does not exist, so the database {db} cannot be there: create the folder "
+        "first, or set --db (or MAJLIS_DB) to a file in an existing folder.",
+        folder=str(folder), db=str(folder / "m.sqlite3"))
+    assert proc.stderr == f"majlis: {line}\n"
+    assert not (tmp_path / "no").exists()
+    assert not (tmp_path / "data").exists()  # nor the data folder: that database is not in it
+    via_env = majlis(tmp_path, *command, env={**env, "MAJLIS_DB": str(folder / "m.sqlite3")})
+    assert via_env.returncode == 2 and via_env.stderr == proc.stderr
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.slow  # a real process
+def test_the_default_data_folder_is_still_created(tmp_path: Path) -> None:
+    proc = majlis(tmp_path, "play", "--ai", "easy", "--lang", "en", "--seed", "1", stdin="q\n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (tmp_path / "data" / "majlis" / "majlis.sqlite3").is_file()
+
+
 # -- replay and bench -------------------------------------------------------------------------
 
 
@@ -223,10 +262,14 @@ def test_a_database_server_that_cannot_be_reached_is_one_line_without_its_passwo
 
 @pytest.mark.slow  # a real process
 def test_tables_takes_a_sqlite_url_and_the_in_memory_database(tmp_path: Path) -> None:
-    db = tmp_path / "new folder" / "m.sqlite3"
+    db = tmp_path / "a folder" / "m.sqlite3"
+    assert majlis(tmp_path, "play", "--db", f"sqlite:///{db}", "--game", "trix", "--ai", "easy",
+                  "--lang", "en").returncode == 2  # a folder named by --db is never made for it (issue 29)
+    assert not db.parent.exists()
+    db.parent.mkdir()
     assert majlis(tmp_path, "play", "--db", f"sqlite:///{db}", "--game", "trix", "--ai", "easy",
                   "--lang", "en").returncode == 3
-    assert (db.parent / "majlis-play.log").exists()  # the folder was made, the log kept beside the database
+    assert (db.parent / "majlis-play.log").exists()  # the log kept beside the database
     listed = majlis(tmp_path, "tables", "--db", f"sqlite:///{db}", "--lang", "en")
     assert listed.returncode == 0 and listed.stdout.startswith("1 · Trix · being played")
     memory = majlis(tmp_path, "tables", "--db", ":memory:", "--lang", "en")

@@ -189,6 +189,7 @@ def test_a_bad_environment_value_names_the_variable(tmp_path: Path) -> None:
 def _played_db(tmp_path: Path) -> Path:
     """A database with table 1, a match stopped at the player's first turn (the input ended)."""
     db = tmp_path / "db" / "majlis.sqlite3"
+    db.parent.mkdir()  # a folder named by --db is never made for it (issue 29)
     result = majlis("play", "--ai", "easy", "--seed", "5", "--lang", "en", "--db", str(db),
                     env={"MAJLIS_DATA_DIR": str(tmp_path / "data")})
     assert result.returncode == 3, result.stderr

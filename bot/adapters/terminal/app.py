@@ -27,6 +27,7 @@ from bot.adapters.terminal.frame import ask_text, choices_line, display_order, h
 from bot.adapters.terminal.screen import Screen
 from bot.core import identity
 from bot.core.errors import TableError
+from bot.core.lang import resume_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.settings import ManagerSettings
 from bot.core.views import View
@@ -56,6 +57,8 @@ class PlayOptions:
 
     game: str = "tarneeb41"
     lang: str = "ar"
+    #: ``--lang`` was given: it wins over a resumed match's own language (else the match keeps its own).
+    lang_asked: bool = False
     seat: int = 0
     seed: int | None = None
     timer: int = 0
@@ -202,8 +205,9 @@ class TerminalGame:
             resume = normalize(answer or "") not in ("n", "no", "لا")
         if resume and snap is not None:
             self.table_id = snap.table_id
-            await m.update_chat(CHAT, lang=self.opts.lang, digits=self.opts.digits)
-            await m.update_player(PLAYER, name=self.person.name, lang=self.opts.lang)
+            self._speak(resume_lang(snap.table.lang, self.opts.lang, asked=self.opts.lang_asked))
+            await m.update_chat(CHAT, lang=self.t.lang, digits=self.opts.digits)
+            await m.update_player(PLAYER, name=self.person.name, lang=self.t.lang)
             if snap.table.status == LOBBY:  # interrupted before it began
                 try:
                     await m.begin(CHAT, self.person)
@@ -219,6 +223,15 @@ class TerminalGame:
             self.screen.line(self.t.gettext("The unfinished match at table {table} was abandoned.",
                                             table=snap.table_id))
         return await self._new_match()
+
+    def _speak(self, lang: str) -> None:
+        """Go on in ``lang`` (a resumed match's own language): the words, your name, the direction."""
+        if lang == self.t.lang:
+            return
+        self.t = translator(lang, self.opts.digits)
+        self.person = Person(PLAYER, self.t.gettext("You"), lang_hint=lang)
+        self.screen.rtl = self.t.rtl
+        self._story = None
 
     def _interactive(self) -> bool:
         if self.opts.interactive is not None:

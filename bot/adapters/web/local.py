@@ -21,6 +21,7 @@ from bot.adapters.web.server import WebServer, WebSettings
 from bot.adapters.web.tokens import install_secret
 from bot.core.errors import TableError
 from bot.core.identity import TERMINAL_PLAYER, cli_id
+from bot.core.lang import resume_lang
 from bot.core.model import Person
 from bot.core.settings import ManagerSettings
 from bot.present.i18n import translator
@@ -39,6 +40,8 @@ class WebOptions:
 
     game: str = "tarneeb41"
     lang: str = "ar"
+    #: ``--lang`` was given: it wins over a resumed match's own language (else the match keeps its own).
+    lang_asked: bool = False
     seed: int | None = None
     timer: int = 0
     target: int | None = None
@@ -96,9 +99,14 @@ class LocalTable:
     async def _table(self) -> None:
         m = self.manager
         snap = m.table_in_chat(CHAT)
-        await m.update_chat(CHAT, lang=self.opts.lang, turn_seconds=self.opts.timer, ai_level=self.opts.ai_level,
+        if self.opts.resume and snap is not None:  # the match goes on in its own language
+            lang = resume_lang(snap.table.lang, self.opts.lang, asked=self.opts.lang_asked)
+            if lang != self.t.lang:
+                self.t = translator(lang, self.opts.digits)
+                self.person = Person(PLAYER, self.t.gettext("You"), lang_hint=lang)
+        await m.update_chat(CHAT, lang=self.t.lang, turn_seconds=self.opts.timer, ai_level=self.opts.ai_level,
                             digits=self.opts.digits)
-        await m.update_player(PLAYER, name=self.person.name, lang=self.opts.lang)
+        await m.update_player(PLAYER, name=self.person.name, lang=self.t.lang)
         if self.opts.resume and snap is not None:
             self.table_id = snap.table_id
             if snap.table.status == LOBBY:
@@ -149,6 +157,7 @@ async def serve(opts: WebOptions, out: Callable[[str], None] = print) -> int:
     KeyboardInterrupt; the table must still be closed cleanly, its match saved.
     """
     local = LocalTable(opts, out)
+    stopped = False
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     installed: list[int] = []
@@ -170,8 +179,12 @@ async def serve(opts: WebOptions, out: Callable[[str], None] = print) -> int:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(webbrowser.open, url)
         await stop.wait()
+        stopped = True
         return STOPPED
     finally:
         for handled in installed:
             loop.remove_signal_handler(handled)
         await local.close()
+        if stopped:  # in the match's language, which a resumed match keeps
+            out(local.t.gettext("Stopped. Your match is saved: continue it with {command}.",
+                                command="majlis web --resume"))

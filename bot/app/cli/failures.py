@@ -49,6 +49,26 @@ def shown(db: str) -> Path | str:
     return redact(db)
 
 
+def missing_folder(db: str, data_dir: Path, t: T | None = None) -> str | None:
+    """One line if the folder of the database ``db`` does not exist and is not the data folder.
+
+    The data folder (``MAJLIS_DATA_DIR``, or the default one) is created on first use; any other
+    folder only by the person who named it: a mistyped ``--db``/``MAJLIS_DB`` must not leave new
+    folders behind (issue 29). Looks only.
+    """
+    path = db_path(db)
+    if path is None:
+        return None
+    folder = path.parent
+    if folder.exists() or folder.is_symlink():  # a file there: check_database says what is wrong
+        return None
+    if os.path.abspath(folder) == os.path.abspath(data_dir.expanduser()):
+        return None
+    return _t(t).gettext(
+        "The folder {folder} does not exist, so the database {db} cannot be there: create the folder "
+        "first, or set --db (or MAJLIS_DB) to a file in an existing folder.", folder=str(folder), db=str(path))
+
+
 def check_database(db: str, t: T | None = None, *, write: bool = True) -> None:
     """Raise :class:`StorageProblem` if ``db`` cannot be opened (for writing, with ``write``).
 

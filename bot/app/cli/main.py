@@ -26,7 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a match in the terminal against three AI players")
     play.add_argument("--game", choices=GAMES, default="tarneeb41", help="the game (default tarneeb41)")
-    play.add_argument("--lang", choices=("ar", "en"), help="language (default: MAJLIS_LANG, then $LANG)")
+    play.add_argument("--lang", choices=("ar", "en"),
+                      help="language (default: MAJLIS_LANG, then $LANG; a resumed match keeps its own "
+                           "language unless --lang is given)")
     play.add_argument("--seat", type=int, choices=range(4), default=0, metavar="0..3",
                       help="your seat (default 0; your partner sits at seat+2)")
     play.add_argument("--seed", type=int, help="the shuffle seed (default: random)")
@@ -150,7 +152,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (OptionError, ValueError) as e:
         return fail(str(e))
     opts = PlayOptions(
-        game=args.game, lang=lang, seat=args.seat, seed=args.seed, timer=args.timer,
+        game=args.game, lang=lang, lang_asked=args.lang is not None, seat=args.seat, seed=args.seed, timer=args.timer,
         target=args.target, ai_level=cfg.ai_level, resume=args.resume, db=cfg.db,
         digits=cfg.digits, auto=args.auto, ai_delay=cfg.ai_delay, options=options, bidi=bidi,
     )
@@ -286,7 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``majlis`` console script.
 
     A storage or configuration failure anywhere below ends here as one line on standard error
-    and exit code 1 (2 for a configuration error), never a traceback (:mod:`bot.app.cli.failures`).
+    and exit code 1 (2 for a configuration error, or a database in a folder that does not exist),
+    never a traceback (:mod:`bot.app.cli.failures`).
     """
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -296,6 +299,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from bot.app.cli.web import cmd_web
 
+    if hasattr(args, "db"):  # every command that takes --db: a folder the user named must exist
+        problem = _db_folder_problem(args)
+        if problem is not None:
+            return fail(f"majlis: {problem}", 2)
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
                "tables": cmd_tables, "web": cmd_web, "db": db.cmd_db}[args.command]
     try:
@@ -318,6 +325,18 @@ def _error_t(args: argparse.Namespace) -> T:
     except Exception:
         configured = None
     return translator(cli_lang(asked, configured))
+
+
+def _db_folder_problem(args: argparse.Namespace) -> str | None:
+    """One line if the database's folder is missing and is not the data folder (nothing is created);
+    a configuration that does not load is left to the command, which says so."""
+    from bot.app.cli.failures import missing_folder
+
+    try:
+        cfg = load_config(db=args.db)
+    except ConfigError:
+        return None
+    return missing_folder(cfg.db, cfg.data_dir, _error_t(args))
 
 
 def _configured_db() -> str | None:

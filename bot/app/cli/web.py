@@ -13,7 +13,9 @@ def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...])
     """Add the ``web`` subcommand to ``majlis``'s parser."""
     web = sub.add_parser("web", help="play a match in your browser against three AI players (on 127.0.0.1)")
     web.add_argument("--game", choices=games, default="tarneeb41", help="the game (default tarneeb41)")
-    web.add_argument("--lang", choices=("ar", "en"), help="language (default: MAJLIS_LANG, then $LANG)")
+    web.add_argument("--lang", choices=("ar", "en"),
+                     help="language (default: MAJLIS_LANG, then $LANG; a resumed match keeps its own "
+                          "language unless --lang is given)")
     web.add_argument("--seed", type=int, help="the shuffle seed (default: random)")
     web.add_argument("--timer", type=int, default=0, metavar="SECONDS",
                      help="seconds per turn before the timer plays for you (0 = no timer, the default)")
@@ -38,16 +40,15 @@ def cmd_web(args: argparse.Namespace) -> int:
     except ConfigError as e:
         return fail(str(e))
     lang = cli_lang(args.lang, cfg.lang)
-    opts = WebOptions(game=args.game, lang=lang, seed=args.seed, timer=args.timer, target=args.target,
+    opts = WebOptions(game=args.game, lang=lang, lang_asked=args.lang is not None, seed=args.seed,
+                      timer=args.timer, target=args.target,
                       ai_level=cfg.ai_level, resume=args.resume, db=cfg.db, digits=cfg.digits,
                       ai_delay=cfg.ai_delay, port=args.port, open_browser=not args.no_open)
     prepare_db(cfg.db)
     log_to_file(cfg.db, cfg.log_level)
     try:
-        code = asyncio.run(serve(opts, lambda line: print(line, flush=True)))
+        return asyncio.run(serve(opts, lambda line: print(line, flush=True)))  # says when it stopped
     except KeyboardInterrupt:  # where the loop cannot handle signals itself
-        code = STOPPED
-    if code == STOPPED:
         print(translator(lang, cfg.digits).gettext(
             "Stopped. Your match is saved: continue it with {command}.", command="majlis web --resume"))
-    return code
+        return STOPPED

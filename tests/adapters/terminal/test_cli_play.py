@@ -129,6 +129,41 @@ def test_input_ending_at_the_resume_question_saves_the_match_instead_of_waiting(
     assert again.stdout.rstrip().endswith("Input ended. The match is saved: continue it with majlis play --resume.")
 
 
+@pytest.mark.parametrize(("lang", "machine"), [("en", "ar"), ("ar", "en")])
+def test_a_match_keeps_its_language_on_resume_and_replay(tmp_path: Path, lang: str, machine: str) -> None:
+    """Issue 29: a match started with --lang comes back in its language, whatever the machine speaks;
+    an explicit --lang on resume wins (for that session), and the replay still tells the match's own."""
+    env = {**env_for(tmp_path), "LANG": "en_US.UTF-8" if machine == "en" else "ar_SY.UTF-8",
+           "MAJLIS_LANG": machine}
+    db = str(tmp_path / "m.sqlite3")
+
+    def majlis(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*MAJLIS, *args, "--db", db], input="q\n", capture_output=True, text=True,
+                              timeout=120, env=env, cwd=tmp_path, check=False)
+
+    t, other = translator(lang), translator(machine)
+    saved = plain(t.gettext("The match is saved: continue it with {command}.", command="majlis play --resume"))
+    first = majlis("play", "--ai", "easy", "--seed", "5", "--lang", lang)
+    assert first.returncode == 0 and plain(first.stdout).rstrip().endswith(saved), first.stderr[-2000:]
+
+    resumed = majlis("play", "--ai", "easy", "--resume")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    out = plain(resumed.stdout)
+    assert out.startswith(plain(t.gettext("Resuming table {table}.", table=1))), out[:300]
+    assert out.rstrip().endswith(saved)
+    assert plain(t.gettext("Your hand")) in out and plain(other.gettext("Your hand")) not in out
+
+    told = majlis("replay", "1")
+    assert told.returncode == 0, told.stderr
+    title = plain(t.gettext("{game} · table {table} · {status}", game=game_name("tarneeb41", t), table=1,
+                            status=t.pgettext("table status", "being played")))
+    assert plain(told.stdout).startswith(title), told.stdout[:300]
+
+    asked = majlis("play", "--ai", "easy", "--resume", "--lang", machine)  # the explicit flag wins
+    assert plain(asked.stdout).startswith(plain(other.gettext("Resuming table {table}.", table=1)))
+    assert plain(majlis("replay", "1").stdout).startswith(title)  # and the match keeps its own language
+
+
 def test_auto_plays_with_the_ai_without_any_input(tmp_path: Path) -> None:
     proc = play(tmp_path, "--game", "trix", "--lang", "en", "--seed", "4", "--auto", stdin="")
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -250,11 +250,18 @@ async def test_an_unfinished_match_asks_to_resume(tmp_path: Path) -> None:
     assert "Resuming table 2." in text
 
 
-async def test_resuming_in_another_language_renames_you(tmp_path: Path) -> None:
+async def test_resuming_with_lang_asked_for_renames_you(tmp_path: Path) -> None:
+    await run_game(tmp_path, ["q"], game="tarneeb41", lang="ar", seed=3)
+    code, text = await run_game(tmp_path, ["q"], game="tarneeb41", lang="en", lang_asked=True, seed=3, resume=True)
+    assert code == 0
+    assert "أنت" not in text and "You" in text
+
+
+async def test_resuming_without_lang_keeps_the_match_s_language(tmp_path: Path) -> None:
     await run_game(tmp_path, ["q"], game="tarneeb41", lang="ar", seed=3)
     code, text = await run_game(tmp_path, ["q"], game="tarneeb41", lang="en", seed=3, resume=True)
     assert code == 0
-    assert "أنت" not in text and "You" in text
+    assert "You" not in text and "Resuming" not in text and "bid" not in text  # Arabic (reshaped), not English
 
 
 class Counted(io.TextIOBase):

@@ -74,3 +74,34 @@ def test_majlis_web_started_in_the_background_stops_on_sigint_and_sigterm_and_sa
                 proc.stdout.close()
         assert code == 130
         assert "Stopped. Your match is saved: continue it with majlis web --resume." in rest
+
+
+async def test_majlis_web_resumes_a_match_in_its_own_language(tmp_path: Path) -> None:
+    """Issue 29: an Arabic match resumed on an English machine (no --lang) goes on in Arabic."""
+    from bot.present.i18n import translator
+
+    env = {**os.environ, "MAJLIS_DATA_DIR": str(tmp_path), "MAJLIS_AI_DELAY": "0", "MAJLIS_AI_LEVEL": "easy",
+           "MAJLIS_NO_BROWSER": "1", "MAJLIS_LANG": "en", "LANG": "en_US.UTF-8"}
+    env.pop("MAJLIS_DB", None)
+    ar = translator("ar")
+    cmd = [sys.executable, "-m", "bot", "web", "--port", "0", "--seed", "9", "--no-open"]
+    for args in (["--lang", "ar"], ["--resume"]):
+        proc = subprocess.Popen([*cmd, *args], stdout=subprocess.PIPE, text=True, env=env)
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline() for _ in range(3 if args == ["--resume"] else 2)]
+            url = next(m.group(0) for line in lines if (m := re.match(r"http://127\.0\.0\.1:\d+/#k=\S+", line)))
+            if args == ["--resume"]:
+                assert lines[0].rstrip("\n") == ar.gettext("Resuming table {table}.", table=1), lines
+            base, token = url.split("/#k=")
+            async with aiohttp.ClientSession() as s, s.ws_connect(base.replace("http", "ws") + "/ws?k=" + token) as ws:
+                hello = json.loads((await ws.receive(timeout=10)).data)
+                assert hello["type"] == "hello" and hello["lang"] == "ar"
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=15)
+            rest = proc.stdout.read() if proc.stdout is not None else ""
+            if proc.stdout is not None:
+                proc.stdout.close()
+        assert ar.gettext("Stopped. Your match is saved: continue it with {command}.",
+                          command="majlis web --resume") in rest
