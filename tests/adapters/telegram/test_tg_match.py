@@ -63,7 +63,11 @@ async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> Non
         assert set(bed.tg.texts(p.user_id)) <= bed.checker.checked[p.dm]
         sends = [op for op in bed.tg.ops[p.user_id] if op.kind == "send"]
         edits = [op for op in bed.tg.ops[p.user_id] if op.kind == "edit"]
-        assert len(sends) >= 3 and len(edits) > 10  # the hand edited in place, fresh "your turn" messages
+        # the hand is sent once and edited in place; whether a "your turn" notice is ever sent here is
+        # a race (it is withdrawn when the person acts before the DM budget lets it out, and this test
+        # presses at once), so the fresh notice is checked where the person waits for it:
+        # test_a_person_who_takes_time_gets_a_fresh_turn_message
+        assert len(sends) >= 1 and len(edits) > 10
 
 
 @pytest.mark.slow
