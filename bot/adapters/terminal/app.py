@@ -22,7 +22,7 @@ from typing import Any, Protocol, TextIO
 from bot.adapters.terminal.bidi import wants_autodetect
 from bot.adapters.terminal.choices import Menu, is_extreme, normalize
 from bot.adapters.terminal.commands import auto_choice, run_command, unknown_text
-from bot.adapters.terminal.console import InputEnded, LineReader, Quit, prepare_db, term_ok
+from bot.adapters.terminal.console import InputEnded, LineReader, Quit, term_ok
 from bot.adapters.terminal.frame import ask_text, choices_line, display_order, hand_box, menu_for, table_box
 from bot.adapters.terminal.screen import Screen
 from bot.core import identity
@@ -406,5 +406,4 @@ async def play(opts: PlayOptions) -> int:
     return await TerminalGame(opts, make_screen(opts)).run()
 
 
-__all__ = ["InputEnded", "PlayOptions", "TerminalGame", "card_label", "display_order", "make_screen", "play",
-           "prepare_db"]
+__all__ = ["InputEnded", "PlayOptions", "TerminalGame", "card_label", "display_order", "make_screen", "play"]

@@ -30,7 +30,7 @@ def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...])
 
 def cmd_web(args: argparse.Namespace) -> int:
     """Serve a local table and print (and, where possible, open) its address."""
-    from bot.adapters.terminal.app import prepare_db
+    from bot.adapters.terminal.console import prepare_db
     from bot.adapters.web.local import STOPPED, WebOptions, serve
     from bot.app.config import ConfigError, load_config
     from bot.present.i18n import translator
