@@ -77,7 +77,7 @@ def test_arabic_sentences_about_a_name_use_no_gendered_verb(event: dict, banned:
 def test_arabic_turn_lines_and_you_lines() -> None:
     snap = snapshot("tarneeb41", dict(T41_PUBLIC, phase="play"), to_act=1)
     text = plain(table_text(snap, AR))
-    assert "الدور لـSara: اللعب" in text and "يلعب" not in text
+    assert "دور Sara في اللعب" in text and "يلعب" not in text and "لـ" not in text
     story = Story(snap.table, AR, show_hands=False, live=True, me=0)
     story.event({"type": "passed", "seat": 0})
     assert plain(story.lines[0]).strip() == "تمرّر"

@@ -80,6 +80,21 @@ def trick_line(snapshot: TableSnapshot, plays: Iterable[Play | Double], t: T) ->
     ], sep=" · ")
 
 
+def taken_by(snapshot: TableSnapshot, seat: int, t: T, me: int | None = None) -> str:
+    """"Taken by Sara" for a trick's taker; "Taken by you" for the reader (``me``, or the terminal's
+    player)."""
+    if seat == viewer(snapshot, me):
+        return t.gettext("Taken by you")
+    return t.gettext("Taken by {name}", name=seat_name(snapshot, seat, t))
+
+
+def trick_taken_text(snapshot: TableSnapshot, trick: int, seat: int, t: T, me: int | None = None) -> str:
+    """"Trick 3: taken by Sara" (the web replay's caption); "taken by you" for the reader."""
+    if seat == viewer(snapshot, me):
+        return t.gettext("Trick {n}: taken by you", n=trick)
+    return t.gettext("Trick {n}: taken by {name}", n=trick, name=seat_name(snapshot, seat, t))
+
+
 def doubled_list(snapshot: TableSnapshot, doubled: Iterable[Double], t: T, me: int | None = None) -> str:
     """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``); "Q♠ by you" for seat ``me``."""
     items = []
@@ -179,6 +194,7 @@ def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
 
     ``teams``: partners win together (default: the Tarneeb games; Trix with ``partnership``)."""
     names = [seat_name(snapshot, s, t) for s in winner]
+    me = viewer(snapshot, me)
     if not names:
         return ""
     if teams is None:

@@ -88,11 +88,15 @@ def _tarneeb41_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | 
     return lines
 
 
-def _trix_summary(snapshot: TableSnapshot, ev: DealScored, t: T) -> list[str]:
+def _trix_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None = None) -> list[str]:
     s = ev.get("summary") or {}
     contract = str(s.get("contract", ""))
-    lines = [t.gettext("{contract} in the kingdom of {name}:", contract=contract_name(contract, t),
-                       name=seat_name(snapshot, int(s.get("owner", 0)), t))]
+    owner = int(s.get("owner", 0))
+    if owner == viewer(snapshot, me):
+        lines = [t.gettext("{contract} in your kingdom:", contract=contract_name(contract, t))]
+    else:
+        lines = [t.gettext("{contract} in the kingdom of {name}:", contract=contract_name(contract, t),
+                           name=seat_name(snapshot, owner, t))]
     deltas = (ev.get("deltas") or {}).get("players") or [0] * 4
     totals = (ev.get("scores") or {}).get("players") or [0] * 4
     taken = s.get("taken") or {}
@@ -186,7 +190,7 @@ def deal_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None =
     elif game == "tarneeb41":
         body = _tarneeb41_summary(snapshot, ev, t, me)
     else:
-        body = _trix_summary(snapshot, ev, t)
+        body = _trix_summary(snapshot, ev, t, me)
         doubles = (ev.get("summary") or {}).get("doubles") or []
         body += doubles_breakdown(snapshot, list(doubles), ev, t, me)
     return t.lines([head, *body])
@@ -275,7 +279,7 @@ def notice_text(snap: TableSnapshot, ev: Event, t: T, me: int | None = None) -> 
     elif ev["type"] == "doubles_revealed":
         doubles = ev.get("doubles") or []
         if doubles:
-            text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t))
+            text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t, me))
         else:
             text = t.gettext("Nobody doubled.")
     return text
