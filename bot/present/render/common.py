@@ -189,7 +189,7 @@ def score_lines(snapshot: TableSnapshot, scores: Scores, game: str, t: T,
 
 def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
                  teams: bool | None = None, me: int | None = None) -> str:
-    """"Team A (Ali & Omar) wins" / "Ali wins" / "drawn between Ali and Sara"; for a reader at seat
+    """"Team A (Ali & Omar) wins" / "Ali wins" / "a draw: Ali, Sara share the top score"; for a reader at seat
     ``me``: "We win" / "They win" / "You win".
 
     ``teams``: partners win together (default: the Tarneeb games; Trix with ``partnership``)."""
@@ -210,4 +210,4 @@ def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
         if me is not None and winner[0] == me:
             return t.gettext("You win the match!")
         return t.gettext("{name} wins the match!", name=names[0])
-    return t.gettext("The match is drawn between {names}.", names=t.join(names))
+    return t.gettext("The match ends in a draw: {names} share the top score.", names=t.join(names))

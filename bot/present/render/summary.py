@@ -143,19 +143,22 @@ def doubles_breakdown(snapshot: TableSnapshot, doubles: list[Double], ev: DealSc
                       me: int | None = None) -> list[str]:
     """What each double did to a Trix deal's scores: the taker pays double, the doubler gains the base
     value; a doubler who takes their own card pays the normal penalty only (X-B5, the default
-    ``self_capture``). ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
+    ``self_capture``). ``me``: the reader's seat (else the terminal's player), told in the second person. ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
     s = ev.get("summary") or {}
     taken = s.get("taken") or {}
     options = snapshot.table.options or {}
     penalties = list(options.get("penalties") or DEFAULT_PENALTIES)
     lines = []
+    me = viewer(snapshot, me)
     for d in doubles:
         card, doubler = str(d["card"]), int(d["seat"])
         value = int(penalties[0] if card == "KH" else penalties[1])
         taker = next((int(seat) for seat, cards in (taken.items() if isinstance(taken, dict) else [])
                       if card in (cards or [])), None)
         label, by = card_name(card, t), seat_name(snapshot, doubler, t)  # in words, as _taken_words says why
-        if taker is None:
+        if taker is None and doubler == me:
+            lines.append(t.gettext("{card} (your double) was not taken.", card=label))
+        elif taker is None:
             lines.append(t.gettext("{card} (doubled by {name}) was not taken.", card=label, name=by))
         elif taker == doubler == me:
             lines.append(t.gettext("{card} (your double) came back to you: the normal {penalty} only.",
