@@ -27,8 +27,8 @@ import engine
 import locales
 from bot.core.identity import TERMINAL_PLAYER
 from bot.core.model import TableSnapshot
-from bot.core.views import Event, Phase, View, public_view
-from bot.present.i18n import LRI, PDI, RLI, RLM, FSI, T, translator
+from bot.core.views import Phase, View
+from bot.present.i18n import FSI, LRI, PDI, RLI, RLM, T, translator
 from bot.present.render.cards import card_label, cards_line, contract_name, game_name, suit_label, trump_label
 from bot.present.render.common import (
     doubled_list,
@@ -42,7 +42,7 @@ from bot.present.render.summary import doubles_breakdown, notice_text
 from bot.present.render.table import _header, game_lines, last_trick_line
 from bot.present.render.turn import turn_line, turn_sentence
 from bot.present.story import Story
-from storage.records import Seat, TableRecord
+from storage.records import Seat, TableRecord, TableStatus
 
 LANGS = ("ar", "en")
 OUT = Path(locales.__file__).resolve().parent / "samples"
@@ -104,7 +104,8 @@ SAID_TO_THE_READER: dict[str, str] = {
 }
 #: Labels and lists where the reader's seat name ("You") stands as any name does.
 READER_AS_A_NAME = frozenset({
-    "Seat {seat}: {name}", "The match ends in a draw: {names} share the top score.", "They win the match ({name_a} & {name_b}).",
+    "Seat {seat}: {name}", "The match ends in a draw: {names} share the top score.",
+    "They win the match ({name_a} & {name_b}).",
     "Trick {n}: {cards} → {name}", "We win the match ({name_a} & {name_b})!", "{game} starts at table {table}: "
     "{names}. Play passes {order}.", "{name} ({detail}): {change} → {total}", "{name} {cards}", "{name} {card}",
     "{name}: bid {bid}, {took} → {change} (total {total})", "{name}: pass", "{name}: {bid}",
@@ -153,7 +154,7 @@ def sample_record(lang: str, game: str, *, reader: bool = True, options: dict[st
              Seat(player_id="tg:1", name=names[1]), Seat(player_id="ai:normal:2", is_ai=True),
              Seat(player_id="tg:3", name=names[3]))
     return TableRecord(table_id=7, chat_id="tg:-100", game=game, options=options or {}, seed=1, dealer=3,
-                       creator="tg:1", status="playing", seats=seats, version=5)
+                       creator="tg:1", status=TableStatus.PLAYING, seats=seats, version=5)
 
 
 def snap(lang: str, game: str, public: View | None = None, to_act: int | None = None, *,
@@ -209,7 +210,7 @@ def _auction(t: T) -> list[str]:
     out = []
     s = snap(t.lang, "tarneeb")
     bids = [{"seat": 0, "bid": 7}, {"seat": 1, "bid": None}, {"seat": 2, "bid": 8}]
-    pub: View = {"game": "tarneeb", "phase": Phase.BID, "bids": bids, "high_bid": {"seat": 2, "bid": 8}}  # type: ignore[typeddict-item]
+    pub: Any = {"game": "tarneeb", "phase": Phase.BID, "bids": bids, "high_bid": {"seat": 2, "bid": 8}}
     out += ["[the auction so far] " + x for x in game_lines(s, pub, t, 0)]
     for seat, who in SUBJECTS:
         pub = {"game": "tarneeb", "phase": Phase.BID, "high_bid": {"seat": seat, "bid": 9}}
@@ -232,7 +233,7 @@ def _doubles(t: T) -> list[str]:
     listed = [{"card": "KH", "seat": 0}, {"card": "QS", "seat": 1}, {"card": "QD", "seat": 2}]
     out.append("[the doubled cards] " + t.gettext("Doubled: {cards}", cards=doubled_list(s, listed, t)))  # type: ignore[arg-type]
     for doubler, d_who in SUBJECTS:
-        for taker, t_who in ((*SUBJECTS, (3, "a person")) + ((None, "nobody"),)):
+        for taker, t_who in (*SUBJECTS, (3, "a person"), (None, "nobody")):
             taken = {} if taker is None else {str(taker): ["KH"]}
             ev = {"type": "deal_scored", "summary": {"contract": "king", "taken": taken}}
             lines = doubles_breakdown(s, [{"card": "KH", "seat": doubler}], ev, t)  # type: ignore[arg-type]
@@ -280,9 +281,11 @@ def _notices(t: T) -> list[str]:
             if seat == READER and ev.get("reason") == "left":
                 continue  # the terminal's player never leaves (NEVER_THE_READER)
             out.append(f"[{ev['type']}, {who}] " + notice_text(s, ev, t))  # type: ignore[arg-type]
-    for ev in ({"type": "table_started"}, {"type": "table_cancelled", "reason": "lobby_timeout"},
-               {"type": "table_cancelled"}, {"type": "table_parked"}, {"type": "doubles_revealed", "doubles": []}):
-        out.append(f"[{ev['type']}] " + notice_text(s, ev, t))  # type: ignore[arg-type]
+    ends: tuple[Any, ...] = ({"type": "table_started"}, {"type": "table_cancelled", "reason": "lobby_timeout"},
+                             {"type": "table_cancelled"}, {"type": "table_parked"},
+                             {"type": "doubles_revealed", "doubles": []})
+    for end in ends:
+        out.append(f"[{end['type']}] " + notice_text(s, end, t))
     out.append("[a hand, waiting for a person] " + hand_text(snap(t.lang, "trix", None, 1),
                                                              {"seat": 0, "hand": ["2H"], "phase": Phase.PLAY}, t)
                .split("\n")[-1])
@@ -304,11 +307,12 @@ def _endings(t: T) -> list[str]:
     out.append("[Tarneeb, the other team won] " + winners_text(snap(t.lang, "tarneeb"), [1, 3], "tarneeb", t))
     group = snap(t.lang, "tarneeb", reader=False)
     out.append("[Tarneeb, in a group] " + winners_text(group, [1, 3], "tarneeb", t))
-    scores = {"teams": [31, 12], "players": [20, 5, 11, 7]}
+    scores: Any = {"teams": [31, 12], "players": [20, 5, 11, 7]}
     out += ["[Tarneeb 41 scores, at the terminal] " + x for x in score_lines(snap(t.lang, "tarneeb41"), scores,
                                                                              "tarneeb41", t, 0)]
     out += ["[Tarneeb 41 scores, in a group] " + x for x in score_lines(group, scores, "tarneeb41", t)]
-    out += ["[Trix scores] " + x for x in score_lines(snap(t.lang, "trix"), {"players": [150, -75, 0, 25]}, "trix", t)]
+    trix: Any = {"players": [150, -75, 0, 25]}
+    out += ["[Trix scores] " + x for x in score_lines(snap(t.lang, "trix"), trix, "trix", t)]
     return out
 
 
@@ -319,8 +323,8 @@ def _story(t: T) -> list[str]:
     hands = Story(sample_record(t.lang, "tarneeb41"), t, show_hands=True)
     hands.deal_hands(g)
     out += ["[the replay's hands] " + x.strip() for x in hands.lines]
-    events: list[Callable[[int], Event]] = [
-        lambda s: {"type": "deal_started", "deal_no": 3, "dealer": s, "first": 0},  # type: ignore[typeddict-item]
+    events: list[Callable[[int], Any]] = [
+        lambda s: {"type": "deal_started", "deal_no": 3, "dealer": s, "first": 0},
         lambda s: {"type": "bid_made", "seat": s, "bid": 8},
         lambda s: {"type": "passed", "seat": s},
         lambda s: {"type": "auction_won", "seat": s, "bid": 8},
@@ -340,8 +344,8 @@ def _story(t: T) -> list[str]:
         story.event({"type": "trick_taken", "seat": seat, "cards": plays, "trick_no": 4})  # type: ignore[typeddict-item]
         out += [f"[a trick in the replay, taken by {who}] " + x.strip() for x in story.lines]
     trix = sample_record(t.lang, "trix")
-    trix_events: list[Callable[[int], Event]] = [
-        lambda s: {"type": "deal_started", "deal_no": 7, "dealer": 0, "first": s, "kingdom": 1,  # type: ignore[typeddict-item]
+    trix_events: list[Callable[[int], Any]] = [
+        lambda s: {"type": "deal_started", "deal_no": 7, "dealer": 0, "first": s, "kingdom": 1,
                    "deal_index": 6, "owner": s},
         lambda s: {"type": "contract_chosen", "seat": s, "contract": "queens"},
         lambda s: {"type": "card_doubled", "seat": s, "card": "QS"},
@@ -444,7 +448,7 @@ def catalog_messages() -> list[tuple[str, str | None, str | None]]:
 
     with (Path(locales.__file__).resolve().parent / "messages.pot").open("rb") as f:
         cat = read_po(f)
-    out = []
+    out: list[tuple[str, str | None, str | None]] = []
     for m in cat:
         if not m.id:
             continue
@@ -461,7 +465,8 @@ def catalog(t: T) -> list[str]:
     for msgid, plural, context in catalog_messages():
         head = f"* {msgid}" + (f"  |  {plural}" if plural else "") + (f"  (context: {context})" if context else "")
         out.append(head)
-        seated = bool(fields(msgid + (plural or "")) & SEAT_FIELDS) and "not a seat" not in NEVER_THE_READER.get(msgid, "")
+        names_a_seat = bool(fields(msgid + (plural or "")) & SEAT_FIELDS)
+        seated = names_a_seat and "not a seat" not in NEVER_THE_READER.get(msgid, "")
         counts = COUNTS if plural else (3,)
         for n in counts:
             tag = f"n={n}" if plural else ""

@@ -143,7 +143,8 @@ def doubles_breakdown(snapshot: TableSnapshot, doubles: list[Double], ev: DealSc
                       me: int | None = None) -> list[str]:
     """What each double did to a Trix deal's scores: the taker pays double, the doubler gains the base
     value; a doubler who takes their own card pays the normal penalty only (X-B5, the default
-    ``self_capture``). ``me``: the reader's seat (else the terminal's player), told in the second person. ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
+    ``self_capture``). ``me``: the reader's seat (else the terminal's player), told in the second person.
+    ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
     s = ev.get("summary") or {}
     taken = s.get("taken") or {}
     options = snapshot.table.options or {}
