@@ -17,15 +17,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from bot.core.commands import Act, Begin, Claim, Join, Leave, ShowHand, Stop
+from bot.core.commands import Act, Begin, Claim, Join, Leave, Rematch, ShowHand, Stop
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 
 PREFIX = "mj1"
 MAX_BYTES = 64
 #: a: engine action; j: join (arg = seat or empty); b: begin; h: my hand; l: leave; c: claim seat;
-#: x: stop.
-VERBS = frozenset("ajbhlcx")
+#: x: stop; r: play again (arg ``swap``: with partners swapped, else empty).
+VERBS = frozenset("ajbhlcxr")
 _ARG = re.compile(r"[A-Za-z0-9_]*")
 _NUM = re.compile(r"0|[1-9][0-9]{0,17}")
 
@@ -92,7 +92,7 @@ def is_ours(s: str) -> bool:
 
 
 #: What a button asks for.
-ButtonCommand = Act | Join | Begin | Leave | Claim | Stop | ShowHand
+ButtonCommand = Act | Join | Begin | Leave | Claim | Stop | ShowHand | Rematch
 
 
 def to_command(payload: str) -> ButtonCommand:
@@ -125,6 +125,10 @@ def to_command(payload: str) -> ButtonCommand:
             return Stop(tid)
         case "h":
             return ShowHand(tid)
+        case "r":
+            if p.arg not in ("", "swap"):
+                raise TableError(Refusal.BAD_ACTION)
+            return Rematch(tid, swap=p.arg == "swap")
     raise TableError(Refusal.STALE)  # a verb of VERBS without a command here is never taken for another
 
 

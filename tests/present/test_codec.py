@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.commands import Act, Begin, Claim, Join, Leave, ShowHand, Stop
+from bot.core.commands import Act, Begin, Claim, Join, Leave, Rematch, ShowHand, Stop
 from bot.core.errors import Refusal, TableError
 from bot.present.codec import MAX_BYTES, VERBS, CodecError, Payload, UnknownVerb, decode, encode, is_ours, to_command
 from engine.cards import CODES
@@ -88,6 +88,8 @@ def test_decode_never_raises_anything_but_codec_error(s: str) -> None:
     ("mj1:l:12:-:", Leave(12)),
     ("mj1:x:12:-:", Stop(12)),
     ("mj1:h:12:-:", ShowHand(12)),
+    ("mj1:r:12:-:", Rematch(12)),
+    ("mj1:r:12:-:swap", Rematch(12, swap=True)),
 ])
 def test_a_payload_becomes_its_command(payload: str, command: object) -> None:
     assert to_command(payload) == command
@@ -95,7 +97,7 @@ def test_a_payload_becomes_its_command(payload: str, command: object) -> None:
 
 def test_every_verb_has_a_command() -> None:
     for verb in VERBS:
-        to_command(encode(verb, 5, 0, "1"))  # never refused for its verb
+        to_command(encode(verb, 5, 0, "swap" if verb == "r" else "1"))  # never refused for its verb
 
 
 @pytest.mark.parametrize("payload", ["mj1:z:12:-:", "mj1:q:12:3:x", "mj1:zz:12:-:", "mj1::12:-:", "mj1:1:12:-:"])
@@ -107,7 +109,8 @@ def test_an_unknown_verb_is_refused_as_out_of_date(payload: str) -> None:
     assert e.value.code is Refusal.STALE
 
 
-@pytest.mark.parametrize("payload", ["mj1:c:12:-:", "mj1:c:12:-:x", "mj1:j:12:-:abc", "mj1:a:x:2:x", "mj1:a:1:2:pl@y"])
+@pytest.mark.parametrize("payload", ["mj1:c:12:-:", "mj1:c:12:-:x", "mj1:r:12:-:2",
+                                     "mj1:j:12:-:abc", "mj1:a:x:2:x", "mj1:a:1:2:pl@y"])
 def test_a_malformed_payload_is_refused(payload: str) -> None:
     with pytest.raises(TableError) as e:
         to_command(payload)

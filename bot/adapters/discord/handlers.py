@@ -23,6 +23,7 @@ from bot.core.commands import (
     Join,
     Leave,
     NewTable,
+    Rematch,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
@@ -244,7 +245,7 @@ class Handlers(HandlerBase):
         except TableError as e:
             await self.answer(interaction, _error(e.code, e.params, t))
             return
-        if isinstance(cmd, (Begin, Claim)) and snap.seat_of(person.player_id) is not None and snap.public:
+        if isinstance(cmd, (Begin, Claim, Rematch)) and snap.seat_of(person.player_id) is not None and snap.public:
             await self._show_hand(interaction, snap.table_id, t)
             return
         await self.answer(interaction, summary_text(snap, t))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.model import TableSnapshot, TableUpdate
 from bot.core.views import DealScored, DealThrownIn, Double, Event, MatchOver
+from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import card_name, contract_name, game_name, trump_label
 from bot.present.render.common import (
@@ -231,8 +232,23 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
     for ev in update.events:
         text = notice_text(update.snapshot, ev, t)
         if text:
-            out.append(OutMessage(t.lines(text.split("\n")), notify=ev.get("type") != "doubles_revealed"))
+            buttons = play_again_buttons(update.snapshot, t) if ev["type"] == "match_over" else ()
+            out.append(OutMessage(t.lines(text.split("\n")), buttons,
+                                  notify=ev.get("type") != "doubles_revealed"))
     return out
+
+
+#: The games played by partners (seats 0 and 2 against 1 and 3), where Play again may swap partners.
+PARTNER_GAMES = frozenset({"tarneeb", "tarneeb41"})
+
+
+def play_again_buttons(snapshot: TableSnapshot, t: T) -> tuple[tuple[Button, ...], ...]:
+    """The match result's Play again (and, in a partnership game, Swap partners) buttons."""
+    tid = snapshot.table.table_id
+    again = Button(t.gettext("Play again"), payload=codec.encode("r", tid, None), style="success")
+    if snapshot.table.game not in PARTNER_GAMES:
+        return ((again,),)
+    return ((again, Button(t.gettext("Swap partners"), payload=codec.encode("r", tid, None, "swap"))),)
 
 
 #: The events :func:`notice_text` tells in a notice.

@@ -68,6 +68,28 @@ async def test_a_whole_match_through_buttons(fake: FakeDiscord, bot: Bot, game: 
         # an ephemeral hand was in the player's language too
         eph = [s for s in fake.seen_by(m.user_id) if s.kind.startswith("ephemeral") and "mj1:" in str(s.components)]
         assert eph and all(bool(ARABIC.search(s.content)) == (lang == "ar") for s in eph[-3:])
+    await play_again(fake, table, swap=game != "trix")
+
+
+async def play_again(fake: FakeDiscord, table: Table, *, swap: bool) -> None:
+    """The match result offers Play again (and Swap partners where partners play); a press opens a lobby
+    with the same four in their seats (or partners swapped), which one of them starts."""
+    tid = table.table_id
+    result = next(m for m in reversed(fake.channel_messages(fake.channel_id))
+                  if f"mj1:r:{tid}:-:" in m.custom_ids())
+    assert (f"mj1:r:{tid}:-:swap" in result.custom_ids()) == swap
+    ix = await table.click(table.members[1], result.id, f"mj1:r:{tid}:-:swap" if swap else f"mj1:r:{tid}:-:")
+    new = table.manager.table_in_chat(f"dc:{fake.channel_id}")
+    assert new is not None and new.table_id != tid and new.table.status == "lobby", table.text_of(ix)
+    ids = [f"dc:{m.user_id}" for m in table.members]
+    assert [s.player_id for s in new.table.seats] == ([ids[0], ids[2], ids[1], ids[3]] if swap else ids)
+    await table.click(table.members[2], result.id, f"mj1:r:{tid}:-:")  # a second press opens nothing new
+    assert table.manager.table_in_chat(f"dc:{fake.channel_id}").table_id == new.table_id  # type: ignore[union-attr]
+    begin = f"mj1:b:{new.table_id}:-:"
+    await fake.wait_until(lambda: any(begin in m.custom_ids() for m in fake.channel_messages(fake.channel_id)))
+    lobby = next(m for m in fake.channel_messages(fake.channel_id) if begin in m.custom_ids())
+    await table.click(table.members[3], lobby.id, begin)
+    await fake.wait_until(lambda: table.manager.get(new.table_id).table.status == "playing")  # type: ignore[union-attr]
 
 
 @pytest.mark.slow

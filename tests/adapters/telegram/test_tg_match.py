@@ -68,6 +68,36 @@ async def test_full_match_through_buttons(bed: Bed, game: str, lang: str) -> Non
         # presses at once), so the fresh notice is checked where the person waits for it:
         # test_a_person_who_takes_time_gets_a_fresh_turn_message
         assert len(sends) >= 1 and len(edits) > 10
+    await press_play_again(bed, tid, people, lang, swap=game != "trix")
+
+
+def buttons(message: object) -> dict[str, str]:
+    """A message's inline buttons: label -> callback data."""
+    markup = getattr(message, "markup", None) or {}
+    return {b["text"]: b.get("callback_data", "") for row in markup.get("inline_keyboard", []) for b in row}
+
+
+async def press_play_again(bed: Bed, tid: int, people: list[Player], lang: str, *, swap: bool) -> None:
+    """The match result offers Play again (and Swap partners where partners play); a press opens a lobby
+    with the same four, which one of them starts."""
+    tg = bed.tg
+    again, swapped = ("مباراة جديدة", "مباراة بتبديل الشركاء") if lang == "ar" else ("Play again", "Swap partners")
+    result = tg.last_bot_message(GROUP, lambda m: again in buttons(m))
+    assert result is not None and str(tid) in result.text
+    assert (swapped in buttons(result)) == swap
+    label = swapped if swap else again
+    answer = await tg.press(people[1].user, result, buttons(result)[label])
+    assert not answer.show_alert, answer.text
+    new = await tg.wait_for(lambda: bed.manager.table_in_chat(CHAT))
+    assert new.table_id != tid and new.table.status == "lobby" and new.table.lang == lang
+    order = [people[0], people[2], people[1], people[3]] if swap else people
+    assert [s.player_id for s in new.table.seats] == [f"tg:{p.user_id}" for p in order]
+    lobby = await tg.wait_for(lambda: bed.table_message(new.table_id))
+    again_answer = await tg.press(people[2].user, result, buttons(result)[label])  # pressed again: no second
+    assert not again_answer.show_alert and bed.manager.table_in_chat(CHAT).table_id == new.table_id  # type: ignore[union-attr]
+    begin = next(data for text, data in buttons(lobby).items() if data.startswith("mj1:b:"))
+    await tg.press(people[3].user, lobby, begin)
+    await tg.wait_for(lambda: (s := bed.manager.get(new.table_id)) is not None and s.table.status == "playing")
 
 
 @pytest.mark.slow
