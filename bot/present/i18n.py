@@ -72,6 +72,11 @@ def _starts_rtl(line: str) -> bool:
     return False
 
 
+def _has_rtl(s: str) -> bool:
+    """True if ``s`` holds a right-to-left letter (Arabic, Hebrew)."""
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in s)
+
+
 def _is_phrase(s: str) -> bool:
     """True if ``s`` is a phrase of isolated pieces with no strong letter of its own between them
     (``FSI Ali PDI: FSI 7 PDI``, ``FSI 0 PDI ← FSI 1 PDI``), which a first-strong isolate would
@@ -148,11 +153,20 @@ class T:
         return s
 
     def isolate(self, s: str) -> str:
-        """``s`` wrapped in FSI … PDI in a right-to-left language (unchanged otherwise); a phrase of
-        isolated pieces in RLI … PDI, so that it reads right to left (see the module's text)."""
-        if not self.rtl or not s or _is_isolated(s):
+        """``s`` wrapped in FSI … PDI in a right-to-left language; a phrase of isolated pieces in
+        RLI … PDI, so that it reads right to left (see the module's text).
+
+        In a left-to-right language only what holds right-to-left letters is isolated (an Arabic name
+        in an English line: without it, the bid or card after the name joins the name's run, UAX #9
+        rule W2, and is drawn before it), and a phrase holding such pieces reads left to right (LRI);
+        English text of Latin letters stays exactly as it is."""
+        if not s or _is_isolated(s):
             return s
-        return f"{RLI}{s}{PDI}" if _is_phrase(s) else f"{FSI}{s}{PDI}"
+        if self.rtl:
+            return f"{RLI}{s}{PDI}" if _is_phrase(s) else f"{FSI}{s}{PDI}"
+        if not _has_rtl(s):
+            return s
+        return f"{LRI}{s}{PDI}" if _is_phrase(s) else f"{FSI}{s}{PDI}"
 
     def signed(self, n: int) -> str:
         """A score change with its sign: ``+5``, ``−4``, ``0``."""
@@ -242,8 +256,10 @@ class T:
         isolate, so that it reads right to left, first item first, whatever its items hold."""
         if sep is None:
             sep = "، " if self.rtl else ", "
-        if not self.rtl or not items:
-            return sep.join(items)
+        if not items:
+            return ""
+        if not self.rtl:  # Latin items as they are; an item holding Arabic its own isolate
+            return sep.join(self.isolate(item) for item in items)
         return RLI + sep.join(self.isolate(item) for item in items) + PDI
 
 

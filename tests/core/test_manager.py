@@ -8,7 +8,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from test_manager_helpers import (
+
+from bot.core.commands import Actor, NewTable
+from bot.core.errors import TableError
+from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.service import Service
+from storage.memory import MemoryRepository
+from storage.records import Seat, TableRecord
+from storage.sqlite import SQLiteRepository
+from tests.core.test_manager_helpers import (
     ALICE,
     BOB,
     CAROL,
@@ -24,14 +32,6 @@ from test_manager_helpers import (
     started_table,
     turn,
 )
-
-from bot.core.commands import Actor, NewTable
-from bot.core.errors import TableError
-from bot.core.model import Person, TableSnapshot, TableUpdate
-from bot.core.service import Service
-from storage.memory import MemoryRepository
-from storage.records import Seat, TableRecord
-from storage.sqlite import SQLiteRepository
 
 
 @pytest.fixture

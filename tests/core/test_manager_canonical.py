@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from test_manager_helpers import ALICE, make_manager, started_table, turn
 
 from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import ALICE, make_manager, started_table, turn
 
 
 @pytest.mark.parametrize("game", ["tarneeb41", "trix"])

@@ -7,11 +7,11 @@ import logging
 import random
 
 import pytest
-from test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, person_to_act, started_table, turn
 
 from bot.present.i18n import translator
 from bot.present.render import render_notices
 from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, person_to_act, started_table, turn
 
 
 class BrokenAppends(MemoryRepository):

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, replayed, turn
 
 from bot.core.clock import FakeClock
 from bot.core.errors import TableError
@@ -17,6 +16,7 @@ from storage.memory import MemoryRepository
 from storage.postgres import PostgresRepository
 from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, replayed, turn
 from tests.pg import POSTGRES
 
 LEASE = 30.0

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from test_manager_helpers import ALICE, BOB, CHAT, make_manager, started_table
 
 from bot.core.errors import TableError
 from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CHAT, make_manager, started_table
 
 
 async def test_a_moved_tables_next_writes_are_not_refused_as_stale() -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, started_table, turn
 
 from bot.core.commands import Actor, Begin
 from bot.core.errors import TableError
@@ -17,6 +16,7 @@ from bot.core.service import Service
 from bot.present.i18n import translator
 from bot.present.story import table_list
 from storage.sqlite import SQLiteRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CHAT, Harness, make_manager, started_table, turn
 
 SETTINGS: dict[str, Any] = {"retry_first": 1.0, "retry_max": 4.0, "park_after": 3, "background": False,
                             "default_turn_seconds": 30}

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_manager_helpers import (
+
+from bot.core.clock import FakeClock
+from storage.sqlite import SQLiteRepository
+from tests.core.test_manager_helpers import (
     ALICE,
     BOB,
     CHAT,
@@ -21,9 +24,6 @@ from test_manager_helpers import (
     started_table,
     turn,
 )
-
-from bot.core.clock import FakeClock
-from storage.sqlite import SQLiteRepository
 
 _OPEN: list[Any] = []  # repositories and managers to close even when a test fails
 

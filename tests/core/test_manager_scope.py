@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_manager_helpers import ALICE, make_manager
-
 from bot.core.model import Person
 from storage.sqlite import SQLiteRepository
+from tests.core.test_manager_helpers import ALICE, make_manager
 
 
 async def test_restore_only_the_served_platforms_tables(tmp_path: Path) -> None:

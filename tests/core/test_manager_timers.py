@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from test_manager_helpers import (
+
+from bot.core.errors import TableError
+from bot.core.model import TableSnapshot
+from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import (
     ALICE,
     BOB,
     CAROL,
@@ -18,10 +22,6 @@ from test_manager_helpers import (
     started_table,
     turn,
 )
-
-from bot.core.errors import TableError
-from bot.core.model import TableSnapshot
-from storage.memory import MemoryRepository
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from test_manager_helpers import ALICE, BOB, CAROL, CHAT, Harness, make_manager, replayed, turn
 
 from bot.core.clock import FakeClock
 from bot.core.cluster.wire import decode_answer, encode_answer
@@ -39,6 +38,7 @@ from storage.postgres import PostgresRepository
 from storage.records import Seat, TableRecord
 from storage.repository import Repository
 from storage.sqlite import SQLiteRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CAROL, CHAT, Harness, make_manager, replayed, turn
 from tests.pg import POSTGRES
 
 LEASE = 30.0

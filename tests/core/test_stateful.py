@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
-from test_manager_helpers import ALICE, BOB, CAROL, CHAT, EVE, make_manager, replayed
 
 from bot.core.errors import CODES, TableError
 from bot.core.model import Person, TableSnapshot
 from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CAROL, CHAT, EVE, make_manager, replayed
 
 pytestmark = pytest.mark.slow  # a long hypothesis state machine
 

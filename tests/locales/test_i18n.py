@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.lang import resolve_lang
-from bot.present.i18n import FSI, PDI, RLI, translator
+from bot.present.i18n import FSI, LRI, PDI, RLI, translator
 
 
 @pytest.mark.parametrize(
@@ -77,6 +77,9 @@ def test_a_run_of_isolated_items_is_isolated_as_a_whole_right_to_left_in_arabic(
     assert ar.isolate("Q♠ K♠") == f"{FSI}Q♠ K♠{PDI}"
     assert ar.isolate("−4") == f"{FSI}−4{PDI}"
     assert translator("en").isolate(run) == run
+    en = translator("en")
+    assert en.isolate("سارة") == f"{FSI}سارة{PDI}"  # an Arabic name in an English line (rule W2 otherwise)
+    assert en.isolate(f"{FSI}سارة{PDI}: {FSI}7{PDI}") == f"{LRI}{FSI}سارة{PDI}: {FSI}7{PDI}{PDI}"
 
 
 def test_a_list_in_arabic_is_a_right_to_left_isolate_of_isolated_items() -> None:
@@ -85,8 +88,10 @@ def test_a_list_in_arabic_is_a_right_to_left_isolate_of_isolated_items() -> None
     assert ar.join(items) == f"{RLI}{FSI}Sara{PDI}، {RLI}{items[1]}{PDI}، {FSI}علي{PDI}{PDI}"
     assert ar.join(items, sep=" · ").count(" · ") == 2
     assert ar.join([]) == ""
-    assert en.join(items) == ", ".join(items)  # English byte for byte as before
-    assert en.join(items, sep=" · ") == " · ".join(items)
+    latin = items[:2]
+    assert en.join(latin) == ", ".join(latin)  # English of Latin letters byte for byte as before
+    assert en.join(latin, sep=" · ") == " · ".join(latin)
+    assert en.join(items) == f"Sara, {items[1]}, {FSI}علي{PDI}"  # an Arabic name: its own isolate, in its place
     assert ar.gettext("Bids: {bids}", bids=ar.join(items)).endswith(ar.join(items))  # not wrapped again
 
 

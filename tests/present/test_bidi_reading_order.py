@@ -108,7 +108,5 @@ def test_the_bids_line_of_the_issue_reads_from_the_right_in_arabic() -> None:
     assert first > second > third  # the first bid is the rightmost
 
 
-@pytest.mark.xfail(strict=True, reason="English output is kept byte for byte as it is: its parameters "
-                   "are not isolated, so a number after an Arabic name joins the name's run (rule W2)")
 def test_an_arabic_name_in_an_english_line_keeps_its_card_after_it() -> None:
     assert misread(composite_lines(LANGS["en"], SEATS), rtl=False) == {}

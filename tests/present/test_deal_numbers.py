@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from test_render_helpers import record
-
 import engine
 from bot.adapters.web.hub import replay_rows
 from bot.adapters.web.view import sheet
@@ -15,6 +13,7 @@ from bot.core.views import events_of, public_view
 from bot.present.i18n import translator
 from bot.present.render.table import _header
 from bot.present.story import Story
+from tests.present.test_render_helpers import record
 
 EN = translator("en")
 

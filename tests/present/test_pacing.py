@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from test_manager_helpers import ALICE, BOB, CAROL, CHAT, DAN, Harness, make_manager, person_to_act
 
 from bot.adapters.discord.transport import CHANNEL_BUDGET
 from bot.adapters.discord.transport import DM_BUDGET as DISCORD_DM_BUDGET
@@ -23,6 +22,7 @@ from bot.present.outbox import MAIN, Budget, Limiter, Outbox, OutboxHub
 from bot.present.presenter import Presenter
 from bot.present.render.message import OutMessage
 from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import ALICE, BOB, CAROL, CHAT, DAN, Harness, make_manager, person_to_act
 
 PEOPLE = (ALICE, BOB, CAROL, DAN)
 

@@ -9,17 +9,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from test_manager_helpers import (
-    ALICE,
-    BOB,
-    CHAT,
-    Harness,
-    make_manager,
-    person_to_act,
-    play_one,
-    started_table,
-)
-
 from bot.core.identity import dm_dest, platform_of
 from bot.core.model import TableUpdate
 from bot.present.i18n import translator
@@ -30,6 +19,16 @@ from bot.present.render import render_dm_failed
 from bot.present.render.cards import game_name
 from bot.present.render.message import OutMessage
 from storage.memory import MemoryRepository
+from tests.core.test_manager_helpers import (
+    ALICE,
+    BOB,
+    CHAT,
+    Harness,
+    make_manager,
+    person_to_act,
+    play_one,
+    started_table,
+)
 
 CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from test_render_helpers import snapshot
-
 from bot.core.errors import CODES
 from bot.present.codec import decode
 from bot.present.i18n import FSI, translator
 from bot.present.render import render_error, render_hand, render_lobby, render_table
 from bot.present.render.message import Button, OutMessage
+from tests.present.test_render_helpers import snapshot
 
 T41_PUBLIC = {
     "game": "tarneeb41", "phase": "play", "seat": None, "to_act": None, "dealer": 0, "deal_no": 1,

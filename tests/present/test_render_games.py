@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_render_helpers import NAMES, record
 
 import engine
 from bot.core.model import TableSnapshot, TableUpdate
@@ -19,6 +18,7 @@ from bot.present.i18n import FSI, PDI, T, translator
 from bot.present.render import render_hand, render_notices, render_table
 from bot.present.render.cards import card_label
 from bot.present.render.message import OutMessage
+from tests.present.test_render_helpers import NAMES, record
 
 LANGS = (translator("en"), translator("ar"), translator("ar", digits="arabic"))
 GAME_OPTIONS: dict[str, dict[str, Any]] = {

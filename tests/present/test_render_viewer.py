@@ -7,8 +7,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from test_render_basic import T41_PUBLIC
-from test_render_helpers import snapshot
 
 from bot.present.i18n import translator
 from bot.present.render.errors import GENERIC, known_reasons, render_error
@@ -18,6 +16,8 @@ from bot.present.render.summary import doubles_breakdown, notice_text
 from bot.present.render.table import table_lines, table_text
 from bot.present.story import Story
 from storage.records import Seat
+from tests.present.test_render_basic import T41_PUBLIC
+from tests.present.test_render_helpers import snapshot
 
 AR = translator("ar")
 EN = translator("en")
