@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.core.commands import Act, Actor
+from bot.core.commands import Act, Actor, NextDeal
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
@@ -48,4 +48,18 @@ async def act(managers: ManagerSet, actor: WebActor, version: Any, action: Any) 
     # the web server serves several platforms' managers as one: the one holding the table decides
     service = Service(managers.owner(actor.table_id))
     result: TableSnapshot = await service.dispatch(cmd, Actor(actor.person, dm_dest(actor.person.player_id)))
+    return result
+
+
+async def next_deal(managers: ManagerSet, actor: WebActor) -> TableSnapshot:
+    """Next deal, pressed on the result panel: the table's pause after the deal ends (for the only
+    person at it; see :class:`~bot.core.commands.NextDeal`)."""
+    snap = managers.get(actor.table_id)
+    if snap is None:
+        raise TableError(Refusal.NO_TABLE)
+    if snap.seat_of(actor.person.player_id) != actor.seat:
+        raise TableError(Refusal.NOT_SEATED)
+    service = Service(managers.owner(actor.table_id))
+    result: TableSnapshot = await service.dispatch(NextDeal(actor.table_id),
+                                                   Actor(actor.person, dm_dest(actor.person.player_id)))
     return result

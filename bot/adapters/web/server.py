@@ -87,7 +87,8 @@ class WebServer:
         self.manager = manager if isinstance(manager, ManagerSet) else ManagerSet(manager)
         self.secret = secret
         self.settings = settings or WebSettings()
-        self.hub = hub or WebHub(manager, replay_link=self._replay_path)
+        self.hub = hub or WebHub(self.manager, replay_link=self._replay_path,
+                                 deal_pause=self.manager.managers[0].settings.deal_pause)
         self._files = {name: _static(name) for name in STATIC_FILES}
         self._runner: web.AppRunner | None = None
         #: Several processes on one database: pages of tables held elsewhere are relayed there.
@@ -337,7 +338,7 @@ class WebServer:
             msg = json.loads(data)
         except ValueError:
             return
-        if not isinstance(msg, dict) or msg.get("type") != "act":
+        if not isinstance(msg, dict) or msg.get("type") not in ("act", "next"):
             return
         ref = msg.get("ref")
         try:
@@ -347,7 +348,10 @@ class WebServer:
             if snap is None:
                 raise TableError(Refusal.NO_TABLE)
             actor = actions.WebActor(person=viewer.person(snap), table_id=viewer.table_id, seat=viewer.seat)
-            await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
+            if msg["type"] == "next":  # Next deal on the result panel
+                await actions.next_deal(self.manager, actor)
+            else:
+                await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
         except TableError as e:
             viewer.put(json.dumps({"type": "error", "code": e.code, "ref": ref,
                                    "text": render_error(e.code, e.params, viewer.t)}, ensure_ascii=False))

@@ -70,6 +70,8 @@ async def click_move(page: Any, prefer: str | None = None) -> str:
         card = page.locator("#hand.myturn .card.playable").first
         what = "play " + str(await card.get_attribute("data-code"))
         await card.click()
+        if await page.locator("#playbtn:not([hidden])").count():  # a touch screen: the tap raised it
+            await page.locator("#playbtn").click()
     else:
         button = page.locator("#actions button").first
         what = str(await button.get_attribute("data-action"))
