@@ -387,7 +387,9 @@ def deal_panel(snap: TableSnapshot, ev: DealScored, t: T, *, me: int | None, dea
         lines += doubles_breakdown(snap, list(s.get("doubles") or []), ev, t, me)
         if me is not None:
             mood = "good" if int(deltas[me]) >= 0 else "bad"
+    partners = game in TEAM_GAMES or bool((snap.table.options or {}).get("partnership"))
     return {"kind": "deal", "title": t.gettext("Result of deal {n}", n=deal_no), "lines": lines,
+            "partners": partners,
             "heads": heads, "rows": rows, "mood": mood, "seconds": seconds,
             "next": t.gettext("Next deal")}
 
@@ -430,4 +432,4 @@ def match_panel(snap: TableSnapshot, v: View, t: T, *, me: int | None, can_remat
             again.append({"swap": True, "label": t.gettext("Play again, partners swapped")})
     return {"kind": "match", "title": t.gettext("Match over"), "lines": [headline] if headline else [],
             "heads": heads, "rows": rows, "mood": "good" if won else ("bad" if me is not None else "neutral"),
-            "again": again, "seconds": 0}
+            "again": again, "seconds": 0, "partners": partners}

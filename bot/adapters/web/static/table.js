@@ -128,7 +128,7 @@
       box.dataset.seat = seat.seat;
       box.classList.toggle("turn", s.to_act === seat.seat);
       box.classList.toggle("team-1", seat.team === 1);
-      const f = face(seat.initials, seat.ai ? "ai" : "");
+      const f = face(seat.initials, seat.team_name ? "" : "seat-" + seat.seat);
       if (seat.team_name) f.title = seat.team_name;
       box.appendChild(f);
       const words = document.createElement("div");
@@ -442,7 +442,9 @@
         if (row.won) tr.className = "won";
         const who = tr.insertCell();
         who.className = "who";
-        for (const f of row.faces || [row]) who.appendChild(face(f.initials, f.team ? "team-1" : ""));
+        for (const f of row.faces || [row]) {
+          who.appendChild(face(f.initials, p.partners === false ? "seat-" + f.seat : (f.team ? "team-1" : "")));
+        }
         const nm = document.createElement("span");
         nm.textContent = row.name;
         who.appendChild(nm);
