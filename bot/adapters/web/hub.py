@@ -50,6 +50,8 @@ class Viewer:
     t: T
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
+    #: When the page's credential runs out (a table it follows to, after Play again, gets as long).
+    expires: float | None = None
 
     def put(self, text: str | None) -> None:
         """Queue a message (None closes the page's connection)."""

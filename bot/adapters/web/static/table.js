@@ -299,6 +299,7 @@
     }
     text("logtitle", ui.log);
     if (s.final && !finalClosed) showPanel(s.final);
+    document.body.dataset.table = String(s.table);
     document.body.dataset.version = String(s.version);
     document.body.dataset.phase = s.phase || "";
     document.body.dataset.over = s.over ? "1" : "";
