@@ -51,6 +51,7 @@ def size_name(viewport: dict[str, int]) -> str:
 
 async def shot(page: Any, name: str, *, full: bool = False) -> None:
     OUTPUT.mkdir(parents=True, exist_ok=True)
+    await asyncio.sleep(0.5)  # the panel's rise and the trick's motion are over
     await page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=full)
     publish_web(name, OUTPUT / f"{name}.png")
 
@@ -105,12 +106,17 @@ async def test_a_deal_ends_in_a_result_panel_with_the_figures_and_next_deal_goes
         else:
             assert seat["dir"] == "ltr" and seat["words"][0] < seat["words"][-1], seat
             assert seat["face"] < seat["text"], seat
-        await shot(page, f"table-{size_name(viewport)}-{lang}", full=True)
+        pictured = False
         while not scored:
             assert await my_move(page) is not None
             if scored:
                 break
+            if not pictured and await page.locator("#hand.myturn .card.playable").count() \
+                    and await page.locator("#trick .card").count() >= 2:
+                await shot(page, f"table-{size_name(viewport)}-{lang}")  # your turn, cards on the table
+                pictured = True
             await click_move(page)
+        assert pictured
         await wait_js(page, PANEL_UP, 10_000)
         await no_overflow(page)
         ev = scored[0]

@@ -189,7 +189,11 @@
       r.appendChild(head);
       const cards = document.createElement("div");
       cards.className = "layout-cards";
-      for (const c of row.cards) cards.appendChild(cardEl(c, "div"));
+      row.cards.forEach((c, i) => {  // each card in its rank's column, so that the rows line up
+        const e = cardEl(c, "div");
+        if (i === 0) e.style.marginLeft = `calc(var(--lw) * 0.6 * ${"23456789TJQKA".indexOf(c.code[0])})`;
+        cards.appendChild(e);
+      });
       if (!row.cards.length) {
         const none = document.createElement("span");
         none.className = "none";
