@@ -7,6 +7,7 @@ again. Real chromium (the one launcher in conftest.py) on a real manager and SQL
 from __future__ import annotations
 
 import asyncio
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -225,10 +226,10 @@ async def test_the_trix_layout_is_four_rows_of_cards_each_card_mostly_visible(
             await click_move(page)
         assert longest >= 5
         assert len(rows) == 4
-        for upper, lower in zip(rows, rows[1:], strict=False):
+        for upper, lower in pairwise(rows):
             assert upper["bottom"] <= lower["top"] + 0.5  # rows one under the other
         for row in rows:
-            for (x0, w), (x1, _) in zip(row["cards"], row["cards"][1:], strict=False):
+            for (x0, w), (x1, _) in pairwise(row["cards"]):
                 assert (x1 - x0) / w >= 1 - MAX_OVERLAP, row  # the rank and suit of every card show
             assert all(w >= 26 for _, w in row["cards"])
         await no_overflow(page)
