@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds each closing step besides the drain may take before the runner gives up on it.
 STEP_TIMEOUT = 10.0
+#: Seconds a chat's table waits after each deal before an AI opens the next, so that people (in the
+#: chat, on the web page's result panel) read the result; short, since nobody can end it for the others.
+CHAT_DEAL_PAUSE = 3.0
 
 
 class BotFailed(Exception):
@@ -50,7 +53,8 @@ class BotFailed(Exception):
 
 def manager_settings(config: Config, prefixes: tuple[str, ...]) -> ManagerSettings:
     """The manager's settings for the bots: the configured pace, timer and chat defaults."""
-    return ManagerSettings(ai_delay=config.ai_delay, default_turn_seconds=config.turn_seconds,
+    return ManagerSettings(ai_delay=config.ai_delay, deal_pause=min(CHAT_DEAL_PAUSE, 3 * config.ai_delay),
+                           default_turn_seconds=config.turn_seconds,
                            default_ai_level=config.ai_level, default_digits=config.digits,
                            chat_prefixes=prefixes, owner=lease_owner(config.db),
                            lease_seconds=config.lease_seconds, heartbeat_seconds=config.lease_seconds / 3)

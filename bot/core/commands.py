@@ -133,6 +133,14 @@ class Act(Answers[TableSnapshot]):
 
 
 @dataclass(frozen=True, slots=True)
+class NextDeal(Answers[TableSnapshot]):
+    """A seated person has read a deal's result ("Next deal"): the pause before the next deal's first
+    AI move ends, when they are the only person at the table (``ManagerSettings.deal_pause``)."""
+
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ShowHand(Answers[Hand]):
     table_id: int | None = None
 
@@ -173,8 +181,8 @@ class ChangeSettings(Answers[ChatRecord]):
 
 
 #: Every command the dispatch runs.
-Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | ShowHand | ShowScores
-           | ShowLeaderboard | SetLanguage | ChangeSettings)
+Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
+           | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
 Answer = TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord

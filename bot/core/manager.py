@@ -298,6 +298,11 @@ class TableManager:
         """Apply ``action`` for ``person`` at whatever version the table is (typed input)."""
         return await self.pipeline.act(table_id, person, None, action)
 
+    async def next_deal(self, table_id: int, person: Person) -> TableSnapshot:
+        """The seated ``person`` has read the deal's result: end the pause before the next deal's
+        first AI move (``ManagerSettings.deal_pause``) when they are the only person at the table."""
+        return await self.pipeline.next_deal(table_id, person)
+
     # ------------------------------------------------------------------ settings and scoreboards
 
     async def chat_settings(self, chat_id: str) -> ChatRecord:

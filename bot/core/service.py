@@ -37,6 +37,7 @@ from bot.core.commands import (
     Leaderboards,
     Leave,
     NewTable,
+    NextDeal,
     Rematch,
     SetLanguage,
     ShowHand,
@@ -95,6 +96,8 @@ class Service:
         match cmd:
             case Act():
                 return _checked(cmd, await self._act(cmd, actor))
+            case NextDeal():
+                return _checked(cmd, await self._next_deal(cmd, actor))
             case ShowHand():
                 return _checked(cmd, await self._show_hand(cmd, actor))
             case ShowScores():
@@ -131,6 +134,10 @@ class Service:
         if cmd.version is None:
             return await self.manager.act_current(cmd.table_id, actor.person, cmd.code)
         return await self.manager.act(cmd.table_id, actor.person, cmd.version, cmd.code)
+
+    async def _next_deal(self, cmd: NextDeal, actor: Actor) -> TableSnapshot:
+        self._table(cmd.table_id, actor, seated=True)
+        return await self.manager.next_deal(cmd.table_id, actor.person)
 
     async def _show_hand(self, cmd: ShowHand, actor: Actor) -> Hand:
         table = self._table(cmd.table_id, actor, seated=True)

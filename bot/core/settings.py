@@ -18,6 +18,10 @@ class ManagerSettings:
     - ``ai_delay``: seconds an AI seat waits before it moves, so people can follow (0 in tests and
       benchmarks); ``ai_jitter`` spreads it over ``delay * (1 ± jitter)``;
       ``fast_forward_unwatched`` lets a table with no person left at it play out without pacing.
+    - ``deal_pause``: seconds the first AI move of the next deal waits after a deal is scored or
+      thrown in, so people read the result before the game goes on (only where AI moves are paced,
+      ``ai_delay`` > 0 and someone watching; 0: no pause). The only person at a table ends it early
+      (:meth:`bot.core.manager.TableManager.next_deal`, the web page's "Next deal").
     - ``autoplay_after``: automatic moves in a row after which the AI plays the seat until its owner
       acts again.
     - ``default_turn_seconds``, ``default_ai_level``, ``default_digits``: the turn timer, AI level
@@ -53,6 +57,7 @@ class ManagerSettings:
     lobby_timeout: float = 600.0
     ai_delay: float = 1.0
     ai_jitter: float = 0.0
+    deal_pause: float = 0.0
     fast_forward_unwatched: bool = True
     autoplay_after: int = 2
     default_turn_seconds: int = 60

@@ -46,9 +46,15 @@ CAPTION_TG = "rendered from the bot's messages to a local fake of the Telegram B
 CAPTION_DC = "rendered from the bot's messages to a local fake of Discord"
 #: The web browser test's screenshots that the README shows, under the README's names.
 WEB_IMAGES = {
-    "tarneeb41-desktop-en": "web-table-en",
-    "tarneeb41-desktop-ar": "web-table-ar",
-    "tarneeb41-phone-ar": "web-table-phone-ar",
+    "table-desktop-en": "web-table-en",
+    "table-desktop-ar": "web-table-ar",
+    "table-phone-ar": "web-table-phone-ar",
+    "table-phone-en": "web-table-phone-en",
+    "result-phone-ar": "web-result-phone-ar",
+    "result-desktop-en": "web-result-en",
+    "trix-phone-ar": "web-trix-phone-ar",
+    "trix-desktop-en": "web-trix-en",
+    "match-desktop-en": "web-match-en",
 }
 PEOPLE = {"en": ("Sara", "Omar"), "ar": ("سارة", "عمر")}
 #: The Telegram group's title and the Discord server's name.

@@ -3,8 +3,9 @@
 A move carries the table version the page showed (a stale page is refused as a stale button is)
 and the person the credential names. It goes through the same :meth:`bot.core.service.Service.dispatch`
 as a press in a private chat with the bot (the page counts as the person's private chat: they
-must sit at the table), then the manager's seat, turn and version checks. Nothing else in
-``bot/adapters/web`` changes a table.
+must sit at the table), then the manager's seat, turn and version checks. Next deal and Play
+again, from the result panels, go through the same dispatch. Nothing else in ``bot/adapters/web``
+changes a table.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.core.commands import Act, Actor
+from bot.core.commands import Act, Actor, NextDeal, Rematch
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
@@ -48,4 +49,29 @@ async def act(managers: ManagerSet, actor: WebActor, version: Any, action: Any) 
     # the web server serves several platforms' managers as one: the one holding the table decides
     service = Service(managers.owner(actor.table_id))
     result: TableSnapshot = await service.dispatch(cmd, Actor(actor.person, dm_dest(actor.person.player_id)))
+    return result
+
+
+async def next_deal(managers: ManagerSet, actor: WebActor) -> TableSnapshot:
+    """Next deal, pressed on the result panel: the table's pause after the deal ends (for the only
+    person at it; see :class:`~bot.core.commands.NextDeal`)."""
+    snap = managers.get(actor.table_id)
+    if snap is None:
+        raise TableError(Refusal.NO_TABLE)
+    if snap.seat_of(actor.person.player_id) != actor.seat:
+        raise TableError(Refusal.NOT_SEATED)
+    service = Service(managers.owner(actor.table_id))
+    result: TableSnapshot = await service.dispatch(NextDeal(actor.table_id),
+                                                   Actor(actor.person, dm_dest(actor.person.player_id)))
+    return result
+
+
+async def rematch(managers: ManagerSet, person: Person, chat_id: str, table_id: int, swap: Any) -> TableSnapshot:
+    """Play again after the finished match ``table_id``, pressed on its page by ``person`` (who sat at
+    it: the dispatch checks, as for a press in a private chat); the new table's snapshot."""
+    if type(swap) is not bool:
+        raise TableError(Refusal.BAD_ACTION)
+    service = Service(managers.owner_of_chat(chat_id))
+    actor = Actor(person, dm_dest(person.player_id))
+    result: TableSnapshot = await service.dispatch(Rematch(table_id, swap=swap), actor)
     return result

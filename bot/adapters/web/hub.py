@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from bot.adapters.web.view import build_state, sheet_row, ui_strings
+from bot.adapters.web.view import build_state, deal_panel, sheet_row, thrown_panel, ui_strings
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.queries import TableQueries
@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: Messages waiting for one page; a page further behind is disconnected (it reconnects and resyncs).
 MAX_BACKLOG = 200
+#: The fewest seconds a deal's result panel stays on a page when nobody closes it.
+PANEL_SECONDS = 5.0
 
 
 @dataclass(eq=False)
@@ -48,6 +50,8 @@ class Viewer:
     t: T
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
+    #: When the page's credential runs out (a table it follows to, after Play again, gets as long).
+    expires: float | None = None
 
     def put(self, text: str | None) -> None:
         """Queue a message (None closes the page's connection)."""
@@ -72,9 +76,13 @@ def _dumps(obj: Any) -> str:
 class WebHub:
     """Fans table updates out to the open pages."""
 
-    def __init__(self, manager: TableQueries, *, replay_link: Callable[[int, float], str] | None = None) -> None:
+    def __init__(self, manager: TableQueries, *, replay_link: Callable[[int, float], str] | None = None,
+                 deal_pause: float = 0.0) -> None:
         self.manager = manager
         self.replay_link = replay_link  # table id -> the replay page's address, offered once a match is over
+        #: Seconds a deal's result panel stays when nobody presses Next deal: the table's own pause
+        #: (ManagerSettings.deal_pause), at least PANEL_SECONDS where the table does not pause.
+        self.panel_seconds = max(deal_pause, PANEL_SECONDS)
         self.viewers: dict[int, set[Viewer]] = {}
         self._rows: dict[int, list[dict[str, Any]]] = {}  # table -> score-sheet rows
         self._rows_version: dict[int, int] = {}
@@ -165,10 +173,33 @@ class WebHub:
     def _state_text(self, snap: TableSnapshot, me: int | None, t: T, view: View | None,
                     events: Iterable[Event], seq: int, watching: bool) -> str:
         now = self.manager.clock.now()
-        state = build_state(snap, view, t, me=me, rows=self._rows.get(snap.table_id, []), now=now, watching=watching)
+        events = list(events)
+        rows = self._rows.get(snap.table_id, [])
+        state = build_state(snap, view, t, me=me, rows=rows, now=now, watching=watching)
         if snap.table.status == TableStatus.FINISHED and self.replay_link is not None:
             state["replay"] = self.replay_link(snap.table_id, now)
-        return _dumps({"type": "state", "seq": seq, "state": state, "log": self._log(snap, me, t, events)})
+        message: dict[str, Any] = {"type": "state", "seq": seq, "state": state, "log": self._log(snap, me, t, events)}
+        panel = self._panel(snap, me, t, events, len(rows))
+        if panel is not None:
+            message["panel"] = panel
+        return _dumps(message)
+
+    def _panel(self, snap: TableSnapshot, me: int | None, t: T, events: list[Event],
+               deal_no: int) -> dict[str, Any] | None:
+        """The result panel of a deal that ended in this update (None: none ended, or the match did,
+        which the state's own match panel shows)."""
+        if any(e["type"] == "match_over" for e in events):
+            return None
+        for e in events:
+            if e["type"] == "deal_scored":
+                panel = deal_panel(snap, e, t, me=me, deal_no=max(deal_no, 1), seconds=self.panel_seconds)
+            elif e["type"] == "deal_thrown_in":
+                panel = thrown_panel(snap, e, t, me=me, seconds=self.panel_seconds)
+            else:
+                continue
+            panel["id"] = snap.table.version
+            return panel
+        return None
 
     @staticmethod
     def _log(snap: TableSnapshot, me: int | None, t: T, events: Iterable[Event]) -> list[str]:

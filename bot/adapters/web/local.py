@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from bot.core.lang import resume_lang
 from bot.core.model import Person
 from bot.core.settings import ManagerSettings
 from bot.present.i18n import translator
+from bot.present.render.cards import game_name
 from bot.present.render.errors import render_error
 from storage.records import LOBBY
 
@@ -32,6 +33,10 @@ CHAT = cli_id("web")
 PLAYER = TERMINAL_PLAYER
 #: A local player's link works this long (seconds): the browser tab may stay open for days.
 LOCAL_TTL = 30 * 24 * 3600.0
+#: Seconds the result of a deal stays before an AI opens the next one (Next deal on the page ends it).
+DEAL_PAUSE = 12.0
+#: Reads one answer from the person at the terminal (None: no answer, input ended).
+Ask = Callable[[str], Awaitable[str | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +63,10 @@ class WebOptions:
 class LocalTable:
     """One local web session: storage, manager, web server, and your table."""
 
-    def __init__(self, opts: WebOptions, out: Callable[[str], None] = print) -> None:
+    def __init__(self, opts: WebOptions, out: Callable[[str], None] = print, ask: Ask | None = None) -> None:
         self.opts = opts
         self.out = out
+        self.ask = ask  # None: nobody to ask (input is not a terminal); an unfinished match is abandoned
         self.t = translator(opts.lang, opts.digits)
         self.person = Person(PLAYER, self.t.gettext("You"), lang_hint=opts.lang)
         self.manager: Any = None
@@ -78,7 +84,8 @@ class LocalTable:
         self.repo = repo = await open_repository(self.opts.db)
         seed = self.opts.seed
         settings = ManagerSettings(
-            ai_delay=self.opts.ai_delay, lobby_timeout=24 * 3600.0, default_turn_seconds=self.opts.timer,
+            ai_delay=self.opts.ai_delay, deal_pause=DEAL_PAUSE if self.opts.ai_delay > 0 else 0.0,
+            lobby_timeout=24 * 3600.0, default_turn_seconds=self.opts.timer,
             seed_source=(lambda: seed) if seed is not None else None, chat_prefixes=(CHAT,),
         )
         self.manager = manager = TableManager(repo, clock=RealClock(), settings=settings)
@@ -99,7 +106,13 @@ class LocalTable:
     async def _table(self) -> None:
         m = self.manager
         snap = m.table_in_chat(CHAT)
-        if self.opts.resume and snap is not None:  # the match goes on in its own language
+        resume = self.opts.resume
+        if snap is not None and not resume and self.ask is not None:  # as majlis play asks
+            answer = await self.ask(self.t.gettext(
+                "An unfinished match of {game} is waiting at table {table}. Resume it? [Y/n] ",
+                game=game_name(snap.table.game, self.t), table=snap.table_id))
+            resume = " ".join((answer or "").strip().lower().split()) not in ("n", "no", "لا")
+        if resume and snap is not None:  # the match goes on in its own language
             lang = resume_lang(snap.table.lang, self.opts.lang, asked=self.opts.lang_asked)
             if lang != self.t.lang:
                 self.t = translator(lang, self.opts.digits)
@@ -107,13 +120,13 @@ class LocalTable:
         await m.update_chat(CHAT, lang=self.t.lang, turn_seconds=self.opts.timer, ai_level=self.opts.ai_level,
                             digits=self.opts.digits)
         await m.update_player(PLAYER, name=self.person.name, lang=self.t.lang)
-        if self.opts.resume and snap is not None:
+        if resume and snap is not None:
             self.table_id = snap.table_id
             if snap.table.status == LOBBY:
                 await m.begin(CHAT, self.person)
             self.out(self.t.gettext("Resuming table {table}.", table=snap.table_id))
             return
-        if self.opts.resume:
+        if resume:
             self.out(self.t.gettext("There is no unfinished match; a new one begins."))
         elif snap is not None:
             await m.stop(CHAT, self.person, is_admin=True)
@@ -149,14 +162,14 @@ def _can_open() -> bool:
 STOPPED = 130
 
 
-async def serve(opts: WebOptions, out: Callable[[str], None] = print) -> int:
+async def serve(opts: WebOptions, out: Callable[[str], None] = print, ask: Ask | None = None) -> int:
     """Run ``majlis web`` until Ctrl-C (SIGINT) or SIGTERM; the exit code (:data:`STOPPED` then).
 
     The signals get their own handlers: a process started in the background of a shell (or by
     another program) may have inherited SIGINT ignored, and then Python raises no
     KeyboardInterrupt; the table must still be closed cleanly, its match saved.
     """
-    local = LocalTable(opts, out)
+    local = LocalTable(opts, out, ask)
     stopped = False
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -166,8 +179,20 @@ async def serve(opts: WebOptions, out: Callable[[str], None] = print) -> int:
             loop.add_signal_handler(sig, stop.set)
             installed.append(sig)
     try:
+        starting = asyncio.create_task(local.start())
+        stopping = asyncio.create_task(stop.wait())
+        try:  # Ctrl-C while the question waits for its answer stops at once, nothing abandoned
+            await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if not starting.done():
+            starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await starting
+            stopped = True
+            return STOPPED
         try:
-            url = await local.start()
+            url = starting.result()
         except TableError as e:
             out(render_error(e.code, e.params, local.t))
             return 2

@@ -39,9 +39,9 @@ from bot.adapters.web.tokens import CredentialError, Forged, Grant, verify
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.manager import TableManager
-from bot.core.model import TableSnapshot
+from bot.core.model import Person, TableSnapshot
 from bot.present.render.errors import render_error
-from storage.records import LIVE_STATUSES
+from storage.records import LIVE_STATUSES, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,8 @@ class WebServer:
         self.manager = manager if isinstance(manager, ManagerSet) else ManagerSet(manager)
         self.secret = secret
         self.settings = settings or WebSettings()
-        self.hub = hub or WebHub(manager, replay_link=self._replay_path)
+        self.hub = hub or WebHub(self.manager, replay_link=self._replay_path,
+                                 deal_pause=self.manager.managers[0].settings.deal_pause)
         self._files = {name: _static(name) for name in STATIC_FILES}
         self._runner: web.AppRunner | None = None
         #: Several processes on one database: pages of tables held elsewhere are relayed there.
@@ -277,7 +278,7 @@ class WebServer:
             return web.json_response({"error": "not_seated"}, status=403)
         t = await self.hub.viewer_t(snap, grant.player_id if playing else None)
         viewer = Viewer(table_id=grant.table_id, seat=grant.seat if playing else None,
-                        player_id=grant.player_id if playing else None, t=t)
+                        player_id=grant.player_id if playing else None, t=t, expires=grant.expires)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=4096)
         await ws.prepare(request)
         writer = asyncio.create_task(self._writer(ws, viewer))
@@ -332,22 +333,48 @@ class WebServer:
         except (ConnectionError, RuntimeError):
             return
 
+    async def _rematch(self, viewer: Viewer, swap: Any) -> None:
+        """Play again from the match panel. When the new match begins at once with this person in it
+        (``majlis web``, or a chat's table where they were the only person) the page follows it to the
+        new table with a credential of its own; otherwise the new table is a lobby in the chat, and
+        the page says so."""
+        assert viewer.player_id is not None and viewer.seat is not None
+        record = await self.manager.repo.get_table(viewer.table_id)
+        if record is None:
+            raise TableError(Refusal.NO_TABLE)
+        person = Person(viewer.player_id, record.seats[viewer.seat].name or "")
+        new = await actions.rematch(self.manager, person, record.chat_id, viewer.table_id, swap)
+        seat = new.seat_of(viewer.player_id)
+        if new.table.status == TableStatus.PLAYING and seat is not None:
+            now = self.now()
+            ttl = max(self.links.ttl, (viewer.expires or now) - now)
+            token = self.links.token("play", new.table_id, now, seat=seat, player_id=viewer.player_id, ttl=ttl)
+            viewer.put(json.dumps({"type": "moved", "table": new.table_id, "token": token}))
+        else:
+            viewer.put(json.dumps({"type": "rematched", "table": new.table_id}))
+
     async def _on_message(self, viewer: Viewer, data: str) -> None:
         try:
             msg = json.loads(data)
         except ValueError:
             return
-        if not isinstance(msg, dict) or msg.get("type") != "act":
+        if not isinstance(msg, dict) or msg.get("type") not in ("act", "next", "rematch"):
             return
         ref = msg.get("ref")
         try:
             if viewer.seat is None or viewer.player_id is None:
                 raise TableError(Refusal.NOT_SEATED)
+            if msg["type"] == "rematch":
+                await self._rematch(viewer, msg.get("swap"))
+                return
             snap = self.manager.get(viewer.table_id)
             if snap is None:
                 raise TableError(Refusal.NO_TABLE)
             actor = actions.WebActor(person=viewer.person(snap), table_id=viewer.table_id, seat=viewer.seat)
-            await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
+            if msg["type"] == "next":  # Next deal on the result panel
+                await actions.next_deal(self.manager, actor)
+            else:
+                await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
         except TableError as e:
             viewer.put(json.dumps({"type": "error", "code": e.code, "ref": ref,
                                    "text": render_error(e.code, e.params, viewer.t)}, ensure_ascii=False))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from typing import Any
 
 from bot.app.cli.common import DB_HELP, cli_lang, fail, log_to_file
@@ -21,11 +22,37 @@ def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...])
                      help="seconds per turn before the timer plays for you (0 = no timer, the default)")
     web.add_argument("--target", type=int, help="the score that wins the match (Tarneeb games)")
     web.add_argument("--ai", choices=ai_levels, help="AI strength (default: MAJLIS_AI_LEVEL or normal)")
-    web.add_argument("--resume", action="store_true", help="continue the newest unfinished web match")
+    web.add_argument("--resume", action="store_true",
+                     help="continue the newest unfinished web match without asking (without --resume a "
+                          "terminal asks 'Resume it? [Y/n]'; when input is not a terminal the unfinished "
+                          "match is abandoned and a new one begins)")
     web.add_argument("--db", help=DB_HELP)
     web.add_argument("--digits", choices=("western", "arabic"), help="how numbers are written")
     web.add_argument("--port", type=int, default=8741, help="the port on 127.0.0.1 (default 8741; 0: any free one)")
     web.add_argument("--no-open", action="store_true", help="only print the address, do not open a browser")
+
+
+async def ask_line(prompt: str) -> str | None:
+    """One line typed at the terminal (None: input ended), waited for without a thread, so that
+    Ctrl-C while it waits stops at once."""
+    print(prompt, end="", flush=True)
+    loop = asyncio.get_running_loop()
+    got: asyncio.Future[str] = loop.create_future()
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        if not got.done():
+            got.set_result(sys.stdin.readline())
+
+    try:
+        loop.add_reader(fd, readable)
+    except (NotImplementedError, ValueError, OSError):  # a loop that cannot watch stdin (Windows)
+        line = await asyncio.to_thread(sys.stdin.readline)
+        return line or None
+    try:
+        return (await got) or None
+    finally:
+        loop.remove_reader(fd)
 
 
 def cmd_web(args: argparse.Namespace) -> int:
@@ -47,7 +74,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     prepare_db(cfg.db)
     log_to_file(cfg.db, cfg.log_level)
     try:
-        return asyncio.run(serve(opts, lambda line: print(line, flush=True)))  # says when it stopped
+        ask = ask_line if sys.stdin is not None and sys.stdin.isatty() else None  # asks as majlis play does
+        return asyncio.run(serve(opts, lambda line: print(line, flush=True), ask))  # says when it stopped
     except KeyboardInterrupt:  # where the loop cannot handle signals itself
         print(translator(lang, cfg.digits).gettext(
             "Stopped. Your match is saved: continue it with {command}.", command="majlis web --resume"))

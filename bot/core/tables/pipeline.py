@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 
 MAX_ACTION_LEN = 32
+#: The events after which the next deal's first AI move waits ``ManagerSettings.deal_pause``.
+DEAL_ENDS = frozenset({"deal_scored", "deal_thrown_in"})
 
 
 class Pipeline:
@@ -82,6 +84,23 @@ class Pipeline:
                              seat_value=new_seat, before=before)
             return table.snapshot()
 
+    async def next_deal(self, table_id: int, person: Person) -> TableSnapshot:
+        """End the pause after a deal (``ManagerSettings.deal_pause``) for ``person``, seated: the AI
+        seat to act moves after its usual ``ai_delay``. Only the one person at a table ends it; with
+        several, each reads at their own pace and the pause runs out by itself. Changes no record."""
+        table = self.registry.table(table_id)
+        async with self.publisher.locked(table):
+            require_playing(table)
+            if table.seat_of(person.player_id) is None:
+                raise TableError(Refusal.NOT_SEATED)
+            people = {s.player_id for s in table.record.seats if not s.is_ai and s.player_id}
+            if table.ai_at is not None and people == {person.player_id}:
+                soon = self.clock.now() + self.turns.ai_delay(table)
+                if table.ai_at > soon:
+                    table.ai_at = soon
+                    self.turns.reschedule(table)
+            return table.snapshot()
+
     async def apply(self, table: Table, seat: int, action: str, actor: str, reason: str, started: float, *,
                     seat_value: Seat | None = None, before: list[Event] | None = None,
                     after: list[Event] | None = None) -> None:
@@ -106,6 +125,9 @@ class Pipeline:
             new_seats = (s[0], s[1], s[2], s[3])
         seq = table.record.version + 1
         deadline, ai_at, warn_at = self.turns.plan(table.record.chat_id, new_seats, game, now, table)
+        if ai_at is not None and ai_at > now and self.settings.deal_pause > 0 \
+                and any(e["type"] in DEAL_ENDS for e in events):  # people read the deal's result first
+            ai_at = max(ai_at, now + self.settings.deal_pause)
         record = evolve(table.record, seats=new_seats, version=seq, warned=False, deadline=deadline)
         if table.parked:  # a person's move sets a parked table going again (stored with the move)
             record = evolve(record, parked=0)

@@ -55,10 +55,12 @@ class Bed:
 @contextlib.asynccontextmanager
 async def web_bed(tmp_path: Path, *, game: str = "tarneeb41", seed: int = 7, humans: tuple[int, ...] = (0,),
                   options: dict[str, Any] | None = None, ai_delay: float = 0.0, lang: str = "en",
-                  digits: str = "western", telegram: bool = True, turn_seconds: int = 0) -> AsyncIterator[Bed]:
+                  digits: str = "western", telegram: bool = True, turn_seconds: int = 0,
+                  deal_pause: float = 0.0) -> AsyncIterator[Bed]:
     """A table in ``CHAT`` with Sara (and Omar) seated, AI players in the other seats, started."""
     repo = await open_repository(str(tmp_path / "web.sqlite3"))
-    settings = ManagerSettings(ai_delay=ai_delay, default_turn_seconds=turn_seconds, seed_source=lambda: seed,
+    settings = ManagerSettings(ai_delay=ai_delay, deal_pause=deal_pause, default_turn_seconds=turn_seconds,
+                               seed_source=lambda: seed,
                                lobby_timeout=3600.0)
     manager = TableManager(repo, router=routed, settings=settings)
     secret = await install_secret(repo)

@@ -50,8 +50,16 @@ async def shot(page: Any, name: str) -> None:
     publish_web(name, OUTPUT / f"{name}.png")  # the README's web images, when MAJLIS_SCREENS names a folder
 
 
+async def next_deal(page: Any) -> None:
+    """Close a deal's result panel with Next deal, if one is up (it covers the table)."""
+    if await page.evaluate("document.body.dataset.panel === 'deal' || document.body.dataset.panel === 'thrown'"):
+        await page.locator("#nextdeal").click()
+        await wait_js(page, "document.getElementById('panel').hidden", 5_000)
+
+
 async def my_move(page: Any, timeout: float = 20_000) -> str | None:
     """Wait until this page may act (or the match is over); None once over."""
+    await next_deal(page)
     await wait_js(page,
         "document.body.dataset.over === '1' || document.querySelector('#hand.myturn .card.playable') !== null"
         " || document.querySelector('#actions button') !== null", timeout)
@@ -62,6 +70,7 @@ async def my_move(page: Any, timeout: float = 20_000) -> str | None:
 
 async def click_move(page: Any, prefer: str | None = None) -> str:
     """Click a legal choice: a raised card, else an action button (``prefer`` first if shown)."""
+    await next_deal(page)
     version = await page.evaluate("document.body.dataset.version")
     if prefer and await page.locator(f'#actions button[data-action="{prefer}"]').count():
         what = prefer
@@ -70,6 +79,8 @@ async def click_move(page: Any, prefer: str | None = None) -> str:
         card = page.locator("#hand.myturn .card.playable").first
         what = "play " + str(await card.get_attribute("data-code"))
         await card.click()
+        if await page.locator("#playbtn:not([hidden])").count():  # a touch screen: the tap raised it
+            await page.locator("#playbtn").click()
     else:
         button = page.locator("#actions button").first
         what = str(await button.get_attribute("data-action"))
@@ -118,6 +129,8 @@ async def test_browser_tarneeb41_whole_match_by_clicking(tmp_path: Any) -> None:
         assert "wins the match" in result
         rows = await page.locator("#sheet tbody tr").count()
         assert rows >= 1 and await page.locator("#sheet thead th").all_inner_texts() == ["Deal", "Us", "Them"]
+        assert await page.evaluate("document.body.dataset.panel") == "match"  # the match's result panel
+        await page.locator("#panelclose").click()
         await page.locator("#lastbtn").click()
         assert await page.locator("#lasttrick .card").count() == 4
         await shot(page, "tarneeb41-over-desktop-en")

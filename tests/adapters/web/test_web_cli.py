@@ -105,3 +105,44 @@ async def test_majlis_web_resumes_a_match_in_its_own_language(tmp_path: Path) ->
                 proc.stdout.close()
         assert ar.gettext("Stopped. Your match is saved: continue it with {command}.",
                           command="majlis web --resume") in rest
+
+
+def test_majlis_web_at_a_terminal_asks_before_it_abandons_and_ctrl_c_at_the_question_keeps_the_match(
+        tmp_path: Path) -> None:
+    """Issue 29: `majlis web` abandoned an unfinished match without a word. At a terminal (a pty here)
+    it asks, as `majlis play` does; Ctrl-C while it waits stops at once and abandons nothing."""
+    import pty
+
+    env = {**os.environ, "MAJLIS_DATA_DIR": str(tmp_path), "MAJLIS_AI_DELAY": "0", "MAJLIS_AI_LEVEL": "easy",
+           "MAJLIS_NO_BROWSER": "1"}
+    env.pop("MAJLIS_DB", None)
+    cmd = [sys.executable, "-m", "bot", "web", "--lang", "en", "--port", "0", "--seed", "9", "--no-open"]
+    question = "An unfinished match of Syrian Tarneeb 41 is waiting at table 1. Resume it? [Y/n] "
+    for answer in (None, "interrupt", "n"):  # a first match; Ctrl-C at the question; n abandons it
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(cmd, stdin=slave, stdout=subprocess.PIPE, text=True, env=env)
+        os.close(slave)
+        try:
+            assert proc.stdout is not None
+            if answer is None:
+                lines = [proc.stdout.readline() for _ in range(3)]
+                assert lines[-1].startswith("Press Ctrl-C to stop"), lines
+            else:
+                assert proc.stdout.read(len(question)) == question
+                if answer == "interrupt":
+                    proc.send_signal(signal.SIGINT)
+                    assert proc.wait(timeout=30) == 130
+                    assert "Stopped. Your match is saved" in proc.stdout.read()
+                    continue
+                os.write(master, b"n\n")
+                lines = [proc.stdout.readline() for _ in range(4)]
+                assert lines[0].startswith("The unfinished match at table 1 was abandoned"), lines
+                assert lines[-1].startswith("Press Ctrl-C to stop"), lines
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=30) == 130
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            if proc.stdout is not None:
+                proc.stdout.close()
+            os.close(master)

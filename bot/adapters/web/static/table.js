@@ -90,7 +90,30 @@
   function me() { return state && state.me !== null && state.me !== undefined ? state.me : 0; }
   function pos(seat) { return (seat - me() + 4) % 4; }
 
+  // -- the device: touch or a mouse; what one tap does; motion -------------------------------------
+  const coarse = window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(hover: none)").matches;
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
+  function oneTap() {
+    let v = null;
+    try { v = localStorage.getItem("majlis.oneTap"); } catch (e) { /* storage off */ }
+    return v === null ? !coarse : v === "1";  // a mouse click plays; a tap raises first
+  }
+  let raised = null;  // the code of the card raised by a first tap
+  let prevTrick = [];  // the trick on the table before this state (for the motion to the winner)
+  let prevLast = "";
+  let panelShown = null;  // the id of the result panel on screen (or shown already)
+  let panelTimer = null;
+  let finalClosed = false;
+  let errorTimer = null;
+
   // -- rendering -----------------------------------------------------------------------------------
+  function face(initials, cls) {
+    const f = document.createElement("span");
+    f.className = "face" + (cls ? " " + cls : "");
+    f.setAttribute("aria-hidden", "true");
+    f.textContent = initials;
+    return f;
+  }
   function render() {
     if (!state) return;
     const s = state;
@@ -104,14 +127,25 @@
       box.replaceChildren();
       box.dataset.seat = seat.seat;
       box.classList.toggle("turn", s.to_act === seat.seat);
+      box.classList.toggle("team-1", seat.team === 1);
+      const f = face(seat.initials, seat.team_name ? "" : "seat-" + seat.seat);
+      if (seat.team_name) f.title = seat.team_name;
+      box.appendChild(f);
+      const words = document.createElement("div");
+      words.className = "words";
       const name = document.createElement("div");
       name.className = "name";
       name.textContent = seat.name;
-      box.appendChild(name);
+      words.appendChild(name);
       const badges = document.createElement("div");
       badges.className = "badges";
-      badges.textContent = seat.badges.join(" · ");
-      box.appendChild(badges);
+      for (const b of seat.badges) {
+        const span = document.createElement("span");
+        span.textContent = b;
+        badges.appendChild(span);
+      }
+      words.appendChild(badges);
+      box.appendChild(words);
       if (pos(seat.seat) !== 0 || s.me === null) {
         const backs = document.createElement("span");
         backs.className = "backs";
@@ -123,10 +157,10 @@
         backs.setAttribute("aria-label", seat.cards_text);
         box.appendChild(backs);
       }
-      box.setAttribute("aria-label", [seat.name, ...seat.badges].join(", ") +
+      box.setAttribute("aria-label", [seat.name, ...(seat.team_name ? [seat.team_name] : []), ...seat.badges].join(", ") +
         (s.to_act === seat.seat ? ", " + (ui.turn_of || "") : ""));
     }
-    // the trick
+    // the trick, and the last one carried to its winner
     const trick = $("trick");
     trick.replaceChildren();
     trick.setAttribute("aria-label", ui.trick || "");
@@ -135,15 +169,38 @@
       c.classList.add("at-" + pos(p.seat));
       trick.appendChild(c);
     }
+    const lastKey = s.last_trick ? s.last_trick.cards.map((c) => c.code).join(" ") : "";
+    if (lastKey && lastKey !== prevLast && s.trick.length === 0 && prevTrick.length) sweep(s.last_trick);
+    prevLast = lastKey;
+    prevTrick = s.trick.map((p) => p.code);
+    // the Trix layout: a row of cards per suit
     const lay = $("layout");
     lay.replaceChildren();
     lay.hidden = !s.layout.length;
+    document.body.dataset.layout = s.layout.length ? "1" : "";
     for (const row of s.layout) {
       const r = document.createElement("div");
       r.className = "layout-row";
+      r.dataset.suit = row.suit;
       r.setAttribute("role", "img");
       r.setAttribute("aria-label", row.name + ": " + row.cards.map((c) => c.label).join(" "));
-      for (const c of row.cards) r.appendChild(cardEl(c, "div"));
+      const head = el("svg", { viewBox: "0 0 100 100", class: "pip", "aria-hidden": "true" });
+      pip(row.suit, head, 0, 0, 100);
+      r.appendChild(head);
+      const cards = document.createElement("div");
+      cards.className = "layout-cards";
+      row.cards.forEach((c, i) => {  // each card in its rank's column, so that the rows line up
+        const e = cardEl(c, "div");
+        if (i === 0) e.style.marginLeft = `calc(var(--lw) * 0.6 * ${"23456789TJQKA".indexOf(c.code[0])})`;
+        cards.appendChild(e);
+      });
+      if (!row.cards.length) {
+        const none = document.createElement("span");
+        none.className = "none";
+        none.textContent = "—";
+        cards.appendChild(none);
+      }
+      r.appendChild(cards);
       lay.appendChild(r);
     }
     const last = $("lasttrick");
@@ -164,20 +221,13 @@
     }
     const lb = $("lastbtn");
     lb.textContent = showLast ? ui.hide_last_trick : ui.last_trick;
-    lb.disabled = !s.last_trick;
-    lb.dataset.cards = s.last_trick ? s.last_trick.cards.map((c) => c.code).join(" ") : "";
+    lb.hidden = !s.last_trick || !!s.layout.length;
+    lb.dataset.cards = lastKey;
     lb.setAttribute("aria-pressed", showLast ? "true" : "false");
     text("result", s.result);
     const rl = $("replaylink");
     rl.replaceChildren();
-    if (s.replay) {
-      const a = document.createElement("a");
-      a.href = s.replay;
-      a.id = "replay-a";
-      a.textContent = ui.watch_replay;
-      a.addEventListener("click", () => { stopped = true; });
-      rl.appendChild(a);
-    }
+    if (s.replay) rl.appendChild(replayAnchor(s.replay, "replay-a"));
     text("turn", s.turn);
     text("prompt", s.prompt);
     deadlineAt = s.deadline_in !== null && s.deadline_in !== undefined ? performance.now() + s.deadline_in * 1000 : null;
@@ -194,42 +244,16 @@
       b.addEventListener("click", () => send(a.code));
       acts.appendChild(b);
     }
-    // the hand
-    const hand = $("hand");
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.code : null;
-    hand.replaceChildren();
-    hand.setAttribute("aria-label", ui.your_hand || "");
-    const myTurn = s.hand.some((c) => c.playable);
-    hand.classList.toggle("myturn", myTurn);
-    let first = null;
-    for (const c of s.hand) {
-      const b = cardEl(c, "button", c.name);
-      b.type = "button";
-      b.tabIndex = -1;
-      if (c.playable) {
-        b.classList.add("playable");
-        b.addEventListener("click", () => send("play " + c.code));
-        if (!first) first = b;
-      } else {
-        b.setAttribute("aria-disabled", "true");
-      }
-      hand.appendChild(b);
-    }
-    const again = focused ? hand.querySelector(`[data-code="${focused}"]`) : null;
-    const target = (again && again.classList.contains("playable")) ? again : first || hand.firstElementChild;
-    if (target) target.tabIndex = 0;
-    if (myTurn && hand.contains(document.activeElement) === false && focused) {
-      if (target) target.focus();
-    }
-    text("keys", s.hand.length ? ui.keys : "");
-    // trump, exposed card, game lines, scores, sheet
+    drawHand(s);
+    // trump, exposed card (in the felt's corner), game lines, scores, sheet
     const tb = $("trumpbox");
     tb.replaceChildren();
     if (s.trump && s.trump.suit && s.trump.suit !== "N") {
       const item = document.createElement("div");
-      item.className = "item";
+      item.className = "item chip";
       item.setAttribute("aria-label", ui.trump + ": " + s.trump.label);
       const label = document.createElement("span");
+      label.className = "label";
       label.textContent = ui.trump;
       item.appendChild(label);
       const p = el("svg", { viewBox: "0 0 100 100", class: "pip", "aria-hidden": "true" });
@@ -239,11 +263,17 @@
       nm.textContent = s.trump.name;
       item.appendChild(nm);
       tb.appendChild(item);
+    } else if (s.contract) {
+      const item = document.createElement("div");
+      item.className = "item chip";
+      item.textContent = s.contract;
+      tb.appendChild(item);
     }
     if (s.exposed) {
       const item = document.createElement("div");
-      item.className = "item";
+      item.className = "item chip";
       const label = document.createElement("span");
+      label.className = "label";
       label.textContent = ui.exposed;
       item.appendChild(label);
       item.appendChild(cardEl(s.exposed, "div", ui.exposed + ": " + s.exposed.name));
@@ -272,10 +302,233 @@
       s.sheet.totals.forEach((v) => { tr.insertCell().textContent = v; });
     }
     text("logtitle", ui.log);
+    if (s.final && !finalClosed) showPanel(s.final);
+    document.body.dataset.table = String(s.table);
     document.body.dataset.version = String(s.version);
     document.body.dataset.phase = s.phase || "";
     document.body.dataset.over = s.over ? "1" : "";
   }
+  function replayAnchor(href, id) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.id = id;
+    a.textContent = ui.watch_replay;
+    a.addEventListener("click", () => { stopped = true; });
+    return a;
+  }
+
+  // -- the hand: a tap raises a card, a second tap (or Play) plays it; one tap where so set ----------
+  function drawHand(s) {
+    const hand = $("hand");
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.code : null;
+    hand.replaceChildren();
+    hand.setAttribute("aria-label", ui.your_hand || "");
+    const myTurn = s.hand.some((c) => c.playable);
+    hand.classList.toggle("myturn", myTurn);
+    hand.classList.toggle("touch", !oneTap());
+    if (!s.hand.some((c) => c.code === raised && c.playable)) raised = null;
+    // two rows on a narrow screen, so that every card is a target of at least 44 px
+    const rows = window.matchMedia("(max-width: 600px)").matches && s.hand.length > 7 ? 2 : 1;
+    const per = Math.ceil(s.hand.length / rows);
+    let row = null;
+    let first = null;
+    s.hand.forEach((c, i) => {
+      if (i % per === 0) {
+        row = document.createElement("div");
+        row.className = "hand-row";
+        hand.appendChild(row);
+      }
+      const b = cardEl(c, "button", c.name);
+      b.type = "button";
+      b.tabIndex = -1;
+      if (c.playable) {
+        b.classList.add("playable");
+        if (!first) first = b;
+      } else {
+        b.setAttribute("aria-disabled", "true");
+      }
+      if (c.code === raised) b.classList.add("raised");
+      b.addEventListener("click", (ev) => tapCard(c, ev.detail === 0));
+      row.appendChild(b);
+    });
+    const cards = hand.querySelectorAll(".card");
+    const again = focused ? hand.querySelector(`[data-code="${focused}"]`) : null;
+    const target = (again && again.classList.contains("playable")) ? again : first || cards[0];
+    if (target) target.tabIndex = 0;
+    if (myTurn && hand.contains(document.activeElement) === false && focused) {
+      if (target) target.focus();
+    }
+    const pb = $("playbtn");
+    const r = s.hand.find((c) => c.code === raised);
+    pb.hidden = !r;
+    pb.textContent = r ? (ui.play || "") + " " + r.label : "";
+    text("onetaptext", ui.one_tap);
+    $("onetapbox").checked = oneTap();
+    $("handbar").hidden = !s.hand.length;
+    text("keys", s.hand.length && !coarse ? ui.keys : "");
+  }
+  function tapCard(c, keyboard) {
+    if (!c.playable) {  // the table says why not (must follow suit, not your turn ...), nothing changes
+      send("play " + c.code);
+      return;
+    }
+    if (keyboard || oneTap() || raised === c.code) {
+      raised = null;
+      send("play " + c.code);
+      return;
+    }
+    raised = c.code;
+    showError(ui.tap_again || "", true);
+    drawHand(state);
+  }
+  $("playbtn").addEventListener("click", () => {
+    if (raised) { const code = raised; raised = null; send("play " + code); }
+  });
+  $("onetapbox").addEventListener("change", (ev) => {
+    try { localStorage.setItem("majlis.oneTap", ev.target.checked ? "1" : "0"); } catch (e) { /* storage off */ }
+    raised = null;
+    if (state) drawHand(state);
+  });
+  function showError(msg, hint) {
+    const e = $("error");
+    e.textContent = msg || "";
+    e.classList.toggle("hint", !!hint);
+    if (errorTimer) clearTimeout(errorTimer);
+    if (msg) errorTimer = setTimeout(() => { e.textContent = ""; }, hint ? 2500 : 4500);
+  }
+
+  // -- the last trick goes to its winner -----------------------------------------------------------------
+  function sweep(lastTrick) {
+    const layer = $("sweep");
+    layer.replaceChildren();
+    if (calm.matches) return;
+    const to = pos(lastTrick.winner);
+    for (const p of lastTrick.cards) {
+      const c = cardEl(p, "div");
+      c.classList.add("at-" + pos(p.seat));
+      layer.appendChild(c);
+    }
+    layer.className = "";
+    layer.dataset.to = String(to);
+    setTimeout(() => { layer.className = "go to-" + to; }, 650);  // a moment to see the fourth card
+    setTimeout(() => { layer.replaceChildren(); layer.className = ""; }, 1150);
+  }
+
+  // -- the result of a deal, and of the match, in a panel of its own -------------------------------
+  function showPanel(p) {
+    const key = p.kind === "match" ? "match" : String(p.id);
+    if (panelShown === key && !$("panel").hidden) return;
+    panelShown = key;
+    const box = $("panel");
+    box.dataset.kind = p.kind;
+    box.dataset.mood = p.mood || "";
+    text("paneltitle", p.title);
+    const lines = $("panellines");
+    lines.replaceChildren();
+    for (const l of p.lines) {
+      const d = document.createElement("p");
+      d.textContent = l;
+      lines.appendChild(d);
+    }
+    const table = $("paneltable");
+    table.replaceChildren();
+    if (p.heads.length) {
+      const hr = table.createTHead().insertRow();
+      for (const h of p.heads) {
+        const th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = h;
+        hr.appendChild(th);
+      }
+      const body = table.createTBody();
+      for (const row of p.rows) {
+        const tr = body.insertRow();
+        tr.dataset.seat = row.seat === undefined ? "" : String(row.seat);
+        if (row.won) tr.className = "won";
+        const who = tr.insertCell();
+        who.className = "who";
+        for (const f of row.faces || [row]) {
+          who.appendChild(face(f.initials, p.partners === false ? "seat-" + f.seat : (f.team ? "team-1" : "")));
+        }
+        const nm = document.createElement("span");
+        nm.textContent = row.name;
+        who.appendChild(nm);
+        row.cells.forEach((v, i) => {
+          const td = tr.insertCell();
+          td.textContent = v;
+          if (p.kind !== "match" && i === row.cells.length - 2) {
+            td.className = row.delta > 0 ? "up" : row.delta < 0 ? "down" : "";
+          }
+        });
+      }
+    }
+    const btns = $("panelbtns");
+    btns.replaceChildren();
+    text("panelnote", "");
+    const bar = $("panelbar");
+    if (panelTimer) { clearTimeout(panelTimer); panelTimer = null; }
+    if (p.kind === "match") {
+      bar.hidden = true;
+      for (const a of p.again || []) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = a.swap ? "secondary" : "primary";
+        b.dataset.rematch = a.swap ? "swap" : "same";
+        b.textContent = a.label;
+        b.addEventListener("click", () => rematch(a.swap));
+        btns.appendChild(b);
+      }
+      if (state && state.replay) btns.appendChild(replayAnchor(state.replay, "panel-replay"));
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "secondary";
+      close.id = "panelclose";
+      close.textContent = ui.close || "×";
+      close.addEventListener("click", () => { finalClosed = true; hidePanel(); });
+      btns.appendChild(close);
+    } else {
+      bar.hidden = false;
+      const i = bar.firstElementChild;
+      i.style.transition = "none";
+      i.style.width = "100%";
+      void i.offsetWidth;
+      i.style.transition = `width ${p.seconds}s linear`;
+      i.style.width = "0%";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.id = "nextdeal";
+      b.textContent = p.next;
+      b.addEventListener("click", () => {
+        if (ws && ws.readyState === 1 && state && state.me !== null) ws.send(JSON.stringify({ type: "next" }));
+        hidePanel();
+      });
+      btns.appendChild(b);
+      panelTimer = setTimeout(hidePanel, p.seconds * 1000);
+    }
+    box.hidden = false;
+    document.body.dataset.panel = p.kind;
+    const focusMe = btns.querySelector("button");
+    if (focusMe) focusMe.focus();
+  }
+  function hidePanel() {
+    if (panelTimer) { clearTimeout(panelTimer); panelTimer = null; }
+    $("panel").hidden = true;
+    document.body.dataset.panel = "";
+  }
+  function rematch(swap) {
+    if (!ws || ws.readyState !== 1) return;
+    text("panelnote", ui.rematch_wait || "");
+    for (const b of $("panelbtns").querySelectorAll("button[data-rematch]")) b.disabled = true;
+    ws.send(JSON.stringify({ type: "rematch", swap: !!swap }));
+  }
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && !$("panel").hidden) {
+      if ($("panel").dataset.kind === "match") finalClosed = true;
+      hidePanel();
+    }
+  });
+
   function list(id, items) {
     const ul = $(id);
     ul.replaceChildren();
@@ -305,7 +558,7 @@
 
   // -- keyboard: arrows move between cards, Enter or Space plays -------------------------------------
   $("hand").addEventListener("keydown", (ev) => {
-    const cards = Array.from($("hand").children);
+    const cards = Array.from($("hand").querySelectorAll(".card"));
     const i = cards.indexOf(document.activeElement);
     if (i < 0) return;
     let step = 0;
@@ -321,12 +574,18 @@
     cards[j].focus();
   });
   $("lastbtn").addEventListener("click", () => { showLast = !showLast; render(); });
+  $("panel").addEventListener("click", (ev) => {  // a tap beside the panel closes it
+    if (ev.target === $("panel")) {
+      if ($("panel").dataset.kind === "match") finalClosed = true;
+      hidePanel();
+    }
+  });
 
   // -- the connection --------------------------------------------------------------------------------
   function send(action) {
     if (!ws || ws.readyState !== 1 || !state || pending) return;
     pending = true;
-    text("error", "");
+    showError("");
     ws.send(JSON.stringify({ type: "act", version: state.version, action: action }));
   }
   function onMessage(ev) {
@@ -351,12 +610,43 @@
       pending = false;
       render();
       if (m.log && m.log.length) addLog(m.log);
+      if (m.panel) showPanel(m.panel);
       return;
     }
     if (m.type === "error") {
       pending = false;
-      text("error", m.text);
+      showError(m.text);
+      if (!$("panel").hidden && $("panel").dataset.kind === "match") {
+        text("panelnote", m.text);
+        for (const b of $("panelbtns").querySelectorAll("button[data-rematch]")) b.disabled = false;
+      }
+      return;
     }
+    if (m.type === "moved") {  // Play again: the new match is at another table; this page follows it
+      token = m.token;
+      history.replaceState(null, "", "#k=" + encodeURIComponent(token));
+      follow();
+      return;
+    }
+    if (m.type === "rematched") {  // Play again went to the chat, where the new table is
+      text("panelnote", ui.rematch_sent || "");
+    }
+  }
+  function follow() {
+    const old = ws;
+    ws = null;
+    state = null;
+    lastSeq = -1;
+    finalClosed = false;
+    panelShown = null;
+    prevTrick = [];
+    prevLast = "";
+    raised = null;
+    showLast = false;
+    hidePanel();
+    $("log").replaceChildren();
+    if (old) { old.onclose = null; old.close(); }
+    connect();
   }
   function connect() {
     if (stopped) return;
