@@ -237,11 +237,12 @@ def build_state(snap: TableSnapshot, view: View | None, t: T, *, me: int | None,
     over = rec.status not in LIVE_STATUSES or v.get("phase") == Phase.OVER or v.get("winner") is not None
     result = ""
     if v.get("winner") is not None:
-        result = winners_text(snap, list(v.get("winner") or []), rec.game, t)
+        result = winners_text(snap, list(v.get("winner") or []), rec.game, t, me=me)
     elif rec.status in ENDED:
         result = t.gettext("Table {table} was stopped.", table=rec.table_id)
     deadline = rec.deadline
     turn_seat = v.get("to_act")
+    asked = "" if over or me is None else prompt(v, t)
     return {
         "table": rec.table_id,
         "version": rec.version,
@@ -250,12 +251,14 @@ def build_state(snap: TableSnapshot, view: View | None, t: T, *, me: int | None,
         "me": me,
         "watching": watching,
         "banner": t.gettext("You are watching table {table}.", table=rec.table_id) if watching else "",
-        "title": _header(snap, v, t) if v else game_name(rec.game, t),
+        "title": _header(snap, v, t, me) if v else game_name(rec.game, t),
         "phase": v.get("phase"),
         "seats": seats,
         "to_act": turn_seat if not over else None,
-        "turn": "" if over else turn_line(snap, v.get("phase"), None if turn_seat is None else int(turn_seat), t),
-        "prompt": "" if over else prompt(v, t) if me is not None else "",
+        # the reader's own turn is told by the prompt below it ("Your turn: play a card."), in the second person
+        "turn": "" if over or asked else turn_line(snap, v.get("phase"), None if turn_seat is None else int(turn_seat),
+                                                   t, me),
+        "prompt": asked,
         "hand": hand,
         "actions": actions,
         "trick": trick,
