@@ -207,7 +207,7 @@ class Handlers(Base):
         """``/hand``: a fresh copy of the sender's hand in the private chat (the group is told if that
         fails); in the group, the hand at this group's table (the dispatch checks they sit there; a
         refusal is answered in the group), shown to them only in the group when the chat's hands go
-        there (``hands=both|group``). In private: the hands of every table they sit at."""
+        only there (``hands=group``). In private: the hands of every table they sit at."""
         where = self._where(update)
         if where is None or self.s.on_hand is None:
             return
@@ -219,7 +219,7 @@ class Handlers(Base):
                 return
             snap = shown.snapshot
             hands = self.s.hands
-            if hands is not None and await hands.ephemeral(dest):
+            if hands is not None and (await self.s.manager.chat_settings(dest)).hands == "group":
                 try:
                     await hands.show(snap, person_of(user).player_id)
                 except TransportError:

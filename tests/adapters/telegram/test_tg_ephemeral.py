@@ -181,3 +181,14 @@ async def test_a_refused_press_on_an_ephemeral_hand_says_why_and_shows_the_newes
     assert not moves(first, tid)  # edited to the newest state: no longer their turn
     assert bed.tg.max_ops_in_window(GROUP, 60.0) <= 20
     assert all(not bed.tg.ops[p.user_id] for p in people)
+
+
+async def test_with_hands_in_private_chats_only_my_hand_answers_with_an_alert(bed: Bed) -> None:
+    tid, people = await seat_four(bed, hands="dm")
+    huda = people[1]
+    table = await bed.tg.wait_for(lambda: (m := bed.table_message(tid)) is not None
+                                  and any(d.startswith("mj1:h:") for d in buttons(m).values()) and m)
+    mine = next(data for data in buttons(table).values() if data.startswith("mj1:h:"))
+    answer = await bed.tg.press(huda.user, table, mine)
+    assert answer.show_alert and answer.text
+    assert bed.tg.ephemerals == {}
