@@ -362,16 +362,18 @@ class PostgresRepository:
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:
         row = await self._read(lambda c: c.fetchrow(
-            "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level FROM chats "
+            "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level, hands FROM chats "
             "WHERE chat_id = $1", chat_id))
         return None if row is None else chat_from(tuple(row))
 
     async def save_chat(self, chat: ChatRecord) -> None:
         row = chat_row(chat)
         await self._write(lambda c: c.execute(
-            "INSERT INTO chats VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chat_id) DO UPDATE SET "
+            "INSERT INTO chats (chat_id, lang, turn_seconds, digits, default_options, ai_level, hands) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (chat_id) DO UPDATE SET "
             "lang = excluded.lang, turn_seconds = excluded.turn_seconds, digits = excluded.digits, "
-            "default_options = excluded.default_options, ai_level = excluded.ai_level", *row))
+            "default_options = excluded.default_options, ai_level = excluded.ai_level, hands = excluded.hands",
+            *row))
 
     async def delete_chat(self, chat_id: str) -> bool:
         status = await self._write(lambda c: c.execute("DELETE FROM chats WHERE chat_id = $1", chat_id))

@@ -39,6 +39,14 @@ class ChatRecord:
     digits: str = "western"  # "western" | "arabic" (Arabic-Indic digits)
     default_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> options
     ai_level: str = "normal"  # "easy" | "normal" | "strong"
+    #: Where a Telegram group's hands go: "both" (the private chat, and "My hand" in the group shows
+    #: the hand to its player only), "group" (only the group's ephemeral hands), "dm" (only the
+    #: private chat). See ``HANDS``.
+    hands: str = "both"
+
+
+#: The values of :attr:`ChatRecord.hands`.
+HANDS = ("both", "group", "dm")
 
 
 @dataclass(frozen=True, slots=True)

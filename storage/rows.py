@@ -40,12 +40,12 @@ def dumps(value: Any) -> str:
 
 
 def chat_row(c: ChatRecord) -> Row:
-    return (c.chat_id, c.lang, c.turn_seconds, c.digits, dumps(c.default_options), c.ai_level)
+    return (c.chat_id, c.lang, c.turn_seconds, c.digits, dumps(c.default_options), c.ai_level, c.hands)
 
 
 def chat_from(row: Row) -> ChatRecord:
-    chat_id, lang, turn_seconds, digits, options, ai_level = row
-    return ChatRecord(chat_id, lang, turn_seconds, digits, json.loads(options), ai_level)
+    chat_id, lang, turn_seconds, digits, options, ai_level, hands = row
+    return ChatRecord(chat_id, lang, turn_seconds, digits, json.loads(options), ai_level, hands)
 
 
 def player_row(p: PlayerRecord) -> Row:

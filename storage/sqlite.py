@@ -402,13 +402,15 @@ class SQLiteRepository:
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:
         row = await self._call(lambda c: _one(
-            c, "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level FROM chats "
+            c, "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level, hands FROM chats "
             "WHERE chat_id = ?", (chat_id,)))
         return None if row is None else chat_from(row)
 
     async def save_chat(self, chat: ChatRecord) -> None:
         row = chat_row(chat)
-        await self._write(lambda c: _run(c, "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?, ?, ?)", row))
+        await self._write(lambda c: _run(
+            c, "INSERT OR REPLACE INTO chats (chat_id, lang, turn_seconds, digits, default_options, ai_level, "
+            "hands) VALUES (?, ?, ?, ?, ?, ?, ?)", row))
 
     async def delete_chat(self, chat_id: str) -> bool:
         return await self._write(lambda c: _rowcount(c, "DELETE FROM chats WHERE chat_id = ?", (chat_id,))) > 0

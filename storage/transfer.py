@@ -25,7 +25,7 @@ VERSION = 1
 #: Every table with its columns, parents before children.
 TABLES: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),
-    "chats": ("chat_id", "lang", "turn_seconds", "digits", "default_options", "ai_level"),
+    "chats": ("chat_id", "lang", "turn_seconds", "digits", "default_options", "ai_level", "hands"),
     "players": ("player_id", "name", "lang", "dm_ok"),
     "tables": (*TABLE_COLUMNS.split(", "), "owner", "lease_until"),
     "actions": ("table_id", "seq", "seat", "action", "actor", "at"),
@@ -38,6 +38,9 @@ TABLES: dict[str, tuple[str, ...]] = {
 #: 6 on SQLite, 3 on PostgreSQL) lacks the three columns of that state; it is read and converted.
 _LEGACY_TABLE_WIDTH = len(TABLES["tables"]) - 3
 _MESSAGE_IDS = TABLES["tables"].index("message_ids")
+#: A ``chats`` row of an export written before a chat chose where its hands go (schema 7 on SQLite,
+#: 4 on PostgreSQL) lacks ``hands``; it gets the default, as the migrations give it.
+_LEGACY_CHAT_WIDTH = len(TABLES["chats"]) - 1
 _PARKED = TABLES["tables"].index("parked")
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
@@ -91,6 +94,8 @@ def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
             raise BadExport(f"line {number}: not a row") from None
         if name == "tables" and isinstance(row, list) and len(row) == _LEGACY_TABLE_WIDTH:
             row = _upgrade_table_row(row, number)
+        if name == "chats" and isinstance(row, list) and len(row) == _LEGACY_CHAT_WIDTH:
+            row = [*row, "both"]
         if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
             raise BadExport(f"line {number}: not a row of a known table")
         yield name, tuple(row)

@@ -169,7 +169,8 @@ class SetLanguage(Answers[ChatRecord | PlayerRecord]):
 
 @dataclass(frozen=True, slots=True)
 class ChangeSettings(Answers[ChatRecord]):
-    """Chat settings (``turn_seconds``, ``digits``, ``ai_level``, ``default_options``); admins only.
+    """Chat settings (``turn_seconds``, ``digits``, ``ai_level``, ``default_options``, ``hands``: where a
+    Telegram group's hands go, ``storage.records.HANDS``); admins only.
 
     ``scope``: ``"server"`` changes where the chat's settings live (a Discord channel's server, else
     the chat); ``"channel"`` stores an override of this channel only; ``"reset"`` forgets that

@@ -25,7 +25,7 @@ from bot.core.identity import is_dc_channel, is_dm
 from bot.core.lang import resolve_lang
 from bot.core.model import Person
 from engine import InvalidOptions
-from storage.records import ChatRecord, PlayerRecord
+from storage.records import HANDS, ChatRecord, PlayerRecord
 from storage.repository import Repository
 
 log = logging.getLogger(__name__)
@@ -168,6 +168,12 @@ class Prefs:
             chat = hit[0] if hit is not None else None
         return float(chat.turn_seconds) if chat is not None else float(self.default_turn_seconds)
 
+    def hands(self, chat_id: str) -> str:
+        """Where the chat's hands go as last read (``ChatRecord.hands``; the default if never read)."""
+        hit = self._chats.peek(chat_id)
+        chat = hit[0] if hit is not None else None
+        return chat.hands if chat is not None else HANDS[0]
+
     async def update_chat(self, chat_id: str, **changes: Any) -> ChatRecord:
         """Change and store chat settings (``lang``, ``turn_seconds``, ``default_options`` ...)."""
         chat = await self.chat(chat_id)
@@ -182,6 +188,8 @@ class Prefs:
             raise TableError(Refusal.BAD_OPTION, detail="ai_level is easy, normal or strong")
         if changes.get("digits", "western") not in ("western", "arabic"):
             raise TableError(Refusal.BAD_OPTION, detail="digits is western or arabic")
+        if changes.get("hands", HANDS[0]) not in HANDS:
+            raise TableError(Refusal.BAD_OPTION, detail="hands is both, group or dm")
         if "default_options" in changes:
             for game, opts in dict(changes["default_options"]).items():
                 if game not in engine.GAME_IDS:

@@ -264,7 +264,7 @@ class Presenter:
         if hub is None:
             return
         dest = dm_dest(player)
-        if player in self._blocked or hub.is_blocked(dest):
+        if player in self._blocked or hub.is_blocked(dest) or not self._private_hands(snap):
             return
         lang, dm_ok = await self._player(player)
         if dm_ok is False:
@@ -282,6 +282,12 @@ class Presenter:
         elif not mine and was:
             hub.replace(dest, keys.ping_key(snap.table_id, player), None)  # acted already: the notice is stale
 
+    def _private_hands(self, snap: TableSnapshot) -> bool:
+        """Whether the table's chat sends hands to private chats (``ChatRecord.hands`` is not "group":
+        a Telegram group whose hands are shown there, each to its player only, by the adapter), as
+        read for this update (``_public_lang`` read the chat's settings just before)."""
+        return self.manager.prefs.hands(snap.table.chat_id) != "group"
+
     async def _warn(self, snap: TableSnapshot, seat: int, seconds_left: int, public_t: T, *,
                     hidden: bool = False) -> None:
         """Remind the seat in private; in public only when its turn is public (not while doubling)."""
@@ -289,7 +295,8 @@ class Presenter:
         if player is None:
             return
         hub = self.hubs.get(platform_of(player))
-        if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)):
+        if hub is not None and player not in self._blocked and not hub.is_blocked(dm_dest(player)) \
+                and self._private_hands(snap):
             public_lang, digits = await self._public_lang(snap)
             lang, _ = await self._player(player)
             hub.replace(dm_dest(player), keys.ping_key(snap.table_id, player), render_turn_warning(

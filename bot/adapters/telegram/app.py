@@ -16,6 +16,7 @@ from telegram.request import HTTPXRequest
 from bot.adapters.telegram.commands import register_commands
 from bot.adapters.telegram.common import Services, join_payload
 from bot.adapters.telegram.handlers import Handlers
+from bot.adapters.telegram.hands import GroupHands
 from bot.adapters.telegram.ordering import PerChatProcessor
 from bot.adapters.telegram.transport import TelegramTransport, group_dest
 from bot.adapters.throttle import CommandLimits
@@ -109,6 +110,7 @@ def build_application(
         presenter = factory(manager, transport, outbox_clock)
         state.presenter = presenter
         services.sender = presenter.hubs["tg"]
+        services.hands = GroupHands(manager, presenter.hubs["tg"], transport)
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)
@@ -166,7 +168,9 @@ def default_presenter(manager: TableManager, transport: TelegramTransport, clock
                       hand_link: Any = None, table_link: Any = None) -> Presenter:
     from bot.present.presenter import Presenter
 
-    def join_link(snap: TableSnapshot) -> str:
+    def join_link(snap: TableSnapshot) -> str | None:
+        if manager.prefs.hands(snap.table.chat_id) == "group":  # no private chat needed: join in the group
+            return None
         return transport.start_link(join_payload(snap.table_id, manager))
 
     return Presenter(manager, {"tg": transport}, clock=clock, join_link=join_link, hand_link=hand_link,

@@ -1,7 +1,10 @@
 """Button presses: decode the payload into a command, dispatch it (bot/core/service.py), answer at once.
 
 Every press is answered with ``answerCallbackQuery``; a refused one with a short localized alert that
-says why (``bot/present/render/errors.py``). "My hand" answers with the cards in an alert.
+says why (``bot/present/render/errors.py``). "My hand" answers with the hand as an ephemeral message
+in the group, for the presser only (``bot/adapters/telegram/hands.py``; the chat's ``hands`` setting),
+else (``hands=dm``, or when Telegram refuses it) with the cards in an alert. A move pressed on an
+ephemeral hand is dispatched like any other; the hand is then edited to the newest state.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from telegram.ext import ContextTypes
 from bot.adapters.telegram import texts
 from bot.adapters.telegram.common import Base
 from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
-from bot.core.commands import Actor, ShowHand
+from bot.core.commands import Act, Actor, ShowHand
 from bot.core.errors import Refusal, TableError
 from bot.core.lang import resolve_lang
 from bot.core.views import View
 from bot.present import codec
 from bot.present.i18n import translator
+from bot.present.outbox import TransportError
 from bot.present.render.cards import cards_line
 from bot.present.render.errors import render_error
 
@@ -69,22 +73,53 @@ class Buttons(Base):
                 raise TableError(Refusal.STALE)
             # the table is the one of the chat the button was pressed in, never the payload's alone
             actor = self.actor(context, message, query.from_user, event_id=f"tg:q:{query.id}")
-            alert = await self._apply(cmd, actor)
+            ephemeral = message.api_kwargs.get("ephemeral_message_id")
+            if ephemeral is not None and isinstance(cmd, Act):
+                await self._from_ephemeral(cmd, actor, str(ephemeral))
+            alert = await self._apply(cmd, actor, query.id)
         except TableError as e:
             t = await self.person_t(query.from_user)
             await _answer(query.answer(render_error(e.code, e.params, t), show_alert=True))
+            if query.message is not None and isinstance(query.message, Message) \
+                    and query.message.api_kwargs.get("ephemeral_message_id") is not None \
+                    and e.code in (Refusal.STALE, Refusal.NOT_YOUR_TURN, Refusal.ILLEGAL):
+                await self._refresh(data, player_id(query.from_user.id))
         else:
             if alert is None:
                 await _answer(query.answer())
             else:
                 await _answer(query.answer(alert, show_alert=True))
 
-    async def _apply(self, cmd: codec.ButtonCommand, actor: Actor) -> str | None:
+    async def _apply(self, cmd: codec.ButtonCommand, actor: Actor, query_id: str) -> str | None:
         if isinstance(cmd, ShowHand):
             hand = await self.dispatch(cmd, actor)
+            hands = self.s.hands
+            if hands is not None and not actor.in_dm and await hands.ephemeral(actor.chat_id):
+                try:
+                    await hands.show(hand.snapshot, actor.person.player_id, query_id=query_id)
+                except TransportError as e:  # refused by Telegram: the cards in an alert, as before 10.2
+                    log.info("ephemeral hand for %s refused: %s", actor.person.player_id, e)
+                else:
+                    return None
             return await self._hand_alert(actor, hand.view)
         await self.dispatch(cmd, actor)
         return None
+
+    async def _from_ephemeral(self, cmd: Act, actor: Actor, message_id: str) -> None:
+        """A move pressed on an ephemeral hand: keep that hand current from now on."""
+        snap = self.s.manager.get(cmd.table_id)
+        if self.s.hands is not None and snap is not None:
+            await self.s.hands.known(snap, actor.person.player_id, message_id)
+
+    async def _refresh(self, data: str, player: str) -> None:
+        """A refused move of an ephemeral hand: show the hand as it is now."""
+        try:
+            cmd = codec.to_command(data)
+        except TableError:
+            return
+        snap = self.s.manager.get(cmd.table_id) if cmd.table_id is not None else None
+        if self.s.hands is not None and snap is not None:
+            await self.s.hands.refresh(snap, player)
 
     async def _hand_alert(self, actor: Actor, view: View) -> str:
         person = actor.person

@@ -27,6 +27,7 @@ from bot.present.outbox import NEW
 from bot.present.render.message import OutMessage
 
 if TYPE_CHECKING:
+    from bot.adapters.telegram.hands import GroupHands
     from bot.core.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,8 @@ class Services:
     on_started: Callable[[Person], Awaitable[None]] | None = None
     on_lang: Callable[[str], None] | None = None
     on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
+    #: The hands shown in groups to their player only (Bot API 10.2), once the outbox exists.
+    hands: GroupHands | None = None
     #: Per-person limits (bot/core/settings.py), on the manager's clock.
     limits: CommandLimits = field(default_factory=CommandLimits)
     _service: Service | None = None

@@ -37,8 +37,10 @@ from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.lang import normalize_lang, resolve_lang
 from bot.present.i18n import translator
+from bot.present.outbox import TransportError
 from bot.present.render import render_help, render_leaderboard, render_rules, render_scores, render_stats
 from bot.present.render.errors import render_error
+from storage.records import HANDS
 
 log = logging.getLogger(__name__)
 
@@ -204,17 +206,26 @@ class Handlers(Base):
     async def hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/hand``: a fresh copy of the sender's hand in the private chat (the group is told if that
         fails); in the group, the hand at this group's table (the dispatch checks they sit there; a
-        refusal is answered in the group). In private: the hands of every table they sit at."""
+        refusal is answered in the group), shown to them only in the group when the chat's hands go
+        only there (``hands=group``). In private: the hands of every table they sit at."""
         where = self._where(update)
         if where is None or self.s.on_hand is None:
             return
-        message, user, _ = where
+        message, user, dest = where
         snap = None
         if message.chat.type in GROUP_TYPES:
             shown = await self._command(update, context, ShowHand())
             if shown is None:
                 return
             snap = shown.snapshot
+            hands = self.s.hands
+            if hands is not None and (await self.s.manager.chat_settings(dest)).hands == "group":
+                try:
+                    await hands.show(snap, person_of(user).player_id)
+                except TransportError:
+                    log.info("ephemeral hand for %s refused", user.id, exc_info=True)
+                else:
+                    return
         await self.s.on_hand(person_of(user), snap)
 
     # ------------------------------------------------------------------ admin commands
@@ -245,7 +256,8 @@ class Handlers(Base):
         await self.reply(dest, texts.lang_set(translator(lang, getattr(record, "digits", "western"))))
 
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/settings [turn=N] [digits=…] [ai=…] [GAME.key=value]`` (admins change, anyone reads)."""
+        """``/settings [turn=N] [digits=…] [ai=…] [hands=both|group|dm] [GAME.key=value]`` (admins
+        change, anyone reads)."""
         where = self._where(update)
         if where is None:
             return
@@ -322,6 +334,8 @@ def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]])
             changes["digits"] = value
         elif key in ("ai", "ai_level") and value in ("easy", "normal", "strong"):
             changes["ai_level"] = value
+        elif key == "hands" and value in HANDS:
+            changes["hands"] = value
         elif "." in key and texts.GAME_ALIASES.get(key.split(".", 1)[0]):
             game = texts.GAME_ALIASES[key.split(".", 1)[0]]
             new_defaults.setdefault(game, {})[key.split(".", 1)[1]] = value

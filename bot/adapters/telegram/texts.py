@@ -56,14 +56,26 @@ def admins_only(t: T) -> str:
 def settings_usage(t: T) -> str:
     """How to use /settings."""
     return t.gettext("Use /settings turn=SECONDS digits=western|arabic ai=easy|normal|strong "
-                     "GAME.target=N")
+                     "hands=both|group|dm GAME.target=N")
+
+
+def hands_setting(hands: str, t: T) -> str:
+    """Where the chat's hands go (``ChatRecord.hands``), in one line of /settings."""
+    if hands == "group":
+        where = t.gettext("in the group, each to its player only (My hand)")
+    elif hands == "dm":
+        where = t.gettext("in the private chat with me")
+    else:
+        where = t.gettext("in the private chat, and in the group to its player only (My hand)")
+    return t.gettext("Hands: {where}", where=where)
 
 
 def settings_text(chat: ChatRecord, t: T) -> str:
     """The current settings of a chat."""
     lines = [t.ngettext("Turn timer: {n} second", "Turn timer: {n} seconds", chat.turn_seconds),
              t.gettext("Digits: {digits}", digits=chat.digits),
-             t.gettext("AI level: {level}", level=chat.ai_level)]
+             t.gettext("AI level: {level}", level=chat.ai_level),
+             hands_setting(chat.hands, t)]
     for game, opts in sorted(chat.default_options.items()):
         shown = " ".join(f"{k}={v}" for k, v in sorted(opts.items()))
         lines.append(t.gettext("{game} defaults: {options}", game=game_name(game, t), options=shown))

@@ -2,7 +2,9 @@
 
 Destinations are platform-neutral strings: ``"tg:<chat>"`` (a group), ``"tg:<chat>/<thread>"`` (a
 forum topic: every message carries ``message_thread_id``) and ``"dm:tg:<user>"`` (the private chat
-with a person). Telegram's errors become the outbox's: 403 → :class:`~bot.present.outbox.Forbidden`,
+with a person), and ``"tg:<chat>[/<thread>]#<user>"``: the ephemeral messages of one member in a
+group (Bot API 10.2: shown to that member only, kept out of the chat's history; see
+:func:`eph_dest`). Telegram's errors become the outbox's: 403 → :class:`~bot.present.outbox.Forbidden`,
 429 → :class:`~bot.present.outbox.RetryAfter`, network trouble and 5xx →
 :class:`~bot.present.outbox.TransientError`, any other 400 on a send → :class:`~bot.present.outbox.PermanentError`
 (dropped, never retried against the group's budget), an edit of a deleted message →
@@ -34,6 +36,11 @@ T = TypeVar("T")
 GROUP_BUDGET = Budget(20, 60.0, burst=2, margin=1.0)
 #: About one message a second in a private chat.
 DM_BUDGET = Budget(1, 1.0, margin=0.05)
+#: One member's ephemeral messages in a group (their hand there): about one a second, like a private
+#: chat. The Bot API documentation we could read says nothing of ephemeral messages and the group's
+#: 20 a minute; they are shown to one member and kept out of the chat's history, so they are paced
+#: per member (and within the bot-wide budget), not out of the group's 20.
+EPHEMERAL_BUDGET = Budget(1, 1.0, margin=0.05)
 #: The whole bot: about 30 messages a second (Telegram's broadcast limit).
 GLOBAL_BUDGET = Budget(30, 1.0, burst=5, margin=0.05)
 MAX_TEXT = 4096
@@ -73,13 +80,32 @@ def user_of(player: str) -> int | None:
     return identity.user_of(player, identity.TELEGRAM)
 
 
+def eph_dest(chat: str, user_id: int) -> str:
+    """The destination of ``user_id``'s ephemeral messages in the group (or topic) ``chat``."""
+    return f"{chat}#{user_id}"
+
+
+def parse_eph(dest: str) -> tuple[str, int] | None:
+    """``(group destination, user id)`` of an ephemeral destination, else None."""
+    chat, sep, user = dest.rpartition("#")
+    if not sep or not chat.startswith("tg:"):
+        return None
+    uid = identity.ascii_int(user)
+    return (chat, uid) if uid is not None else None
+
+
 def is_dm(dest: str) -> bool:
     """Whether ``dest`` is a person's private chat."""
     return identity.is_dm_of(dest, identity.TELEGRAM)
 
 
-def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | None:
-    """The inline keyboard of a message's button rows (None when there are none)."""
+def markup(buttons: tuple[tuple[Button, ...], ...], *, disabled_ok: bool = False) -> InlineKeyboardMarkup | None:
+    """The inline keyboard of a message's button rows (None when there are none).
+
+    ``disabled_ok``: a button without anything to do is a disabled button of Bot API 10.3
+    (``disabled: {}``; PTB 22.8 does not model it, so it goes in ``api_kwargs``) instead of a ``noop``
+    callback. A move that is not allowed now keeps its ``off:`` callback either way: a 10.3 disabled
+    button "does nothing" when pressed, and that press must say why the card may not be played."""
     rows: list[list[InlineKeyboardButton]] = []
     for row in buttons:
         out: list[InlineKeyboardButton] = []
@@ -93,6 +119,8 @@ def markup(buttons: tuple[tuple[Button, ...], ...]) -> InlineKeyboardMarkup | No
             elif b.payload is not None and len((DISABLED + b.payload).encode()) <= 64:
                 # a move not allowed now (a card that does not follow suit): pressing it says why
                 out.append(InlineKeyboardButton(b.label, callback_data=DISABLED + b.payload))
+            elif disabled_ok:
+                out.append(InlineKeyboardButton(b.label, api_kwargs={"disabled": {}}))
             else:
                 out.append(InlineKeyboardButton(b.label, callback_data=NOOP))
         if out:
@@ -122,11 +150,12 @@ class TelegramTransport:
 
     def __init__(self, bot: Bot, *, bot_username: str | None = None,
                  group_budget: Budget = GROUP_BUDGET, dm_budget: Budget = DM_BUDGET,
-                 global_budget: Budget | None = GLOBAL_BUDGET) -> None:
+                 global_budget: Budget | None = GLOBAL_BUDGET, ephemeral_budget: Budget = EPHEMERAL_BUDGET) -> None:
         self.bot = bot
         self._username = bot_username
         self.group_budget = group_budget
         self.dm_budget = dm_budget
+        self.ephemeral_budget = ephemeral_budget
         self.global_budget = global_budget  # the outbox hub's bot-wide limiter
 
     @property
@@ -142,11 +171,16 @@ class TelegramTransport:
         return f"{base}?start={payload}" if payload else base
 
     def budget(self, dest: str) -> Budget:
-        """Group/topic: 20 per minute (edits included); private chat: 1 per second."""
+        """Group/topic: 20 per minute (edits included); private chat: 1 per second; one member's
+        ephemeral messages in a group: 1 per second (:data:`EPHEMERAL_BUDGET`)."""
+        if parse_eph(dest) is not None:
+            return self.ephemeral_budget
         return self.dm_budget if is_dm(dest) else self.group_budget
 
     async def send(self, dest: str, msg: OutMessage) -> str:
-        """Post ``msg``; returns the new message id."""
+        """Post ``msg``; returns the new message id (an ephemeral one's ``ephemeral_message_id``)."""
+        if parse_eph(dest) is not None:
+            return await self.send_ephemeral(dest, msg)
         chat_id, thread_id = parse_dest(dest)
         try:
             sent = await self._at(chat_id, lambda chat: self.bot.send_message(
@@ -160,8 +194,59 @@ class TelegramTransport:
             raise self._map(dest, exc) from exc
         return str(sent.message_id)
 
+    async def send_ephemeral(self, dest: str, msg: OutMessage, *, query_id: str | None = None) -> str:
+        """Show ``msg`` to one member in the group (Bot API 10.2/10.3: ``sendMessage`` with
+        ``ephemeral_message_parameters``, sent through PTB's ``api_kwargs`` since PTB 22.8 does not
+        model it); ``query_id``: the callback query it answers. Returns its ``ephemeral_message_id``.
+        Telegram does not guarantee delivery: a success says nothing of whether the member saw it."""
+        where = parse_eph(dest)
+        if where is None:
+            raise PermanentError(f"not an ephemeral destination: {dest}")
+        chat, user = where
+        chat_id, thread_id = parse_dest(chat)
+        params: dict[str, Any] = {"receiver_user_id": user}
+        if query_id is not None:
+            params["callback_query_id"] = query_id
+        try:
+            sent = await self._at(chat_id, lambda c: self.bot.send_message(
+                c, msg.text[:MAX_TEXT], message_thread_id=thread_id,
+                reply_markup=markup(msg.buttons, disabled_ok=True), disable_notification=not msg.notify,
+                api_kwargs={"ephemeral_message_parameters": params}))
+        except tg_error.BadRequest as exc:
+            if _has(exc, _NO_CHAT):
+                raise Forbidden(dest) from exc
+            raise PermanentError(str(exc)) from exc
+        except tg_error.TelegramError as exc:
+            raise self._map(dest, exc) from exc
+        ephemeral = sent.api_kwargs.get("ephemeral_message_id")
+        if ephemeral is None:
+            raise PermanentError("the answer to an ephemeral sendMessage has no ephemeral_message_id")
+        return str(ephemeral)
+
+    async def _ephemeral_call(self, dest: str, method: str, message_id: str, **extra: Any) -> None:
+        where = parse_eph(dest)
+        if where is None:
+            raise PermanentError(f"not an ephemeral destination: {dest}")
+        chat, user = where
+        chat_id, _ = parse_dest(chat)
+        args = {"receiver_user_id": user, "ephemeral_message_id": int(message_id), **extra}
+        await self._at(chat_id, lambda c: self.bot.do_api_request(method, api_kwargs={"chat_id": c, **args}))
+
     async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
         """Replace text and keyboard of an earlier message (unchanged content is fine)."""
+        if parse_eph(dest) is not None:
+            try:
+                await self._ephemeral_call(dest, "editEphemeralMessageText", message_id, text=msg.text[:MAX_TEXT],
+                                           reply_markup=markup(msg.buttons, disabled_ok=True))
+            except tg_error.BadRequest as exc:
+                if _has(exc, ("message is not modified",)):
+                    return
+                if _has(exc, _NO_CHAT):
+                    raise Forbidden(dest) from exc
+                raise MessageGone(str(exc)) from exc
+            except tg_error.TelegramError as exc:
+                raise self._map(dest, exc) from exc
+            return
         chat_id, _ = parse_dest(dest)
         try:
             await self._at(chat_id, lambda chat: self.bot.edit_message_text(
@@ -178,6 +263,14 @@ class TelegramTransport:
 
     async def delete(self, dest: str, message_id: str) -> None:
         """Remove an earlier message."""
+        if parse_eph(dest) is not None:
+            try:
+                await self._ephemeral_call(dest, "deleteEphemeralMessage", message_id)
+            except tg_error.BadRequest as exc:
+                raise MessageGone(str(exc)) from exc
+            except tg_error.TelegramError as exc:
+                raise self._map(dest, exc) from exc
+            return
         chat_id, _ = parse_dest(dest)
         try:
             await self._at(chat_id, lambda chat: self.bot.delete_message(chat, int(message_id)))

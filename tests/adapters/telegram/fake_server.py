@@ -17,6 +17,9 @@ Behaviour copied from Telegram (see ``/work/shared/docs/testing.md``):
   gets 400 ``message to edit not found``;
 - :meth:`FakeTelegram.fail_next` makes the next requests for a chat fail with 429 ``retry_after``
   (or any other status);
+- ephemeral messages in groups (Bot API 10.2, with 10.3's ``ephemeral_message_parameters``, disabled
+  buttons and ``replace_callback_query_message``): see :class:`FakeEphemeral` and the section
+  "ephemeral messages" below for who sees what and the errors;
 - ``setWebhook`` / ``deleteWebhook`` are recorded (:attr:`FakeTelegram.webhook_calls`); while a webhook
   is set, ``getUpdates`` gets 409 Conflict and every update is POSTed to the webhook's URL as JSON,
   one at a time in order, with the ``X-Telegram-Bot-Api-Secret-Token`` header when a secret was
@@ -141,6 +144,41 @@ class FakeMessage:
                           f"{[b.get('text') for b in self.buttons]}")
 
 
+@dataclass
+class FakeEphemeral:
+    """An ephemeral message (Bot API 10.2): shown in ``chat_id`` to ``receiver`` only, never in the
+    chat's history. ``delivered`` is False when the fake dropped it (Telegram: "it is not guaranteed
+    that the user will receive the message, especially if they are offline"): the bot got its id,
+    the person never saw it, nor any edit of it."""
+
+    chat_id: int
+    receiver: int
+    ephemeral_id: int
+    text: str
+    markup: dict[str, Any] | None = None
+    thread_id: int | None = None
+    delivered: bool = True
+    deleted: bool = False
+    history: list[str] = field(default_factory=list)
+    #: The chat message this one is shown in place of, for its receiver (10.3's
+    #: ``replace_callback_query_message``).
+    replaces: int | None = None
+    #: The callback query it answered, if any.
+    query_id: str | None = None
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every inline button, row by row, flattened (disabled ones included)."""
+        if not self.markup:
+            return []
+        return [b for row in self.markup.get("inline_keyboard", []) for b in row]
+
+    @property
+    def visible(self) -> bool:
+        """Whether its receiver sees it now."""
+        return self.delivered and not self.deleted
+
+
 @dataclass(frozen=True)
 class Op:
     """One thing the bot did in a chat: ``kind`` is send, edit, delete or error."""
@@ -221,6 +259,14 @@ class FakeTelegram:
         self.deliveries: list[tuple[int, int]] = []
         self._outgoing: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._deliverer: asyncio.Task[None] | None = None
+        #: Every ephemeral message by its id; what the bot did with them, in order (never counted in a
+        #: chat's :attr:`ops`: they are not in the chat's history).
+        self.ephemerals: dict[int, FakeEphemeral] = {}
+        self.ephemeral_ops: list[Op] = []
+        self._ephemeral_ids = itertools.count(1)
+        self._drop: dict[int, int] = defaultdict(int)  # receiver -> ephemeral sends still to drop
+        #: Callback queries by id: (presser, chat, ephemeral message id or None, chat message id or None).
+        self.queries: dict[str, tuple[int, int, int | None, int | None]] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -410,6 +456,7 @@ class FakeTelegram:
         if message.thread_id is not None:
             msg["message_thread_id"] = message.thread_id
             msg["is_topic_message"] = True
+        self.queries[query_id] = (user.user_id, message.chat_id, None, message.message_id)
         await self._push({"callback_query": {
             "id": query_id, "from": user.to_json(), "chat_instance": str(message.chat_id),
             "message": msg, "data": data}})
@@ -417,6 +464,138 @@ class FakeTelegram:
             return await asyncio.wait_for(fut, timeout)
         finally:
             self._pending_answers.pop(query_id, None)
+
+    # ------------------------------------------------------------------ ephemeral messages
+    #
+    # Modelled on the Bot API 10.2/10.3 documentation (aiogram 3.31's and the Bot API changelog's
+    # text): sendMessage with ``ephemeral_message_parameters`` {receiver_user_id, callback_query_id?,
+    # replace_callback_query_message?} (10.2's top-level receiver_user_id / callback_query_id are
+    # accepted too) returns a Message carrying ``ephemeral_message_id`` and ``receiver_user``;
+    # editEphemeralMessageText / editEphemeralMessageReplyMarkup / deleteEphemeralMessage take
+    # chat_id, receiver_user_id, ephemeral_message_id and return True. What the documentation does
+    # not say is modelled as follows (and said so in docs/configuration.md): the Message of an
+    # ephemeral message has ``message_id`` 0; the error texts below; only group members may receive
+    # one; a drop (``drop_ephemeral``) answers as a success.
+
+    def drop_ephemeral(self, user_id: int, count: int = 1) -> None:
+        """The next ``count`` ephemeral messages for ``user_id`` are not delivered (they are offline)."""
+        self._drop[user_id] += count
+
+    def visible_ephemerals(self, user_id: int, chat_id: int | None = None) -> list[FakeEphemeral]:
+        """The ephemeral messages ``user_id`` sees now (in ``chat_id``), oldest first: only their own."""
+        return [e for e in self.ephemerals.values() if e.receiver == user_id and e.visible
+                and (chat_id is None or e.chat_id == chat_id)]
+
+    def seen_by(self, user_id: int, chat_id: int) -> list[str]:
+        """Every text ``user_id`` has seen in the group ``chat_id``: the chat's messages and edits, and
+        what of their own ephemeral messages reached them."""
+        seen = [op.text for op in self.ops[chat_id] if op.kind in COUNTED_KINDS]
+        for e in self.ephemerals.values():
+            if e.chat_id == chat_id and e.receiver == user_id and e.delivered:
+                seen += e.history
+        return seen
+
+    async def press_ephemeral(self, user: FakeUser, message: FakeEphemeral, data: str, *,
+                              timeout: float = 10.0) -> Answer:
+        """``user`` presses the button with callback ``data`` on an ephemeral message. Only its receiver
+        sees it, so anyone else pressing is a bug of the test (LookupError), as is pressing a button that
+        is not there or is disabled (Telegram's clients do nothing on a disabled button)."""
+        if message.receiver != user.user_id or not message.visible:
+            raise LookupError(f"{user.first_name} cannot see ephemeral message {message.ephemeral_id}")
+        if not any(b.get("callback_data") == data and "disabled" not in b for b in message.buttons):
+            raise LookupError(f"no enabled button {data!r} on ephemeral message {message.ephemeral_id}")
+        query_id = str(next(self._query_ids))
+        fut: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._pending_answers[query_id] = fut
+        self.queries[query_id] = (user.user_id, message.chat_id, message.ephemeral_id, None)
+        await self._push({"callback_query": {
+            "id": query_id, "from": user.to_json(), "chat_instance": str(message.chat_id),
+            "message": self._ephemeral_json(message), "data": data}})
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._pending_answers.pop(query_id, None)
+
+    def _ephemeral_json(self, e: FakeEphemeral) -> dict[str, Any]:
+        receiver = self.users.get(e.receiver)
+        d: dict[str, Any] = {"message_id": 0, "ephemeral_message_id": e.ephemeral_id, "date": int(time.time()),
+                             "chat": self._chat_json(e.chat_id), "from": self._bot_json(), "text": e.text,
+                             "receiver_user": receiver.to_json() if receiver else {"id": e.receiver, "is_bot": False,
+                                                                                  "first_name": "?"}}
+        if e.markup:
+            d["reply_markup"] = e.markup
+        if e.thread_id is not None:
+            d["message_thread_id"] = e.thread_id
+            d["is_topic_message"] = True
+        return d
+
+    def _send_ephemeral(self, chat_id: int, p: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+        chat = self.group_chats.get(chat_id)
+        if chat is None:
+            raise ApiError(400, "Bad Request: ephemeral messages can be sent only to groups")
+        try:
+            receiver = int(params["receiver_user_id"])
+        except (KeyError, TypeError, ValueError):
+            raise ApiError(400, "Bad Request: receiver_user_id is required") from None
+        if receiver not in self.users or (chat.members is not None and receiver not in chat.members):
+            raise ApiError(400, "Bad Request: the receiver is not a member of the chat")
+        query_id = params.get("callback_query_id")
+        replaces = None
+        if query_id is not None:
+            query = self.queries.get(str(query_id))
+            if query is None or query[0] != receiver or query[1] != chat_id:
+                raise ApiError(400, "Bad Request: query is too old and response timeout expired or query id "
+                                    "is invalid")
+            if params.get("replace_callback_query_message"):
+                if query[2] is not None:
+                    raise ApiError(400, "Bad Request: replace_callback_query_message must be False for callback "
+                                        "queries from ephemeral messages")
+                replaces = query[3]  # its receiver sees this one in place of the pressed message
+        elif params.get("replace_callback_query_message"):
+            raise ApiError(400, "Bad Request: replace_callback_query_message needs callback_query_id")
+        text = str(p.get("text", ""))
+        if not text:
+            raise ApiError(400, "Bad Request: message text is empty")
+        markup = p.get("reply_markup") or None
+        self._check_markup(markup, chat_id)
+        thread_id = int(p["message_thread_id"]) if p.get("message_thread_id") else None
+        delivered = self._drop[receiver] <= 0
+        if not delivered:
+            self._drop[receiver] -= 1
+        e = FakeEphemeral(chat_id, receiver, next(self._ephemeral_ids), text, markup, thread_id,
+                          delivered=delivered, history=[text], query_id=str(query_id) if query_id else None,
+                          replaces=replaces)
+        self.ephemerals[e.ephemeral_id] = e
+        self.ephemeral_ops.append(Op("send", chat_id, e.ephemeral_id, text, self.clock(), thread_id, markup))
+        return self._ephemeral_json(e)
+
+    def _ephemeral(self, chat_id: int, p: dict[str, Any], missing: str) -> FakeEphemeral:
+        try:
+            e = self.ephemerals.get(int(p["ephemeral_message_id"]))
+            receiver = int(p["receiver_user_id"])
+        except (KeyError, TypeError, ValueError):
+            raise ApiError(400, "Bad Request: receiver_user_id and ephemeral_message_id are required") from None
+        if e is None or e.deleted or e.chat_id != chat_id or e.receiver != receiver:
+            raise ApiError(400, missing)
+        return e
+
+    def _edit_ephemeral(self, chat_id: int, method: str, p: dict[str, Any]) -> bool:
+        e = self._ephemeral(chat_id, p, EDIT_NOT_FOUND)
+        text = str(p["text"]) if method == "editephemeralmessagetext" else e.text
+        markup = p.get("reply_markup") or None
+        self._check_markup(markup, chat_id)
+        if text == e.text and markup == e.markup:
+            raise ApiError(400, NOT_MODIFIED)
+        e.text, e.markup = text, markup
+        e.history.append(text)
+        self.ephemeral_ops.append(Op("edit", chat_id, e.ephemeral_id, text, self.clock(), e.thread_id, markup))
+        return True
+
+    def _delete_ephemeral(self, chat_id: int, p: dict[str, Any]) -> bool:
+        e = self._ephemeral(chat_id, p, DELETE_NOT_FOUND)
+        e.deleted = True
+        self.ephemeral_ops.append(Op("delete", chat_id, e.ephemeral_id, e.text, self.clock(), e.thread_id))
+        return True
 
     # ------------------------------------------------------------------ reading what the bot did
 
@@ -536,7 +715,20 @@ class FakeTelegram:
             self._check_failure(chat_id, method)
         if method == "sendmessage":
             assert chat_id is not None
+            params = p.get("ephemeral_message_parameters")
+            if params is None and "receiver_user_id" in p:  # 10.2's form, before the 10.3 object
+                params = {k: p[k] for k in ("receiver_user_id", "callback_query_id") if k in p}
+            if params is not None:
+                if not isinstance(params, dict):
+                    raise ApiError(400, "Bad Request: can't parse ephemeral message parameters")
+                return self._send_ephemeral(chat_id, p, params)
             return self._send(chat_id, p)
+        if method in ("editephemeralmessagetext", "editephemeralmessagereplymarkup"):
+            assert chat_id is not None
+            return self._edit_ephemeral(chat_id, method, p)
+        if method == "deleteephemeralmessage":
+            assert chat_id is not None
+            return self._delete_ephemeral(chat_id, p)
         if method in ("editmessagetext", "editmessagereplymarkup"):
             assert chat_id is not None
             return self._edit(chat_id, method, p)
@@ -629,6 +821,11 @@ class FakeTelegram:
     def _check_markup(self, markup: dict[str, Any] | None, chat_id: int = 0) -> None:
         for row in (markup or {}).get("inline_keyboard", []):
             for b in row:
+                kinds = set(b) - {"text", "icon_custom_emoji_id", "style"}
+                if len(kinds) != 1:  # "exactly one of the fields other than text, ..." (10.3: disabled)
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if "disabled" in b and b["disabled"] != {}:
+                    raise ApiError(400, "Bad Request: can't parse DisabledButton")
                 if "web_app" in b:  # Mini App buttons: private chats only, https only (as Telegram)
                     if chat_id < 0:
                         raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")

@@ -138,8 +138,8 @@ class PrivacyChecker:
             g = table.game
             public = public_cards(g.view(None)) | self.event_cards
             hands = {seat: set(g.hand(seat)) for seat in range(4)}
-            if dest.startswith("dm:"):
-                player = dest[3:]
+            if dest.startswith("dm:") or "#" in dest:  # a private chat, or one member's ephemeral messages
+                player = dest[3:] if dest.startswith("dm:") else "tg:" + dest.rsplit("#", 1)[1]
                 seats = [i for i, s in enumerate(table.record.seats) if player in (s.player_id, s.owner)]
                 if not seats:
                     continue
@@ -209,6 +209,8 @@ class Bed:
         def factory(manager: TableManager, transport: TelegramTransport, clock: Any) -> Presenter:
             if self.dm_budget is not None:
                 transport.dm_budget = self.dm_budget
+                transport.ephemeral_budget = self.dm_budget
+            self._check_ephemeral_sends(transport)
             manager.subscribe(self.checker.on_update)
             presenter = default_presenter(manager, transport, clock)
             self.checker.wrap(presenter.hubs["tg"])
@@ -219,6 +221,16 @@ class Bed:
         self.app = build_application(TOKEN, self.manager, base_url=self.tg.base_url,
                                      outbox_clock=self.outbox_clock, presenter_factory=factory, limits=self.limits)
         await start_polling(self.app)
+
+    def _check_ephemeral_sends(self, transport: TelegramTransport) -> None:
+        """The first ephemeral hand of a press goes straight to the transport: check it there too."""
+        send = transport.send_ephemeral
+
+        async def checked(dest: str, msg: OutMessage, *, query_id: str | None = None) -> str:
+            self.checker.check(dest, None, msg)
+            return await send(dest, msg, query_id=query_id)
+
+        transport.send_ephemeral = checked  # type: ignore[method-assign]
 
     def _log_sends(self, hub: OutboxHub) -> None:
         """Keep the outbox's own send times per destination (``self.sent_at``)."""

@@ -136,9 +136,11 @@ async def test_press_by_someone_not_seated(bed: Bed) -> None:
     answer = await tg.press(stranger.user, hand, forged)
     assert answer.show_alert and answer.text == render_error("not_seated", {}, translator("en"))
     assert version(bed, tid) == v
-    # A seated person's "My hand" shows their cards in an alert.
+    # A seated person's "My hand" shows their hand in the group, to them only (Bot API 10.2).
     own = await tg.press(actor.user, table, my_hand)
-    assert own.show_alert and own.text and own.text.startswith("Your turn.")
+    assert not own.show_alert
+    shown = await tg.wait_for(lambda: tg.visible_ephemerals(actor.user_id, GROUP))
+    assert shown[-1].text.startswith("Your hand") and not tg.visible_ephemerals(stranger.user_id)
 
 
 @pytest.mark.slow
