@@ -117,6 +117,15 @@ class Claim(Answers[TableSnapshot]):
 
 
 @dataclass(frozen=True, slots=True)
+class Rematch(Answers[TableSnapshot]):
+    """Play again after the finished match ``table_id``: a new table of the same game, options and
+    people in the same chat (``swap``: the people of seats 1 and 2 trade places, new partners)."""
+
+    table_id: int
+    swap: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Act(Answers[TableSnapshot]):
     table_id: int
     version: int | None
@@ -164,7 +173,7 @@ class ChangeSettings(Answers[ChatRecord]):
 
 
 #: Every command the dispatch runs.
-Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Act | ShowHand | ShowScores
+Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | ShowHand | ShowScores
            | ShowLeaderboard | SetLanguage | ChangeSettings)
 
 #: Every answer the dispatch gives (each command's own is in its class line).

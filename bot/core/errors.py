@@ -23,6 +23,7 @@ class Refusal(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     STALE = "stale"
     FINISHED = "finished"
+    NOT_OVER = "not_over"
     ILLEGAL = "illegal"
     BAD_ACTION = "bad_action"
     UNKNOWN_GAME = "unknown_game"

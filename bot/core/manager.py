@@ -244,6 +244,13 @@ class TableManager:
         """Stop the chat's table (lobby or match): its creator or a chat admin may."""
         return await self.lobby.stop(chat_id, person, is_admin=is_admin)
 
+    async def rematch(self, chat_id: str, person: Person, table_id: int, *, swap: bool = False,
+                      is_admin: bool = False) -> TableSnapshot:
+        """Play again after the finished match ``table_id``: the same game, options, language and people
+        (``swap``: seats 1 and 2 trade places); it begins at once when ``person`` is its only person."""
+        await self.join_links()
+        return await self.lobby.rematch(chat_id, person, table_id, swap=swap, is_admin=is_admin)
+
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id (a Telegram group became a supergroup, ``ChatMigrated``): its tables,
         settings, results and ratings move to ``new_chat_id`` in storage and here; each live table is

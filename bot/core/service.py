@@ -37,6 +37,7 @@ from bot.core.commands import (
     Leaderboards,
     Leave,
     NewTable,
+    Rematch,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
@@ -114,6 +115,8 @@ class Service:
                 return _checked(cmd, await self._claim(cmd, actor))
             case Stop():
                 return _checked(cmd, await self._stop(cmd, actor))
+            case Rematch():
+                return _checked(cmd, await self._rematch(cmd, actor))
             case SetLanguage():
                 return _checked(cmd, await self._set_language(cmd, actor))
             case ChangeSettings():
@@ -182,6 +185,28 @@ class Service:
         if not (creator or admin):
             raise TableError(Refusal.NOT_ALLOWED)
         return await self.manager.stop(table.record.chat_id, actor.person, is_admin=admin)
+
+    async def _rematch(self, cmd: Rematch, actor: Actor) -> TableSnapshot:
+        """Play again: from the finished table's chat, or (the web page, a DM) by someone who sat at it."""
+        self._sitter(actor)
+        if type(cmd.table_id) is not int or type(cmd.swap) is not bool:
+            raise TableError(Refusal.BAD_ACTION)
+        old = self.manager.registry.find(cmd.table_id)
+        record = old.record if old is not None else await self.manager.repo.get_table(cmd.table_id)
+        if record is None:
+            raise TableError(Refusal.NO_TABLE)
+        me = actor.person.player_id
+        sat = me in Table(record=record).humans().values()
+        if actor.in_dm:
+            if not sat:
+                raise TableError(Refusal.NOT_SEATED)
+        elif record.chat_id != actor.chat_id:
+            raise TableError(Refusal.WRONG_TABLE)
+        admin = not sat and me != record.creator and not actor.in_dm and await actor.is_admin()
+        if not (sat or admin or me == record.creator):
+            raise TableError(Refusal.NOT_ALLOWED, what="rematch")
+        return await self.manager.rematch(record.chat_id, actor.person, cmd.table_id, swap=cmd.swap,
+                                          is_admin=admin)
 
     async def _change_settings(self, cmd: ChangeSettings, actor: Actor) -> ChatRecord:
         prefs = self.manager.prefs

@@ -381,6 +381,8 @@ EngineEvent = (
 class TableCreated(TypedDict):
     type: Literal["table_created"]
     game: str
+    #: The finished table this one plays again (Play again), if it does.
+    rematch_of: NotRequired[int]
 
 
 class PlayerJoined(TypedDict):

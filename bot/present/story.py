@@ -14,7 +14,16 @@ from bot.core.model import TableSnapshot
 from bot.core.views import DealScored, DealStarted, Event, events_of, public_view
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, cards_line, contract_name, game_name, suit_label
-from bot.present.render.common import TEAM_GAMES, score_lines, seat_name, trick_line, viewer, winners_text
+from bot.present.render.common import (
+    TEAM_GAMES,
+    doubled_list,
+    score_lines,
+    seat_name,
+    team_name,
+    trick_line,
+    viewer,
+    winners_text,
+)
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord, TableStatus
 from storage.repository import Repository
 
@@ -70,8 +79,11 @@ class Story:
         if not self.show_hands:
             return
         for seat in range(4):
-            self.lines.append("  " + self.t.gettext(
-                "{name} holds {cards}", name=self.name(seat), cards=cards_line(g.hand(seat), self.t)))
+            cards = cards_line(g.hand(seat), self.t)
+            if seat == self.me:
+                self.lines.append("  " + self.t.gettext("You hold {cards}", cards=cards))
+            else:
+                self.lines.append("  " + self.t.gettext("{name} holds {cards}", name=self.name(seat), cards=cards))
 
     def event(self, e: Event) -> None:
         """One event as zero or more lines."""
@@ -100,9 +112,14 @@ class Story:
             self.contract = None
             add("")
             if self.game == "trix":
-                add(t.gettext(
-                    "Deal {deal} — kingdom {kingdom} of {owner}", deal=int(e.get("deal_index", 0)) + 1,
-                    kingdom=int(e.get("kingdom", 0)) + 1, owner=self.name(int(e["owner"]))))
+                deal, kingdom, owner = int(e.get("deal_index", 0)) + 1, int(e.get("kingdom", 0)) + 1, int(e["owner"])
+                if owner == self.me:
+                    add(t.gettext("Deal {deal} — kingdom {kingdom}, yours", deal=deal, kingdom=kingdom))
+                else:
+                    add(t.gettext("Deal {deal} — kingdom {kingdom} of {owner}", deal=deal, kingdom=kingdom,
+                                  owner=self.name(owner)))
+            elif int(e["dealer"]) == self.me:
+                add(t.gettext("Deal {deal} — you deal", deal=int(e["deal_no"])))
             else:
                 add(t.gettext("Deal {deal} — dealer {name}", deal=int(e["deal_no"]),
                               name=self.name(int(e["dealer"]))))
@@ -136,7 +153,7 @@ class Story:
         elif e["type"] == "doubles_revealed":
             doubles = e.get("doubles") or []
             if doubles:
-                add("  " + t.gettext("Doubled: {cards}", cards=trick_line(self.snap, doubles, t)))
+                add("  " + t.gettext("Doubled: {cards}", cards=doubled_list(self.snap, doubles, t, self.me)))
             else:
                 add("  " + t.gettext("Nobody doubled."))
         elif e["type"] == "card_doubled":
@@ -169,13 +186,11 @@ class Story:
             changes = [t.gettext("{who} {change}", who=self.name(i), change=t.signed(int(d)))
                        for i, d in enumerate(deltas.get("players") or [])]
         self.lines.append("  " + t.gettext("Deal scored: {changes}", changes=t.join(changes)))
-        totals = score_lines(self.snap, e.get("scores") or {}, self.game, t)
+        totals = score_lines(self.snap, e.get("scores") or {}, self.game, t, self.me)
         self.lines.append("  " + t.gettext("Totals: {totals}", totals=t.join(totals)))
 
     def team(self, team: int) -> str:
         """A team's name ("Us" / "Them" when the story is told to a seat)."""
-        from bot.present.render.common import team_name
-
         return team_name(team, self.t, self.me)
 
 

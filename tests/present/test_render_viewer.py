@@ -77,7 +77,7 @@ def test_arabic_sentences_about_a_name_use_no_gendered_verb(event: dict, banned:
 def test_arabic_turn_lines_and_you_lines() -> None:
     snap = snapshot("tarneeb41", dict(T41_PUBLIC, phase="play"), to_act=1)
     text = plain(table_text(snap, AR))
-    assert "الدور لـSara: اللعب" in text and "يلعب" not in text
+    assert "دور Sara في اللعب" in text and "يلعب" not in text and "لـ" not in text
     story = Story(snap.table, AR, show_hands=False, live=True, me=0)
     story.event({"type": "passed", "seat": 0})
     assert plain(story.lines[0]).strip() == "تمرّر"
@@ -153,3 +153,81 @@ def test_rules_text_is_true_to_the_rule_book() -> None:
     kh = plain(render_rules("trix", AR, options={"no_heart_lead_in_king": True}))
     assert "لا يجوز فتح الكبة" in kh
     assert "طرنيب في تركس" in plain(render_rules("trix", AR))  # «لا طرنيب في تركس»
+
+
+# -- issue 29, item 2: the reader is "you" on every surface, and «ل» never glued to a name --------
+
+def reader_snapshot(game: str, public: dict, to_act: int | None = None):
+    """The terminal's (and majlis web's) table: seat 0 is the reader, stored as "You"."""
+    snap = snapshot(game, public, to_act)
+    seats = (Seat(player_id="cli:you", name="You"), *snap.table.seats[1:])
+    return dataclasses.replace(snap, table=dataclasses.replace(snap.table, seats=seats))
+
+
+def test_the_readers_turn_reads_dorak_in_arabic_even_without_a_seat_given() -> None:
+    from bot.present.render.turn import turn_line
+
+    snap = reader_snapshot("tarneeb41", dict(T41_PUBLIC, phase="play"), to_act=0)
+    assert plain(turn_line(snap, "play", 0, AR)) == "دورك في اللعب."  # the web page passes no seat
+    assert plain(turn_line(snap, "play", 0, EN)) == "Your turn to play."
+    assert plain(turn_line(snap, "play", 1, AR)) == "دور Sara في اللعب"
+
+
+def test_the_readers_kingdom_reads_mamlakatak_in_the_title_the_result_and_the_replay() -> None:
+    from bot.present.render.table import _header
+
+    snap = reader_snapshot("trix", {"game": "trix", "owner": 0, "kingdom": 1, "deal_index": 5})
+    assert "(مملكتك)" in plain(_header(snap, snap.public, AR)) and "أنت" not in plain(_header(snap, snap.public, AR))
+    ev = {"type": "deal_scored", "deltas": {"players": [0] * 4}, "scores": {"players": [0] * 4},
+          "summary": {"contract": "queens", "owner": 0, "taken": {}}}
+    assert "البنات في مملكتك:" in plain(notice_text(snap, ev, AR))
+    story = Story(snap.table, AR, show_hands=False)
+    story.event({"type": "deal_started", "deal_no": 6, "dealer": 3, "first": 0, "kingdom": 1, "deal_index": 5,
+                 "owner": 0})
+    assert plain(story.lines[-1]) == "التوزيعة 6 — المملكة 2، مملكتك"
+
+
+def test_the_readers_win_reads_fozt_and_a_names_win_needs_no_la() -> None:
+    from bot.present.render.common import winners_text
+
+    snap = reader_snapshot("trix", {"game": "trix"})
+    assert plain(winners_text(snap, [0], "trix", AR)) == "فزت بالمباراة!"
+    assert plain(winners_text(snap, [0], "trix", EN)) == "You win the match!"
+    ai = dataclasses.replace(snap.table, seats=(*snap.table.seats[:2], Seat(player_id="ai:normal:2", is_ai=True),
+                                                 snap.table.seats[3]))
+    text = plain(winners_text(dataclasses.replace(snap, table=ai), [2], "trix", AR))
+    assert text == "الفوز بالمباراة من نصيب لاعب آلي 2!" and "لـ" not in text
+
+
+def test_the_last_trick_taken_by_the_reader_is_min_nasibak() -> None:
+    from bot.present.render.table import last_trick_line
+
+    snap = reader_snapshot("tarneeb", {})
+    last = {"seat": 0, "cards": [{"seat": 1, "card": "QS"}, {"seat": 0, "card": "AS"}]}
+    assert plain(last_trick_line(snap, last, AR)).endswith("(من نصيبك)")
+    assert plain(last_trick_line(snap, last, EN)).endswith("(taken by you)")
+    assert plain(last_trick_line(snap, dict(last, seat=1), AR)).endswith("(من نصيب Sara)")
+
+
+def test_the_doubled_card_lines_say_your_double_and_glue_no_la_to_the_doubler() -> None:
+    snap = reader_snapshot("trix", {"game": "trix"})
+    took = {"summary": {"contract": "king", "taken": {"0": ["KH"]}}}
+    line = plain(doubles_breakdown(snap, [{"card": "KH", "seat": 2}], took, AR)[0])
+    assert line == "شايب كبة (تدبيل Omar) من نصيبك: −150 عليك، و+75 لصالح Omar."
+    nobody = plain(doubles_breakdown(snap, [{"card": "KH", "seat": 0}], {"summary": {"taken": {}}}, EN)[0])
+    assert nobody == "King of Hearts (your double) was not taken."
+    story = Story(snap.table, EN, show_hands=False, live=True)
+    story.event({"type": "doubles_revealed", "doubles": [{"card": "KH", "seat": 0}, {"card": "QS", "seat": 1}]})
+    assert plain(story.lines[-1]).strip() == "Doubled: K♥ by you, Q♠ by Sara"
+
+
+def test_the_replay_of_ones_own_match_says_you_hold() -> None:
+    import engine
+
+    snap = reader_snapshot("tarneeb41", {})
+    for t, mine, theirs in ((EN, "You hold ", "Sara holds "), (AR, "معك: ", "مع Sara: ")):
+        story = Story(snap.table, t, show_hands=True)
+        story.deal_hands(engine.new_game("tarneeb41", seed=1, dealer=0))
+        lines = [plain(x).strip() for x in story.lines]
+        assert lines[0].startswith(mine) and lines[1].startswith(theirs)
+        assert not any(x.startswith(("You holds", "مع أنت")) for x in lines)

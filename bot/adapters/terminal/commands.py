@@ -14,8 +14,9 @@ from bot.adapters.terminal.screen import Screen
 from bot.core.model import TableSnapshot
 from bot.core.views import View
 from bot.present.i18n import T
-from bot.present.render.common import score_lines, seat_name, trick_line
+from bot.present.render.common import score_lines
 from bot.present.render.rules_text import render_rules
+from bot.present.render.table import last_trick_line
 
 
 def unknown_text(line: str, menu: Menu, t: T) -> str:
@@ -40,9 +41,7 @@ def run_command(screen: Screen, name: str, snap: TableSnapshot, seat: int, menu:
     elif name == "last":
         last = (snap.public or {}).get("last_trick")
         if last and last.get("cards"):
-            screen.line(t.gettext("Last trick: {cards} (taken by {name})",
-                                       cards=trick_line(snap, last["cards"], t),
-                                       name=seat_name(snap, last["seat"], t)))
+            screen.line(last_trick_line(snap, last, t, seat))
         else:
             screen.line(t.gettext("No trick has been taken yet in this deal."))
     elif name == "quit":

@@ -26,7 +26,7 @@ from bot.adapters.web.view import build_state, sheet_row, ui_strings
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.queries import TableQueries
-from bot.core.views import DealScored, Event, View, events_of
+from bot.core.views import DealScored, DealThrownIn, Event, View, events_of
 from bot.present.i18n import T, translator
 from bot.present.render.summary import render_notices
 from bot.present.story import Story
@@ -78,7 +78,7 @@ class WebHub:
         self.viewers: dict[int, set[Viewer]] = {}
         self._rows: dict[int, list[dict[str, Any]]] = {}  # table -> score-sheet rows
         self._rows_version: dict[int, int] = {}
-        self._pending: dict[int, list[tuple[int, DealScored]]] = {}  # rows arriving while rebuilt
+        self._pending: dict[int, list[tuple[int, DealScored | DealThrownIn]]] = {}  # rows arriving while rebuilt
         self._building: dict[int, asyncio.Event] = {}
         self._seq = 0
         manager.subscribe(self.on_update)
@@ -192,7 +192,7 @@ class WebHub:
             self._rows[tid] = []
             self._rows_version[tid] = update.snapshot.table.version
         seq = update.snapshot.table.version
-        scored = [e for e in update.events if e["type"] == "deal_scored"]
+        scored = [e for e in update.events if e["type"] == "deal_scored" or e["type"] == "deal_thrown_in"]
         if tid in self._pending:
             self._pending[tid] += [(seq, e) for e in scored]
         elif tid in self._rows and seq > self._rows_version.get(tid, 0):
@@ -243,7 +243,7 @@ def replay_rows(record: Any, actions: Iterable[Any]) -> tuple[list[dict[str, Any
     version = 0
     for a in actions:
         for e in events_of(g.act(a.seat, a.action)):
-            if e["type"] == "deal_scored":
+            if e["type"] == "deal_scored" or e["type"] == "deal_thrown_in":
                 rows.append(sheet_row(e, record.game))
         version = a.seq
     return rows, version

@@ -15,7 +15,7 @@ from bot.core.model import TableSnapshot
 from bot.core.views import events_of
 from bot.present.i18n import T
 from bot.present.render.cards import by_suit, game_name
-from bot.present.render.common import seat_name
+from bot.present.render.common import seat_name, trick_taken_text
 from bot.present.render.summary import deal_summary, match_over_text
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
 
@@ -43,8 +43,7 @@ def replay_frames(record: TableRecord, actions: Iterable[ActionRecord], t: T) ->
             if e["type"] == "trick_taken":
                 frames.append({
                     "title": title(),
-                    "text": t.gettext("Trick {n}: taken by {name}", n=int(e.get("trick_no") or 0),
-                                      name=seat_name(snap, int(e["seat"]), t)),
+                    "text": trick_taken_text(snap, int(e.get("trick_no") or 0), int(e["seat"]), t),
                     "trick": [{"seat": int(p["seat"]), **card(str(p["card"]), t)} for p in e.get("cards") or []],
                     "winner": int(e["seat"]),
                     "hands": hands,

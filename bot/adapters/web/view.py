@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.model import TableSnapshot
-from bot.core.views import DealScored, Phase, Play, View
+from bot.core.views import DealScored, DealThrownIn, Phase, Play, View
 from bot.present.i18n import T
 from bot.present.render.cards import (
     SUIT_ORDER,
@@ -30,6 +30,7 @@ from bot.present.render.common import (
     score_lines,
     seat_name,
     shown_bid,
+    taken_by,
     team_name,
     winners_text,
 )
@@ -130,11 +131,15 @@ def sheet_columns(snap: TableSnapshot, me: int | None, t: T) -> tuple[list[str],
 
 
 def sheet(snap: TableSnapshot, rows: list[dict[str, Any]], me: int | None, t: T) -> dict[str, Any]:
-    """The score sheet: a row per scored deal (changes), and the totals."""
+    """The score sheet: a row per deal dealt, numbered as the title and the replay number them (a
+    thrown-in deal is a row that says so and changes nothing), and the totals."""
     heads, order = sheet_columns(snap, me, t)
     body: list[list[str]] = []
     totals: list[str] = []
     for i, row in enumerate(rows):
+        if row.get("thrown_in"):
+            body.append([t.gettext("{deal} (thrown in)", deal=i + 1), *("—" for _ in heads)])
+            continue
         if order is not None:
             deltas = [row["teams"][k] for k in order]
             totals = [t.number(int(row["team_totals"][k])) for k in order]
@@ -145,8 +150,10 @@ def sheet(snap: TableSnapshot, rows: list[dict[str, Any]], me: int | None, t: T)
     return {"heads": [t.gettext("Deal"), *heads], "rows": body, "totals": totals}
 
 
-def sheet_row(event: DealScored, game: str) -> dict[str, Any]:
-    """One score-sheet row from a public ``deal_scored`` event."""
+def sheet_row(event: DealScored | DealThrownIn, game: str) -> dict[str, Any]:
+    """One score-sheet row from a public ``deal_scored`` or ``deal_thrown_in`` event."""
+    if event["type"] == "deal_thrown_in":
+        return {"thrown_in": True}
     deltas = event.get("deltas") or {}
     totals = event.get("scores") or {}
     players = list(deltas.get("players") or [])
@@ -183,7 +190,7 @@ def build_state(snap: TableSnapshot, view: View | None, t: T, *, me: int | None,
     last_trick = None
     if last and last.get("cards"):
         last_trick = {"winner": int(last["seat"]),
-                      "text": t.gettext("Taken by {name}", name=seat_name(snap, int(last["seat"]), t)),
+                      "text": taken_by(snap, int(last["seat"]), t, me),
                       "cards": [played(snap, p, t) for p in last["cards"]]}
     trump = v.get("trump")
     exposed = v.get("exposed")

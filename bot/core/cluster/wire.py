@@ -24,6 +24,7 @@ from bot.core.commands import (
     JoinByLink,
     Leave,
     NewTable,
+    Rematch,
     ShowHand,
     ShowScores,
     Stop,
@@ -33,7 +34,7 @@ from bot.core.model import Person, TableSnapshot
 from storage.rows import table_from, table_row
 
 _COMMANDS: dict[str, type[Any]] = {c.__name__: c for c in (
-    NewTable, Join, JoinByLink, Leave, Begin, Stop, Claim, Act, ShowHand, ShowScores)}
+    NewTable, Join, JoinByLink, Leave, Begin, Stop, Claim, Rematch, Act, ShowHand, ShowScores)}
 
 
 

@@ -19,7 +19,7 @@ from bot.core.tables.lifecycle import Lifecycle
 from bot.core.tables.registry import Registry, require_lobby, require_playing
 from bot.core.views import Event
 from storage.errors import ChatHasLiveTable, TableConflict
-from storage.records import CANCELLED, LOBBY, PLAYING, STOPPED, ChatRecord, Seat, TableRecord
+from storage.records import CANCELLED, FINISHED, LOBBY, PLAYING, STOPPED, ChatRecord, Seat, TableRecord
 
 log = logging.getLogger(__name__)
 _ID_RETRIES = 5  # message ids of a table no longer held here, written at once: each one reads again
@@ -88,6 +88,73 @@ class Lobby:
                 self.publisher.post(table, events, "created")
                 self.turns.reschedule(table)
             return table.snapshot()
+
+    async def rematch(self, chat_id: str, person: Person, table_id: int, *, swap: bool = False,
+                      is_admin: bool = False) -> TableSnapshot:
+        """Play again: a new table in ``chat_id`` like the finished ``table_id`` (its game, options and
+        language, a fresh seed), its people in their seats (``swap``: the people of seats 1 and 2 trade
+        places, so everyone has a new partner), its AI seats left to the AI. Anyone who sat at it as a
+        person, its creator or an admin may ask. With ``person`` the only person at it the match begins
+        at once; else it is a lobby the others may start or leave. Asked again while that table is still
+        the chat's live one (a second press of the same button), it answers that table."""
+        old = await self._finished(table_id)
+        if old.chat_id != chat_id:
+            raise TableError(Refusal.WRONG_TABLE)
+        people = _people(old)
+        if not is_admin and person.player_id != old.creator and person.player_id not in people.values():
+            raise TableError(Refusal.NOT_ALLOWED, what="rematch")
+        seats = list(_rematch_seats(old, people))
+        if person.player_id not in {s.player_id for s in seats}:  # its creator or an admin: the first free seat
+            free = [i for i, s in enumerate(seats) if s.player_id is None]
+            if not free:
+                raise TableError(Refusal.TABLE_FULL)
+            seats[free[0]] = Seat(player_id=person.player_id, name=person.name)
+        if swap:
+            seats[1], seats[2] = seats[2], seats[1]
+        async with self.registry.chat_lock(chat_id):
+            live = self.registry.live_in_chat(chat_id)
+            if live is not None:
+                if live.seat_of(person.player_id) is not None and live.record.game == old.game:
+                    return live.snapshot()  # the same press again, or another player's: the table it opened
+                raise TableError(Refusal.TABLE_EXISTS, table_id=live.table_id)
+            seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
+            options = check_options(old.game, seed, dict(old.options))
+            await self.prefs.touch_player(person)
+            now = self.clock.now()
+            record = dataclasses.replace(
+                _new_record(chat_id, person, old.game, options, seed, now, now + self.settings.lobby_timeout,
+                            await self.prefs.chat(chat_id)),
+                seats=(seats[0], seats[1], seats[2], seats[3]), lang=old.lang, ai_level=old.ai_level)
+            owner = self.settings.owner
+            lease_until = None if owner is None else now + self.settings.lease_seconds
+            try:
+                new_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
+            except ChatHasLiveTable as e:  # another process opened the chat's table at the same moment
+                raise TableError(Refusal.TABLE_EXISTS,
+                                 **({} if e.table_id is None else {"table_id": e.table_id})) from None
+            table = Table(record=dataclasses.replace(record, table_id=new_id))
+            self.register(table)
+            events: list[Event] = [{"type": "table_created", "game": old.game, "rematch_of": table_id}]
+            events += [{"type": "player_joined", "seat": i, "player": str(s.player_id)}
+                       for i, s in enumerate(table.record.seats) if s.player_id is not None]
+            async with self.publisher.locked(table):
+                self.publisher.post(table, events, "created")
+                self.turns.reschedule(table)
+        if set(table.humans().values()) == {person.player_id}:  # alone with the AI: no one to wait for
+            async with self.publisher.locked(table), table.changing():
+                require_lobby(table)
+                await self.lifecycle.begin(table, [])
+        return table.snapshot()
+
+    async def _finished(self, table_id: int) -> TableRecord:
+        """The record of the finished match ``table_id`` (held here, else stored)."""
+        held = self.registry.find(table_id)
+        record = held.record if held is not None else await self.repo.get_table(table_id)
+        if record is None:
+            raise TableError(Refusal.NO_TABLE)
+        if record.status != FINISHED:
+            raise TableError(Refusal.NOT_OVER if record.status in (LOBBY, PLAYING) else Refusal.STALE)
+        return record
 
     async def _release_unrestorable(self, refused: ChatHasLiveTable) -> bool:
         """With one process for the whole database (no leases), a live table of the chat that this
@@ -271,3 +338,17 @@ def _new_record(chat_id: str, creator: Person, game: str, options: dict[str, Any
     return TableRecord(table_id=0, chat_id=chat_id, game=game, options=options, seed=seed, dealer=None,
                        creator=creator.player_id, status=LOBBY, seats=seats, version=0, created_at=now,
                        lobby_deadline=lobby_deadline, lang=chat.lang, ai_level=chat.ai_level)
+
+
+def _people(record: TableRecord) -> dict[int, str]:
+    """Seat -> the person who sat there at the end (or owned it while an AI played it)."""
+    return Table(record=record).humans()
+
+
+def _rematch_seats(record: TableRecord, people: dict[int, str]) -> tuple[Seat, ...]:
+    """The finished match's people in their seats (an away seat back to its owner), every other seat free."""
+    out = []
+    for i, s in enumerate(record.seats):
+        pid = people.get(i)
+        out.append(Seat(player_id=pid, name=s.name) if pid is not None else EMPTY)
+    return tuple(out)

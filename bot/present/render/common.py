@@ -80,6 +80,21 @@ def trick_line(snapshot: TableSnapshot, plays: Iterable[Play | Double], t: T) ->
     ], sep=" · ")
 
 
+def taken_by(snapshot: TableSnapshot, seat: int, t: T, me: int | None = None) -> str:
+    """"Taken by Sara" for a trick's taker; "Taken by you" for the reader (``me``, or the terminal's
+    player)."""
+    if seat == viewer(snapshot, me):
+        return t.gettext("Taken by you")
+    return t.gettext("Taken by {name}", name=seat_name(snapshot, seat, t))
+
+
+def trick_taken_text(snapshot: TableSnapshot, trick: int, seat: int, t: T, me: int | None = None) -> str:
+    """"Trick 3: taken by Sara" (the web replay's caption); "taken by you" for the reader."""
+    if seat == viewer(snapshot, me):
+        return t.gettext("Trick {n}: taken by you", n=trick)
+    return t.gettext("Trick {n}: taken by {name}", n=trick, name=seat_name(snapshot, seat, t))
+
+
 def doubled_list(snapshot: TableSnapshot, doubled: Iterable[Double], t: T, me: int | None = None) -> str:
     """``K♥ by Ali, Q♠ by Sara`` for revealed doubles (``{"card", "seat"}``); "Q♠ by you" for seat ``me``."""
     items = []
@@ -174,11 +189,12 @@ def score_lines(snapshot: TableSnapshot, scores: Scores, game: str, t: T,
 
 def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
                  teams: bool | None = None, me: int | None = None) -> str:
-    """"Team A (Ali & Omar) wins" / "Ali wins" / "drawn between Ali and Sara"; for a reader at seat
+    """"Team A (Ali & Omar) wins" / "Ali wins" / "a draw: Ali, Sara share the top score"; for a reader at seat
     ``me``: "We win" / "They win" / "You win".
 
     ``teams``: partners win together (default: the Tarneeb games; Trix with ``partnership``)."""
     names = [seat_name(snapshot, s, t) for s in winner]
+    me = viewer(snapshot, me)
     if not names:
         return ""
     if teams is None:
@@ -194,4 +210,4 @@ def winners_text(snapshot: TableSnapshot, winner: list[int], game: str, t: T, *,
         if me is not None and winner[0] == me:
             return t.gettext("You win the match!")
         return t.gettext("{name} wins the match!", name=names[0])
-    return t.gettext("The match is drawn between {names}.", names=t.join(names))
+    return t.gettext("The match ends in a draw: {names} share the top score.", names=t.join(names))

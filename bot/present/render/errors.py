@@ -23,10 +23,13 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.SEAT_TAKEN: lambda t, p: t.gettext("That seat is taken."),
     Refusal.NOT_STARTED: lambda t, p: t.gettext("The match has not started yet."),
     Refusal.ALREADY_STARTED: lambda t, p: t.gettext("The match has already started."),
-    Refusal.NOT_ALLOWED: lambda t, p: t.gettext("Only the table's creator or an admin may do that."),
+    Refusal.NOT_ALLOWED: lambda t, p: (
+        t.gettext("Only the people who played that match, or an admin, may play it again.")
+        if p.get("what") == "rematch" else t.gettext("Only the table's creator or an admin may do that.")),
     Refusal.NOT_YOUR_TURN: lambda t, p: t.gettext("It is not your turn."),
     Refusal.STALE: lambda t, p: t.gettext("That button is out of date; use the newest message."),
     Refusal.FINISHED: lambda t, p: t.gettext("This match is over."),
+    Refusal.NOT_OVER: lambda t, p: t.gettext("That match is not over yet."),
     "slow_down": lambda t, p: t.ngettext("Slow down: try again in {n} second.",
                                          "Slow down: try again in {n} seconds.", int(p.get("seconds", 1))),
     Refusal.BAD_ACTION: lambda t, p: t.gettext("That is not a move I understand."),

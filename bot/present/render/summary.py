@@ -88,11 +88,15 @@ def _tarneeb41_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | 
     return lines
 
 
-def _trix_summary(snapshot: TableSnapshot, ev: DealScored, t: T) -> list[str]:
+def _trix_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None = None) -> list[str]:
     s = ev.get("summary") or {}
     contract = str(s.get("contract", ""))
-    lines = [t.gettext("{contract} in the kingdom of {name}:", contract=contract_name(contract, t),
-                       name=seat_name(snapshot, int(s.get("owner", 0)), t))]
+    owner = int(s.get("owner", 0))
+    if owner == viewer(snapshot, me):
+        lines = [t.gettext("{contract} in your kingdom:", contract=contract_name(contract, t))]
+    else:
+        lines = [t.gettext("{contract} in the kingdom of {name}:", contract=contract_name(contract, t),
+                           name=seat_name(snapshot, owner, t))]
     deltas = (ev.get("deltas") or {}).get("players") or [0] * 4
     totals = (ev.get("scores") or {}).get("players") or [0] * 4
     taken = s.get("taken") or {}
@@ -139,19 +143,23 @@ def doubles_breakdown(snapshot: TableSnapshot, doubles: list[Double], ev: DealSc
                       me: int | None = None) -> list[str]:
     """What each double did to a Trix deal's scores: the taker pays double, the doubler gains the base
     value; a doubler who takes their own card pays the normal penalty only (X-B5, the default
-    ``self_capture``). ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
+    ``self_capture``). ``me``: the reader's seat (else the terminal's player), told in the second person.
+    ``doubles``: the revealed ``{"card", "seat"}`` of the deal that ``ev`` scores."""
     s = ev.get("summary") or {}
     taken = s.get("taken") or {}
     options = snapshot.table.options or {}
     penalties = list(options.get("penalties") or DEFAULT_PENALTIES)
     lines = []
+    me = viewer(snapshot, me)
     for d in doubles:
         card, doubler = str(d["card"]), int(d["seat"])
         value = int(penalties[0] if card == "KH" else penalties[1])
         taker = next((int(seat) for seat, cards in (taken.items() if isinstance(taken, dict) else [])
                       if card in (cards or [])), None)
         label, by = card_name(card, t), seat_name(snapshot, doubler, t)  # in words, as _taken_words says why
-        if taker is None:
+        if taker is None and doubler == me:
+            lines.append(t.gettext("{card} (your double) was not taken.", card=label))
+        elif taker is None:
             lines.append(t.gettext("{card} (doubled by {name}) was not taken.", card=label, name=by))
         elif taker == doubler == me:
             lines.append(t.gettext("{card} (your double) came back to you: the normal {penalty} only.",
@@ -186,7 +194,7 @@ def deal_summary(snapshot: TableSnapshot, ev: DealScored, t: T, me: int | None =
     elif game == "tarneeb41":
         body = _tarneeb41_summary(snapshot, ev, t, me)
     else:
-        body = _trix_summary(snapshot, ev, t)
+        body = _trix_summary(snapshot, ev, t, me)
         doubles = (ev.get("summary") or {}).get("doubles") or []
         body += doubles_breakdown(snapshot, list(doubles), ev, t, me)
     return t.lines([head, *body])
@@ -275,7 +283,7 @@ def notice_text(snap: TableSnapshot, ev: Event, t: T, me: int | None = None) -> 
     elif ev["type"] == "doubles_revealed":
         doubles = ev.get("doubles") or []
         if doubles:
-            text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t))
+            text = t.gettext("Doubled: {cards}", cards=doubled_list(snap, doubles, t, me))
         else:
             text = t.gettext("Nobody doubled.")
     return text

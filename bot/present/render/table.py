@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.model import TableSnapshot
-from bot.core.views import Phase, View
+from bot.core.views import LastTrick, Phase, View
 from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import (
@@ -41,16 +41,23 @@ def trix_deals(pub: View) -> int:
     return 8 if (pub.get("options") or {}).get("mode") == "complex" else 20
 
 
-def _header(snapshot: TableSnapshot, pub: View, t: T) -> str:
+def _header(snapshot: TableSnapshot, pub: View, t: T, me: int | None = None) -> str:
+    """The title: game, table, deal (``deal_no``: every deal dealt, a thrown-in one too, as the score
+    sheet and the replay number them); in Trix the kingdom and its owner ("yours" for the reader)."""
     game = snapshot.table.game
     if game == "trix":
         deals = trix_deals(pub)
+        owner = int(pub.get("owner") or 0)
         params = {
             "game": game_name(game, t), "table": snapshot.table.table_id,
             "kingdom": min(int(pub.get("kingdom", 0)) + 1, 4),
-            "owner": seat_name(snapshot, int(pub.get("owner") or 0), t),
             "deal": min(int(pub.get("deal_index", 0)) + 1, deals),
         }
+        if owner == viewer(snapshot, me):
+            if deals == 8:
+                return t.gettext("{game} · table {table} · kingdom {kingdom} of 4 (yours) · deal {deal} of 8", **params)
+            return t.gettext("{game} · table {table} · kingdom {kingdom} of 4 (yours) · deal {deal} of 20", **params)
+        params["owner"] = seat_name(snapshot, owner, t)
         if deals == 8:
             return t.gettext("{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 8", **params)
         return t.gettext("{game} · table {table} · kingdom {kingdom} of 4 ({owner}) · deal {deal} of 20", **params)
@@ -197,6 +204,15 @@ def game_lines(snapshot: TableSnapshot, pub: View, t: T, me: int | None = None, 
     return out
 
 
+def last_trick_line(snapshot: TableSnapshot, last: LastTrick, t: T, me: int | None = None) -> str:
+    """"Last trick: Ali Q♠ · Sara 3♠ (taken by Sara)"; "(taken by you)" for the reader (``me``, else the
+    terminal's player)."""
+    cards = trick_line(snapshot, last["cards"], t)
+    if last["seat"] == viewer(snapshot, me):
+        return t.gettext("Last trick: {cards} (taken by you)", cards=cards)
+    return t.gettext("Last trick: {cards} (taken by {name})", cards=cards, name=seat_name(snapshot, last["seat"], t))
+
+
 def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact: bool = False) -> list[str]:
     """The lines of the public table; ``me``: the reader's seat (the terminal's player), whose turn,
     bids and team are said in the second person ("Your turn", "Us / Them"); ``compact``: shorter,
@@ -204,7 +220,7 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
     pub: View = snapshot.public or {}
     game = snapshot.table.game
     me = viewer(snapshot, me)
-    lines = [_header(snapshot, pub, t)]
+    lines = [_header(snapshot, pub, t, me)]
     if not compact:
         lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
     lines += [_seat_line(snapshot, pub, s, t, me) for s in range(4)]
@@ -214,9 +230,7 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
         lines.append(t.gettext("On the table: {cards}", cards=trick_line(snapshot, trick, t)))
     last = pub.get("last_trick")
     if last and last.get("cards"):
-        lines.append(t.gettext("Last trick: {cards} (taken by {name})",
-                               cards=trick_line(snapshot, last["cards"], t),
-                               name=seat_name(snapshot, last["seat"], t)))
+        lines.append(last_trick_line(snapshot, last, t, me))
     scores = pub.get("scores") or {}
     target = pub.get("target")
     if compact:

@@ -8,7 +8,7 @@ from typing import Any
 from bot.core.model import TableSnapshot
 from bot.core.views import Phase
 from bot.present.i18n import T
-from bot.present.render.common import seat_name
+from bot.present.render.common import seat_name, viewer
 
 
 def turn_sentence(phase: Any, t: T, *, name: str | None = None, at: tuple[int, str] | None = None) -> str:
@@ -49,8 +49,9 @@ def turn_sentence(phase: Any, t: T, *, name: str | None = None, at: tuple[int, s
 
 def turn_line(snapshot: TableSnapshot, phase: Any, seat: int | None, t: T, me: int | None = None) -> str:
     """The table's "whose turn" line: ``seat`` acts in ``phase`` (None: nobody, ""); ``me``: the one
-    reader's seat (the terminal), whose turn is said in the second person. The doubling window
-    names nobody."""
+    reader's seat, else the terminal's player (the one person of ``majlis play`` and ``majlis web``),
+    whose turn is said in the second person. The doubling window names nobody."""
+    me = viewer(snapshot, me)
     if phase == Phase.DOUBLE:
         if me is not None:  # one reader (the terminal): no private chats to speak of
             return t.gettext("Doubling is open: the holders of the cards that may be doubled decide.")
