@@ -95,6 +95,7 @@ def _display(line: str, base_rtl: bool) -> str:
     return str(get_display(shaped, base_dir="R" if base_rtl else "L")).translate(_STRIP_MARKS)
 
 
+@lru_cache(maxsize=4096)
 def plain(text: str, mode: str, width: int | None = None, rtl: bool = True) -> str:
     """Lines outside the drawn panels (a command's text, a notice, an error line) as a terminal must get
     them: each line of ``text`` wrapped first, at spaces, to ``width`` cells (None: not wrapped, for a
