@@ -131,6 +131,60 @@ async def test_a_press_reaching_the_other_process_is_applied_once_by_the_holder(
     assert took < 3.0
 
 
+async def test_a_press_delivered_to_both_processes_at_once_gets_its_own_answer_from_each(
+        pair: tuple[Harness, Harness]) -> None:
+    """Issue 29: the platform delivers one press twice, to the holder and to the other process; the
+    holder applies its copy, the other's comes through the inbox: both are answered with the press's
+    answer (not "out of date"), and the table changed once. The same event twice to the holder alike."""
+    a, b = pair
+    snap = await table_at_a(a)
+    seat = turn(a, snap)
+    assert seat is not None
+    person = ALICE if snap.table.seats[seat].player_id == ALICE.player_id else BOB
+    code = a.manager.view(snap.table_id, seat)["legal"][0]
+    press = Act(snap.table_id, snap.table.version, code)
+    event = Actor(person, dm_dest(person.player_id), event_id="tg:q:77")
+    here, there = await asyncio.gather(Service(a.manager).dispatch(press, event),
+                                       Service(b.manager).dispatch(press, event))
+    assert isinstance(here, TableSnapshot) and here.table.version == snap.table.version + 1
+    assert isinstance(there, TableSnapshot) and there.table.version == here.table.version
+    again = await Service(a.manager).dispatch(press, event)  # later still, to the holder itself
+    assert again.table.version == here.table.version
+    assert len(await a.repo.actions(snap.table_id)) == snap.table.version + 1  # applied once
+    assert a.manager.router is not None and a.manager.router.stats["repeated"] == 2
+    other = Actor(person, dm_dest(person.player_id), event_id="tg:q:78")  # another press of the same button
+    with pytest.raises(TableError) as stale:
+        await Service(b.manager).dispatch(press, other)
+    assert stale.value.code == "stale"
+
+
+async def test_a_refusal_delivered_twice_is_the_same_refusal_and_a_crash_is_not_remembered(
+        pair: tuple[Harness, Harness]) -> None:
+    a, _ = pair
+    snap = await table_at_a(a)
+    seat = turn(a, snap)
+    assert seat is not None
+    other = BOB if snap.table.seats[seat].player_id == ALICE.player_id else ALICE
+    code = a.manager.view(snap.table_id, seat)["legal"][0]
+    event = Actor(other, dm_dest(other.player_id), event_id="tg:q:90")
+    for _ in range(2):
+        with pytest.raises(TableError) as refused:
+            await Service(a.manager).dispatch(Act(snap.table_id, snap.table.version, code), event)
+        assert refused.value.code == "not_your_turn"
+    router = a.manager.router
+    assert router is not None
+    calls = []
+
+    async def crashes() -> TableSnapshot:
+        calls.append(1)
+        raise RuntimeError("the database went away")
+
+    for _ in range(2):  # not an answer: the retry runs again
+        with pytest.raises(RuntimeError):
+            await router.once(Begin(), Actor(ALICE, CHAT, event_id="tg:m:1"), crashes)
+    assert len(calls) == 2
+
+
 async def test_a_refusal_comes_back_as_the_holders_refusal(pair: tuple[Harness, Harness]) -> None:
     a, b = pair
     snap = await table_at_a(a)

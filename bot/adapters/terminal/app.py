@@ -10,6 +10,11 @@ a prompt (:mod:`bot.adapters.terminal.frame`); what the player types is read by
 :class:`bot.adapters.terminal.choices.Menu`. A refused move is answered with the rule that refused it
 (:func:`bot.present.render.errors.render_error`), a forced move plays itself, and ``h`` ``r`` ``s`` ``l``
 ``q`` work at every prompt.
+
+When a match ends the player is offered to play again (``s``: with partners swapped, in the partnership
+games): the core's :meth:`~bot.core.manager.TableManager.rematch` opens the next match with the same
+game, options, language and seat, and it begins at once; the end of the input (or ``n``) ends the
+program as before.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from bot.core.settings import ManagerSettings
 from bot.core.views import View
 from bot.present.i18n import T, translator
 from bot.present.render.cards import card_label, game_name
-from bot.present.render.common import action_label
+from bot.present.render.common import TEAM_GAMES, action_label
 from bot.present.render.errors import render_error
 from bot.present.render.summary import notice_text
 from bot.present.story import Story
@@ -90,12 +95,15 @@ class TerminalGame:
         self.out: list[tuple[str, str]] = []  # ("line" | "result" | "final", text) waiting to be shown
         self._lines: Lines | None = None  # what the player types (a LineReader on stdin, unless a test's)
         self._story: Story | None = None
+        self._adopt = False  # a rematch is being opened: the chat's next table is ours
 
     # -- what happens at the table ------------------------------------------------------------
 
     async def on_update(self, update: TableUpdate) -> None:
         """Tell the events of our table from the player's seat; wake the prompt loop."""
         snap = update.snapshot
+        if self._adopt and snap.table.chat_id == CHAT and snap.table_id != self.table_id:
+            self._follow(snap.table_id)  # the match Play again opened, told from its first event
         if snap.table_id != self.table_id:
             return
         me = snap.seat_of(PLAYER)
@@ -180,7 +188,10 @@ class TerminalGame:
             try:
                 if not await self._open():
                     return 2
-                return await self._loop()
+                code = await self._loop()
+                while code == 0 and await self._again():
+                    code = await self._loop()
+                return code
             except Quit:
                 self.screen.line(self.t.gettext("The match is saved: continue it with {command}.",
                                                 command="majlis play --resume"))
@@ -261,6 +272,40 @@ class TerminalGame:
             self.screen.line(render_error(e.code, e.params, self.t))
             return False
         return True
+
+    async def _again(self) -> bool:
+        """Offer another match after the one that ended; True once it has begun (the same game, options,
+        language and seat; ``s``: partners swapped). The end of the input, or no, ends the program."""
+        assert self.table_id is not None
+        old = self._snapshot()
+        t = self.t
+        swap_ok = old.table.game in TEAM_GAMES or bool((old.table.options or {}).get("partnership"))
+        prompt = (t.gettext("Play again? [Y/n/s=swap partners] ") if swap_ok else t.gettext("Play again? [Y/n] "))
+        # With a turn timer an absent player is not waited for at a table: nor here (the match is over).
+        answer = await self._read(prompt, None, eof_ok=True,
+                                  wait_at_most=float(max(self.opts.timer, 10)) if self.opts.timer else None)
+        choice = normalize(answer) if answer is not None else "n"
+        swap = swap_ok and choice in ("s", "swap", "ب", "بدل", "بدّل")
+        if not swap and choice not in ("", "y", "yes", "نعم", "ن"):
+            return False  # no, or anything else: a match is never begun by a stray answer
+        self._adopt = True
+        try:
+            snap = await self.manager.rematch(CHAT, self.person, old.table_id, swap=swap)
+        except TableError as e:
+            self.screen.line(render_error(e.code, e.params, t))
+            return False
+        finally:
+            self._adopt = False
+        self._follow(snap.table_id)
+        self.changed.set()
+        return True
+
+    def _follow(self, table_id: int) -> None:
+        """Tell the table ``table_id`` from now on (a new match: its story starts anew)."""
+        if table_id != self.table_id:
+            self.table_id = table_id
+            self._story = None
+            self.out.clear()
 
     def _snapshot(self) -> TableSnapshot:
         assert self.table_id is not None

@@ -82,6 +82,128 @@ def visual(line: str, rtl: bool = True) -> str:
     return str(get_display(shaped, base_dir=base)).translate(_STRIP_MARKS)
 
 
+def _display(line: str, base_rtl: bool) -> str:
+    """One line of a paragraph whose direction is known (``base_rtl``), in visual order, no marks left:
+    a line of a right-to-left paragraph is laid out right to left even when it holds no Arabic letter
+    (its full stop goes to the left end, as it would in the unwrapped paragraph)."""
+    if not base_rtl and not has_rtl(line):
+        return line.translate(_STRIP_MARKS)
+    import arabic_reshaper
+    from bidi import get_display
+
+    shaped = arabic_reshaper.reshape(_mirrored(line, base_rtl))
+    return str(get_display(shaped, base_dir="R" if base_rtl else "L")).translate(_STRIP_MARKS)
+
+
+@lru_cache(maxsize=4096)
+def plain(text: str, mode: str, width: int | None = None, rtl: bool = True) -> str:
+    """Lines outside the drawn panels (a command's text, a notice, an error line) as a terminal must get
+    them: each line of ``text`` wrapped first, at spaces, to ``width`` cells (None: not wrapped, for a
+    pipe or a file), then each piece put in visual order on its own (``none``: a terminal that draws
+    cells as they come) or left in logical order (``terminal``). A terminal that wraps a visual line
+    itself would put the sentence's end above its beginning and cut words; that never happens here.
+    No isolate is printed, and in ``none`` mode no direction mark at all. ``rtl``: as for :func:`visual`."""
+    from bot.present.i18n import _starts_rtl
+
+    out: list[str] = []
+    for para in text.split("\n"):
+        base_rtl = has_rtl(para) and (rtl or _starts_rtl(para))
+        pieces = wrap_logical(para, width) if width else [para]
+        for piece in pieces:
+            out.append(_display(piece, base_rtl) if mode == "none" else logical(piece))
+    return "\n".join(out)
+
+
+_OPENERS = "\u2066\u2067\u2068"
+_PDI = "\u2069"
+
+
+def _first_strong_rtl(text: str) -> bool:
+    """True if the first strong letter of ``text`` outside nested isolates is right to left (rule P2 of
+    the bidi algorithm, as for a first-strong isolate); up to the end of the isolate ``text`` opens in."""
+    depth = 0
+    for ch in text:
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == _PDI:
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0:
+            d = unicodedata.bidirectional(ch)
+            if d in ("R", "AL"):
+                return True
+            if d == "L":
+                return False
+    return False
+
+
+def wrap_logical(para: str, width: int) -> list[str]:
+    """One paragraph (logical order) cut into lines of at most ``width`` cells at its spaces; a word longer
+    than a line is cut where it must. An isolate a cut falls inside is closed at the end of its line and
+    opened again at the start of the next, with the direction it had (a first-strong isolate is
+    resolved from its whole content), so that each line, laid out on its own, keeps the paragraph's
+    order."""
+    width = max(width, 1)
+    if cells(para) <= width:
+        return [para]
+    para = _resolve_first_strong(para)
+    words = para.split(" ")
+    lines: list[str] = []
+    line = ""
+    for whole in words:
+        word = whole
+        while cells(word) > width:  # a path or a URL wider than the terminal: cut where it must be
+            if line:
+                lines.append(line)
+                line = ""
+            cut = _fit(word, width)
+            lines.append(word[:cut])
+            word = word[cut:]
+        cand = f"{line} {word}" if line else word
+        if cells(cand) <= width or not line:
+            line = cand
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return _reopen(lines)
+
+
+def _fit(word: str, width: int) -> int:
+    """How many characters of ``word`` fill ``width`` cells (at least one)."""
+    for i in range(1, len(word) + 1):
+        if cells(word[:i]) > width:
+            return max(i - 1, 1)
+    return len(word)
+
+
+def _resolve_first_strong(para: str) -> str:
+    """``para`` with each first-strong isolate replaced by the direction its whole content gives it (a
+    left-to-right or a right-to-left isolate): a piece of it cut off on another line keeps that
+    direction."""
+    if "\u2068" not in para:
+        return para
+    return "".join(("\u2067" if _first_strong_rtl(para[i + 1:]) else "\u2066") if ch == "\u2068" else ch
+                   for i, ch in enumerate(para))
+
+
+def _reopen(lines: list[str]) -> list[str]:
+    """``lines`` (a paragraph cut at spaces) with every isolate open across a cut closed at the end of its
+    line and opened again at the start of the next."""
+    stack: list[str] = []
+    out = []
+    for line in lines:
+        head = "".join(stack)
+        for ch in line:
+            if ch in _OPENERS:
+                stack.append(ch)
+            elif ch == _PDI and stack:
+                stack.pop()
+        out.append(head + line + _PDI * len(stack))
+    return out
+
+
 def _mirrored(line: str, base_rtl: bool) -> str:
     """Brackets that will stand in a right-to-left run, replaced by their mirror image (rule L4 of the
     bidi algorithm, which the reordering library leaves to the renderer): those at the paragraph's
@@ -137,7 +259,7 @@ def cells(text: str) -> int:
     n = 0
     for ch in text:
         cat = unicodedata.category(ch)
-        if cat in ("Cf", "Mn", "Me") or ch in ("\u200b",):
+        if cat in ("Cf", "Cc", "Mn", "Me") or ch in ("\u200b",):
             continue
         n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     return n

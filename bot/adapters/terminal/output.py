@@ -1,12 +1,16 @@
-"""Writing to a pipe that may close: ``majlis play --auto | head`` ends quietly, without a traceback."""
+"""Plain lines for a terminal (:func:`say`), and writing to a pipe that may close: ``majlis play --auto |
+head`` ends quietly, without a traceback."""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TextIO
+
+from bot.adapters.terminal.bidi import configured, plain
 
 
 @dataclass
@@ -40,3 +44,52 @@ def _silence_stdout() -> None:
         os.close(devnull)
     except OSError:
         pass
+
+
+def columns(stream: TextIO) -> int | None:
+    """How many cells wide the terminal ``stream`` writes to is (``COLUMNS`` wins); None for a pipe or a
+    file, whose lines are not wrapped."""
+    try:
+        if not stream.isatty():
+            return None
+        fileno = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    env = os.environ.get("COLUMNS", "")
+    if env.isascii() and env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        n = os.get_terminal_size(fileno).columns
+    except OSError:
+        return None
+    return n if n > 0 else None
+
+
+def plain_lines(text: str, stream: TextIO, bidi: str | None = None,
+                file: Mapping[str, object] | None = None) -> str:
+    """``text`` as :func:`say` writes it to ``stream`` (without the final newline)."""
+    try:
+        mode = configured(bidi, file, tty=_isatty(stream))
+    except ValueError:  # a wrong MAJLIS_BIDI: the command that reads it says so; this line still shows
+        mode = configured("auto", tty=_isatty(stream))
+    width = columns(stream)
+    return plain(text, mode, width - 1 if width and width > 1 else None)
+
+
+def say(text: str, stream: TextIO | None = None, *, bidi: str | None = None,
+        file: Mapping[str, object] | None = None) -> None:
+    """Print plain lines (outside the drawn panels: a notice, the Ctrl-C line, an error on standard error)
+    to ``stream`` (standard output by default): on a terminal each line is cut at spaces to its width and
+    only then put in visual order (:func:`bot.adapters.terminal.bidi.plain`), so an Arabic sentence reads
+    from its first line down and no word is cut; no isolate or direction mark is printed. ``bidi``: the
+    asked mode (``--bidi``; else ``MAJLIS_BIDI``, the config ``file``'s, or a guess for that stream)."""
+    out = sys.stdout if stream is None else stream
+    out.write(plain_lines(text, out, bidi, file) + "\n")
+    out.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False

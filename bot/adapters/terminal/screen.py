@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from bot.adapters.terminal.bidi import VTE_AUTODETECT_OFF, VTE_AUTODETECT_ON, cells, for_terminal
+from bot.adapters.terminal.bidi import VTE_AUTODETECT_OFF, VTE_AUTODETECT_ON, cells, for_terminal, plain
+from bot.adapters.terminal.output import columns
 
 #: The widths of the frame: the table, a gap, the hand (79 columns, for an 80×24 terminal).
 WIDTH = 79
@@ -85,15 +86,20 @@ class Screen:
         """One or more lines as the terminal must receive them (bidi, no isolates), unstyled."""
         return for_terminal(text, self.mode, self.rtl)
 
+    def plain(self, text: str) -> str:
+        """Lines outside the boxes as the terminal must receive them, unstyled: cut at spaces to the
+        terminal's width first, then each in visual order (:func:`bot.adapters.terminal.bidi.plain`)."""
+        width = columns(self.stream)
+        return plain(text, self.mode, width - 1 if width and width > 1 else None, self.rtl)
+
     def write(self, text: str) -> None:
         """Raw text (a prompt without newline), shaped."""
-        self.stream.write(self._style(self.shape(text)))
+        self.stream.write(self._style(self.plain(text)))
         self.stream.flush()
 
     def line(self, text: str = "") -> None:
         """One or more lines of text."""
-        for part in text.split("\n"):
-            self.stream.write(self._style(self.shape(part)) + "\n")
+        self.stream.write(self._style(self.plain(text)) + "\n")
         self.stream.flush()
 
     def box(self, lines: list[str], title: str = "", width: int = WIDTH) -> list[str]:

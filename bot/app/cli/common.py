@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
+from typing import TextIO
 
 from bot.core.lang import normalize_lang, resolve_lang
 
@@ -21,10 +23,31 @@ def cli_lang(requested: str | None, configured: str | None) -> str:
     return resolve_lang(requested or configured, normalize_lang(hint))
 
 
-def fail(message: str, code: int = 2) -> int:
-    """Print ``message`` on standard error; the exit code ``code``."""
-    print(message, file=sys.stderr)
+def fail(message: str, code: int = 2, *, bidi: str | None = None) -> int:
+    """Print ``message`` on standard error (as :func:`say` prints: Arabic wrapped, then in visual order
+    on a terminal that needs it, no direction marks); the exit code ``code``."""
+    say(message, sys.stderr, bidi=bidi)
     return code
+
+
+def say(text: str, stream: TextIO | None = None, *, bidi: str | None = None) -> None:
+    """Print plain lines to a terminal (standard output by default), as every ``majlis`` command's lines
+    outside the drawn panels are printed: cut at spaces to the terminal's width, then each line in
+    visual order where the terminal does no bidi (``--bidi``/``MAJLIS_BIDI``/the config file/a guess);
+    no isolate or direction mark (:func:`bot.adapters.terminal.output.say`)."""
+    from bot.adapters.terminal.output import say as say_to
+
+    say_to(text, stream, bidi=bidi, file=_config_file())
+
+
+def _config_file() -> Mapping[str, object] | None:
+    """The config file's settings (its ``bidi``), or None when it does not load."""
+    try:
+        from bot.app.config import load_config
+
+        return load_config().file
+    except Exception:
+        return None
 
 
 def log_to_file(db: str, level: str) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import sys
 from typing import Any
 
-from bot.app.cli.common import DB_HELP, cli_lang
+from bot.app.cli.common import DB_HELP, cli_lang, fail, say
 from bot.app.config import ConfigError, load_config
 from bot.present.i18n import T, translator
 
@@ -40,20 +40,16 @@ def cmd_db(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(db=args.db)
     except ConfigError as e:
-        print(e, file=sys.stderr)
-        return 2
+        return fail(str(e))
     from storage.errors import StorageError
 
     t = translator(cli_lang(args.lang, cfg.lang))
     try:
         return asyncio.run(_run(args.db_command, cfg.db, cfg.durability, getattr(args, "file", None), t))
     except StorageError as e:
-        print(t.gettext("Database error: {detail}", detail=str(e)), file=sys.stderr)
-        return 1
+        return fail(t.gettext("Database error: {detail}", detail=str(e)), 1)
     except OSError as e:
-        print(t.gettext("Cannot use the file {path}: {reason}", path=args.file, reason=e.strerror or str(e)),
-              file=sys.stderr)
-        return 1
+        return fail(t.gettext("Cannot use the file {path}: {reason}", path=args.file, reason=e.strerror or str(e)), 1)
 
 
 async def _run(action: str, db: str, durability: str, file: str | None, t: T) -> int:
@@ -64,11 +60,10 @@ async def _run(action: str, db: str, durability: str, file: str | None, t: T) ->
     repo = await open_repository(db, durability=durability, read_only=action == "export")
     try:
         if isinstance(repo, MemoryRepository):
-            print(t.gettext("An in-memory database cannot be migrated, exported or imported."), file=sys.stderr)
-            return 2
+            return fail(t.gettext("An in-memory database cannot be migrated, exported or imported."))
         target = _redacted(db)
         if action == "migrate":
-            print(t.gettext("{db}: schema version {version}, up to date.", db=target, version=repo.schema_version))
+            say(t.gettext("{db}: schema version {version}, up to date.", db=target, version=repo.schema_version))
             return 0
         assert file is not None
         if action == "export":
@@ -83,7 +78,7 @@ async def _run(action: str, db: str, durability: str, file: str | None, t: T) ->
         message = (t.gettext("Exported {rows} ({tables}) from {db}.", rows=text, tables=tables, db=target)
                    if action == "export" else
                    t.gettext("Imported {rows} ({tables}) into {db}.", rows=text, tables=tables, db=target))
-        print(message, file=sys.stderr if file == "-" and action == "export" else sys.stdout)
+        say(message, sys.stderr if file == "-" and action == "export" else sys.stdout)
         return 0
     finally:
         await repo.close()

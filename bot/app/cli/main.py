@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.app.cli import db
-from bot.app.cli.common import AI_LEVELS, DB_HELP, GAMES, cli_lang, fail, log_to_file
+from bot.app.cli.common import AI_LEVELS, DB_HELP, GAMES, cli_lang, fail, log_to_file, say
 from bot.app.config import Config, ConfigError, load_config
 from bot.present.i18n import T, translator
 
@@ -138,7 +138,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(db=args.db, ai_level=args.ai, digits=args.digits)
     except ConfigError as e:
-        return fail(str(e))
+        return fail(str(e), bidi=args.bidi)
     from bot.adapters.terminal.app import PlayOptions, play
     from bot.adapters.terminal.bidi import configured
     from bot.adapters.terminal.console import prepare_db
@@ -150,7 +150,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         options = parse_options(args.game, args.option, t)
         bidi = configured(args.bidi, cfg.file)
     except (OptionError, ValueError) as e:
-        return fail(str(e))
+        return fail(str(e), bidi=args.bidi)
     opts = PlayOptions(
         game=args.game, lang=lang, lang_asked=args.lang is not None, seat=args.seat, seed=args.seed, timer=args.timer,
         target=args.target, ai_level=cfg.ai_level, resume=args.resume, db=cfg.db,
@@ -164,7 +164,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         warning = missing_ai_warning(translator(lang, cfg.digits))
         if warning:
-            print(warning, file=sys.stderr)
+            say(warning, sys.stderr, bidi=args.bidi)
     prepare_db(cfg.db)
     log_to_file(cfg.db, cfg.log_level)
     from bot.adapters.terminal.output import closed_pipe_safe
@@ -175,8 +175,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             code = asyncio.run(play(opts))
         except KeyboardInterrupt:
             print()
-            print(t.gettext("Stopped. Your match is saved: continue it with {command}.",
-                            command="majlis play --resume"))
+            say(t.gettext("Stopped. Your match is saved: continue it with {command}.",
+                          command="majlis play --resume"), bidi=args.bidi)
             code = 130
     return code
 
@@ -186,21 +186,21 @@ def cmd_rules(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(digits=args.digits)
     except ConfigError as e:
-        return fail(str(e))
-    from bot.adapters.terminal.bidi import configured, for_terminal
+        return fail(str(e), bidi=args.bidi)
+    from bot.adapters.terminal.bidi import configured
     from bot.adapters.terminal.options import OptionError, parse_options
-    from bot.adapters.terminal.output import closed_pipe_safe
+    from bot.adapters.terminal.output import closed_pipe_safe, plain_lines
     from bot.present.render.rules_text import render_rules
 
     t = translator(cli_lang(args.lang, cfg.lang), cfg.digits)
     try:
         options = parse_options(args.game, args.option, t) if args.game else {}
-        mode = configured(args.bidi, cfg.file)
+        configured(args.bidi, cfg.file)  # a wrong MAJLIS_BIDI or bidi in the file: said in one line
     except (OptionError, ValueError) as e:
-        return fail(str(e))
+        return fail(str(e), bidi=args.bidi)
     text = render_rules(args.game or "", t, options=options or None)
     with closed_pipe_safe() as pipe:
-        sys.stdout.write(for_terminal(text, mode) + "\n")
+        sys.stdout.write(plain_lines(text, sys.stdout, args.bidi, cfg.file) + "\n")
         sys.stdout.flush()
     return pipe.code
 
@@ -211,7 +211,6 @@ def cmd_tables(args: argparse.Namespace) -> int:
         cfg = load_config(db=args.db)
     except ConfigError as e:
         return fail(str(e))
-    from bot.adapters.terminal.bidi import configured, for_terminal
     from bot.adapters.terminal.output import closed_pipe_safe
     from bot.app.cli.failures import check_database
     from bot.present.story import table_list
@@ -221,8 +220,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     rows = asyncio.run(table_list(cfg.db, t))
     text = "\n".join(rows) if rows else t.gettext("There are no tables yet.")
     with closed_pipe_safe() as pipe:
-        sys.stdout.write(for_terminal(t.lines(text.split("\n")), configured(None, cfg.file)) + "\n")
-        sys.stdout.flush()
+        say(t.lines(text.split("\n")))
     return pipe.code
 
 
@@ -232,8 +230,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         cfg = load_config(db=args.db, digits=args.digits)
     except ConfigError as e:
         return fail(str(e))
-    from bot.adapters.terminal.bidi import configured, for_terminal
-    from bot.adapters.terminal.output import closed_pipe_safe
+    from bot.adapters.terminal.output import closed_pipe_safe, plain_lines
     from bot.app.cli.failures import check_database
     from bot.present.story import replay_text
 
@@ -246,7 +243,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if text is None:
         return fail(t.gettext("There is no table {table}.", table=args.table_id), 1)
     if sys.stdout.isatty():
-        text = for_terminal(text, configured(None, cfg.file))
+        text = plain_lines(text.removesuffix("\n"), sys.stdout, None, cfg.file)
     with closed_pipe_safe() as pipe:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         sys.stdout.flush()
@@ -302,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(args, "db"):  # every command that takes --db: a folder the user named must exist
         problem = _db_folder_problem(args)
         if problem is not None:
-            return fail(f"majlis: {problem}", 2)
+            return fail(f"majlis: {problem}", 2, bidi=getattr(args, "bidi", None))
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
                "tables": cmd_tables, "web": cmd_web, "db": db.cmd_db}[args.command]
     try:
@@ -313,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = describe(e, _error_t(args), getattr(args, "db", None) or _configured_db())
         if line is None:
             raise
-        return fail(f"majlis: {line}", 2 if isinstance(e, ConfigError) else 1)
+        return fail(f"majlis: {line}", 2 if isinstance(e, ConfigError) else 1, bidi=getattr(args, "bidi", None))
 
 
 def _error_t(args: argparse.Namespace) -> T:

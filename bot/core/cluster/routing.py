@@ -34,6 +34,16 @@ Exactly once:
   sender says so (``route_unknown``: "look at the table"); a retry then meets the engine's checks,
   so it is never applied twice. An entry still pending when its table's holder dies is taken by
   the process that takes the table over, if the sender still waits.
+
+A retry gets the answer of the press itself, wherever it lands. The platform may deliver one event
+twice, to two processes milliseconds apart (Telegram's webhook behind a load balancer): the holder of
+the table applies one copy itself and the other comes through the inbox, or the holder gets both. The
+second would be refused by the table as stale ("That button is out of date"), and whichever answer
+reaches the platform first is what the person sees. So the holder keeps, for :data:`KEEP_ANSWERS`
+seconds, the outcome of every command with an event id it applied (:meth:`Router.once`, keyed as the
+inbox is, :func:`~bot.core.cluster.wire.command_key`): a copy that arrives while the first runs waits
+for it, one that arrives later is answered with it, and neither is applied again. Only the holder of a
+table applies its commands, so the holder's record is the one every process's copy meets.
 """
 
 from __future__ import annotations
@@ -78,6 +88,8 @@ INBOX_CHANNEL = "majlis_inbox"
 ANSWER_CHANNEL = "majlis_answer"
 #: Seconds after which an inbox entry is forgotten.
 KEEP_ENTRIES = 3600.0
+#: Seconds the holder remembers the outcome of a command with an event id (a platform's retry comes sooner).
+KEEP_ANSWERS = 600.0
 
 # ---------------------------------------------------------------------------------- the router
 
@@ -125,7 +137,10 @@ class Router:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
-        self.stats = {"forwarded": 0, "served": 0, "route_timeout": 0, "route_unknown": 0, "moved": 0}
+        #: command key -> (when, the outcome) of the commands with an event id applied here (:meth:`once`)
+        self._outcomes: dict[str, tuple[float, asyncio.Future[Answer]]] = {}
+        self.stats = {"forwarded": 0, "served": 0, "route_timeout": 0, "route_unknown": 0, "moved": 0,
+                      "repeated": 0}
 
     async def start(self) -> None:
         """Listen (PostgreSQL) and serve the inbox of the tables held here, until :meth:`close`."""
@@ -262,12 +277,48 @@ class Router:
         for _ in range(2):
             table_id = await self.target(cmd, actor)
             if table_id is None:
-                return await local()
+                return await self.once(cmd, actor, local)
             try:
                 return await self.forward(table_id, cmd, actor)
             except Moved:
                 self.stats["moved"] += 1
         raise TableError(Refusal.ROUTE_TIMEOUT)
+
+    async def once(self, cmd: Command, actor: Actor, run: Callable[[], Awaitable[Answer]]) -> Answer:
+        """``run()`` (the command applied here), unless the same event's command was applied here lately:
+        then its outcome (its answer, or the same refusal), awaited if it is still running."""
+        if actor.event_id is None:
+            return await run()
+        key = command_key(cmd, actor)
+        now = self.manager.clock.now()
+        known = self._outcomes.get(key)
+        if known is not None and now - known[0] <= KEEP_ANSWERS:
+            self.stats["repeated"] += 1
+            return await asyncio.shield(known[1])
+        self._forget(now)
+        outcome: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._outcomes[key] = (now, outcome)
+        try:
+            result = await run()
+        except TableError as e:  # a refusal is the press's answer too
+            outcome.set_exception(e)
+            outcome.exception()  # retrieved: a copy that never comes is no error
+            raise
+        except BaseException as e:  # not an answer (a crash, a cancel): a retry runs again
+            self._outcomes.pop(key, None)
+            outcome.set_exception(e if isinstance(e, Exception) else TableError(Refusal.INTERNAL))
+            outcome.exception()  # retrieved: nobody need wait for it
+            raise
+        outcome.set_result(result)
+        return result
+
+    def _forget(self, now: float) -> None:
+        """Drop the outcomes older than :data:`KEEP_ANSWERS` (looked at once the record has grown)."""
+        if len(self._outcomes) < 256:
+            return
+        for key, (when, _) in list(self._outcomes.items()):
+            if now - when > KEEP_ANSWERS:
+                del self._outcomes[key]
 
     def _on_answer(self, payload: str) -> None:
         if payload == "*":
@@ -319,7 +370,7 @@ class Router:
                 answer = json.dumps({"moved": True})
             else:
                 cmd, actor = decode_request(entry.request)
-                result = await self.local(cmd, actor)
+                result = await self.once(cmd, actor, lambda: self.local(cmd, actor))
                 answer = encode_answer(result)
         except TableError as e:
             answer = encode_error(e.code, e.params)

@@ -76,7 +76,7 @@ def encode_request(cmd: Command, actor: Actor, *, admin: bool | None, member: di
     return json.dumps({
         "cmd": type(cmd).__name__, "args": _enc(dataclasses.asdict(cmd)),
         "person": dataclasses.asdict(actor.person), "chat": actor.chat_id, "can_sit": actor.can_sit,
-        "admin": admin, "member": member,
+        "admin": admin, "member": member, "event": actor.event_id,
     }, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -96,8 +96,9 @@ def decode_request(text: str) -> tuple[Command, Actor]:
     async def is_member(chat_id: str) -> bool | None:
         return member.get(chat_id)
 
+    event = d.get("event")  # absent in a request posted by an older version
     actor = Actor(Person(**d["person"]), d["chat"], is_admin=is_admin, is_member=is_member,
-                  can_sit=bool(d["can_sit"]))
+                  can_sit=bool(d["can_sit"]), event_id=event if isinstance(event, str) else None)
     return cmd, actor
 
 

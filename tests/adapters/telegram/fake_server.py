@@ -238,6 +238,8 @@ class FakeTelegram:
         self.messages: dict[int, dict[int, FakeMessage]] = defaultdict(dict)
         self.ops: dict[int, list[Op]] = defaultdict(list)
         self.answers: dict[str, Answer] = {}
+        #: answers to a query already answered, refused as Telegram refuses them (a press delivered twice)
+        self.late_answers: list[Answer] = []
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.calls: list[str] = []
         self.requests = 0
@@ -764,6 +766,7 @@ class FakeTelegram:
         query_id = str(p["callback_query_id"])
         answer = Answer(query_id, p.get("text"), bool(p.get("show_alert", False)), p.get("url"), self.clock())
         if query_id in self.answers:
+            self.late_answers.append(answer)
             raise ApiError(400, "Bad Request: query is too old and response timeout expired or query id "
                                 "is invalid")
         self.answers[query_id] = answer
