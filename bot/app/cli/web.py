@@ -7,7 +7,7 @@ import asyncio
 import sys
 from typing import Any
 
-from bot.app.cli.common import DB_HELP, cli_lang, fail, log_to_file
+from bot.app.cli.common import DB_HELP, cli_lang, fail, log_to_file, say
 
 
 def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...]) -> None:
@@ -35,7 +35,10 @@ def add_web_parser(sub: Any, games: tuple[str, ...], ai_levels: tuple[str, ...])
 async def ask_line(prompt: str) -> str | None:
     """One line typed at the terminal (None: input ended), waited for without a thread, so that
     Ctrl-C while it waits stops at once."""
-    print(prompt, end="", flush=True)
+    from bot.adapters.terminal.output import plain_lines
+
+    sys.stdout.write(plain_lines(prompt.rstrip(), sys.stdout) + " ")  # as majlis play's prompt: no marks
+    sys.stdout.flush()
     loop = asyncio.get_running_loop()
     got: asyncio.Future[str] = loop.create_future()
     fd = sys.stdin.fileno()
@@ -75,8 +78,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     log_to_file(cfg.db, cfg.log_level)
     try:
         ask = ask_line if sys.stdin is not None and sys.stdin.isatty() else None  # asks as majlis play does
-        return asyncio.run(serve(opts, lambda line: print(line, flush=True), ask))  # says when it stopped
+        return asyncio.run(serve(opts, say, ask))  # says when it stopped
     except KeyboardInterrupt:  # where the loop cannot handle signals itself
-        print(translator(lang, cfg.digits).gettext(
+        say(translator(lang, cfg.digits).gettext(
             "Stopped. Your match is saved: continue it with {command}.", command="majlis web --resume"))
         return STOPPED
