@@ -21,7 +21,7 @@ Repo = MemoryRepository | SQLiteRepository | PostgresRepository
 
 
 def ts(*args: int) -> float:
-    return datetime(*args, tzinfo=UTC).timestamp()  # type: ignore[misc]
+    return datetime(*args, tzinfo=UTC).timestamp()  # type: ignore[arg-type]
 
 
 JAN_10, JAN_31_NIGHT, FEB_1, FEB_2 = ts(2027, 1, 10), ts(2027, 1, 31, 23, 30), ts(2027, 2, 1), ts(2027, 2, 2)
