@@ -493,7 +493,9 @@ class MemoryRepository:
                 sorted(self._champions.items(), key=lambda kv: (-kv[0][1], kv[0][2])) if key[0] == league]
 
     async def rating_changes(self, table_id: int) -> list[RatingChange]:
-        return list(self._changes.get(table_id, []))
+        kept = self._season_matches.get(table_id)
+        least = self._league(kept[0]).min_matches if kept else LeagueRecord("").min_matches
+        return [replace(c, min_matches=least) for c in self._changes.get(table_id, [])]
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id: its settings (unless the new id has its own), tables, matches, ratings."""

@@ -256,6 +256,11 @@ class RatingChange:
     before: float
     after: float
     matches: int
+    min_matches: int = 5  # the league's minimum to be ranked (as it is now)
+
+    @property
+    def provisional(self) -> bool:
+        return self.matches < self.min_matches
 
 
 @dataclass(frozen=True, slots=True)

@@ -258,6 +258,8 @@ async def champions(q: Sql, league: str) -> list[ChampionRecord]:
 
 
 async def rating_changes(q: Sql, table_id: int) -> list[RatingChange]:
-    rows = await q.rows("SELECT player_id, rating_before, rating_after, matches FROM rating_changes "
-                        "WHERE table_id = ? ORDER BY player_id", table_id)
-    return [RatingChange(r[0], float(r[1]), float(r[2]), int(r[3])) for r in rows]
+    rows = await q.rows("SELECT c.player_id, c.rating_before, c.rating_after, c.matches, COALESCE(l.min_matches, ?) "
+                        "FROM rating_changes c JOIN season_matches s ON s.table_id = c.table_id "
+                        "LEFT JOIN leagues l ON l.league = s.league WHERE c.table_id = ? ORDER BY c.player_id",
+                        LeagueRecord("").min_matches, table_id)
+    return [RatingChange(r[0], float(r[1]), float(r[2]), int(r[3]), int(r[4])) for r in rows]
