@@ -22,6 +22,7 @@ from bot.adapters.throttle import CommandLimits
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
 from bot.present.keys import hand_key
+from bot.present.season_notices import announce_seasons
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -109,6 +110,7 @@ def build_application(
         presenter = factory(manager, transport, outbox_clock)
         state.presenter = presenter
         services.sender = presenter.hubs["tg"]
+        announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:")  # a season's end, posted once
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)
