@@ -147,6 +147,7 @@ class Seasons:
         """
         league = await self.league(chat_id)
         now = self.clock.now()
+        await self.repo.season_at(league, now)  # the running season exists (made if nobody played yet)
         ended = await self.repo.end_season(league, number, now)
         if ended is None:
             raise TableError(Refusal.SEASON_OVER, season=number)
