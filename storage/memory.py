@@ -10,7 +10,7 @@ event loop never interleave and a refused write leaves nothing behind.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -26,12 +26,17 @@ from storage.records import (
     PLAYING,
     STOPPED,
     ActionRecord,
+    ChampionRecord,
     ChatRecord,
     InboxEntry,
     LeaderRow,
+    LeagueRecord,
     MatchResult,
     PlayerRecord,
     PlayerStats,
+    RatingChange,
+    SeasonRecord,
+    SeasonSummary,
     TableRecord,
 )
 from storage.rows import (
@@ -49,6 +54,16 @@ from storage.rows import (
     player_row,
     table_from,
     table_row,
+)
+from storage.seasons import (
+    CLOSE_GRACE,
+    SeasonRow,
+    board,
+    counts_in_season,
+    league_of,
+    locate,
+    season_scope,
+    summarize,
 )
 
 RatingKey = tuple[str, str, str]  # (scope: chat id or GLOBAL, game, player id)
@@ -71,6 +86,12 @@ class MemoryRepository:
         # the inbox: entry id -> [key, table_id, sender, request, state, taker, answer, created_at]
         self._inbox: dict[int, list[Any]] = {}
         self._inbox_keys: dict[str, int] = {}
+        # seasons (storage/seasons.py)
+        self._leagues: dict[str, LeagueRecord] = {}
+        self._seasons: dict[str, list[SeasonRecord]] = {}  # league -> its seasons in number order
+        self._season_matches: dict[int, tuple[str, int, bool]] = {}  # table id -> (league, number, counts)
+        self._changes: dict[int, list[RatingChange]] = {}
+        self._champions: dict[tuple[str, int, str], ChampionRecord] = {}
 
     async def open(self) -> None:
         """Nothing to connect or migrate (the repository works without it)."""
@@ -321,9 +342,12 @@ class MemoryRepository:
             return table_from(self._tables[table.table_id])
         new, trow = self._next_rev(table)
         updates = self._rated(result)
+        log = self._logs.get(table.table_id) or []
+        season = self._season_plan(result, float(log[0][5]) if log else result.finished_at, updates)
         self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
         self._tables[table.table_id] = trow
         self._ratings.update(updates)
+        season()
         return new
 
     async def append_final_action(self, action: ActionRecord, table: TableRecord,
@@ -337,10 +361,12 @@ class MemoryRepository:
             raise VersionConflict(f"table {action.table_id}: its match is recorded already")
         new, trow = self._next_rev(table)
         updates = self._rated(result)
+        season = self._season_plan(result, float(log[0][5]) if log else action.at, updates)
         log.append(arow)
         self._matches[result.table_id] = (replace(result, results=tuple(result.results), scores={}), scores)
         self._tables[table.table_id] = trow
         self._ratings.update(updates)
+        season()
         return new
 
     def _rated(self, result: MatchResult) -> dict[RatingKey, Rating]:
@@ -354,6 +380,122 @@ class MemoryRepository:
             for pid, rating in rate_match(result.game, result.results, current).items():
                 updates[(scope, result.game, pid)] = rating
         return updates
+
+    # seasons
+
+    def _league_of(self, chat_id: str) -> str:
+        return league_of(chat_id, self._meta.get(f"parent:{chat_id}"))
+
+    def _league(self, league: str) -> LeagueRecord:
+        return self._leagues.get(league) or LeagueRecord(league)
+
+    def _season_plan(self, result: MatchResult, started: float, updates: dict[RatingKey, Rating]) -> Callable[[], None]:
+        """Add the season and all-time ratings of ``result`` to ``updates``; the function that, called
+        once the match is written, stores its season, its rating changes and any new season."""
+        league = self._league_of(result.chat_id)
+        settings = self._league(league)
+        season, created = locate(self._seasons.get(league, []), league, started, settings.length_days)
+        counts = counts_in_season(result.results, settings.ai_counts)
+        changes: list[RatingChange] = []
+        if counts:
+            people = rated_players(result.results)
+            for number in (None, season.number):
+                scope = season_scope(league, number)
+                current = {pid: self._ratings.get((scope, result.game, pid), Rating()) for pid in people}
+                for pid, rating in rate_match(result.game, result.results, current).items():
+                    updates[(scope, result.game, pid)] = rating
+                    if number is not None:
+                        played = self._season_played(league, season.number, result.game, pid) + 1
+                        changes.append(RatingChange(pid, current[pid].display, rating.display, played))
+
+        def store() -> None:
+            self._seasons.setdefault(league, []).extend(created)
+            self._season_matches[result.table_id] = (league, season.number, counts)
+            if changes:
+                self._changes[result.table_id] = sorted(changes, key=lambda c: c.player_id)
+
+        return store
+
+    def _season_played(self, league: str, number: int, game: str, player_id: str) -> int:
+        return sum(1 for r in self._season_rows(league, number) if r.game == game and r.player_id == player_id)
+
+    def _season_rows(self, league: str, number: int | None) -> list[SeasonRow]:
+        out = []
+        for table_id, (lg, n, counts) in sorted(self._season_matches.items()):
+            if lg != league or not counts or (number is not None and n != number):
+                continue
+            m = self._matches[table_id][0]
+            out += [SeasonRow(table_id, m.chat_id, m.game, m.finished_at, r.player_id, r.seat, r.won, r.left)
+                    for r in unique_results(m.results) if not is_ai(r.player_id)]
+        return out
+
+    async def get_league(self, league: str) -> LeagueRecord:
+        return self._league(league)
+
+    async def save_league(self, league: LeagueRecord) -> None:
+        self._leagues[league.league] = league
+
+    async def season_at(self, league: str, at: float) -> SeasonRecord:
+        season, created = locate(self._seasons.get(league, []), league, at, self._league(league).length_days)
+        self._seasons.setdefault(league, []).extend(created)
+        return season
+
+    async def seasons(self, league: str) -> list[SeasonRecord]:
+        return list(self._seasons.get(league, []))
+
+    async def end_season(self, league: str, number: int, now: float) -> SeasonRecord | None:
+        seasons = self._seasons.get(league, [])
+        if not seasons or seasons[-1].number != number or seasons[-1].closed_at is not None \
+                or not seasons[-1].starts_at <= now < seasons[-1].ends_at:
+            return None
+        seasons[-1] = replace(seasons[-1], ends_at=now)
+        return seasons[-1]
+
+    async def due_seasons(self, now: float) -> list[SeasonRecord]:
+        return sorted((s for seasons in self._seasons.values() for s in seasons
+                       if s.closed_at is None and s.ends_at <= now), key=lambda s: (s.ends_at, s.league, s.number))
+
+    async def close_season(self, league: str, number: int, now: float) -> SeasonSummary | None:
+        seasons = self._seasons.get(league, [])
+        found = [i for i, s in enumerate(seasons) if s.number == number]
+        if not found:
+            return None
+        season = seasons[found[0]]
+        if season.closed_at is not None or season.ends_at > now:
+            return None
+        if now < season.ends_at + CLOSE_GRACE and any(
+                self._league_of(t.chat_id) == league and t.status == PLAYING
+                and float(self._logs[t.table_id][0][5] if self._logs.get(t.table_id) else t.created_at)
+                < season.ends_at
+                for t in map(table_from, self._tables.values())):
+            return None  # a match that started in it is still being played
+        season = seasons[found[0]] = replace(season, closed_at=now)
+        summary = self._summary(season)
+        for c in summary.champions:
+            self._champions[(league, number, c.game)] = c
+        return summary
+
+    def _summary(self, season: SeasonRecord) -> SeasonSummary:
+        rows = self._season_rows(season.league, season.number)
+        scope = season_scope(season.league, season.number)
+        ratings = {(g, p): r.display for (sc, g, p), r in self._ratings.items() if sc == scope}
+        names = {r.player_id: self._name(r.player_id) for r in rows}
+        return summarize(season, rows, ratings, names, self._league(season.league).min_matches)
+
+    async def season_board(self, league: str, number: int | None, game: str) -> list[LeaderRow]:
+        rows = self._season_rows(league, number)
+        scope = season_scope(league, number)
+        ratings = {(g, p): r.display for (sc, g, p), r in self._ratings.items() if sc == scope}
+        return board(rows, ratings, {r.player_id: self._name(r.player_id) for r in rows}, game)
+
+    async def champions(self, league: str) -> list[ChampionRecord]:
+        return [replace(c, name=self._name(c.player_id)) for key, c in
+                sorted(self._champions.items(), key=lambda kv: (-kv[0][1], kv[0][2])) if key[0] == league]
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        kept = self._season_matches.get(table_id)
+        least = self._league(kept[0]).min_matches if kept else LeagueRecord("").min_matches
+        return [replace(c, min_matches=least) for c in self._changes.get(table_id, [])]
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id: its settings (unless the new id has its own), tables, matches, ratings."""

@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from storage import season_store
 from storage.errors import (
     ChatHasLiveTable,
     DatabaseLocked,
@@ -56,13 +57,18 @@ from storage.records import (
     INBOX_TAKEN,
     LIVE_STATUSES,
     ActionRecord,
+    ChampionRecord,
     ChatRecord,
     InboxEntry,
     LeaderRow,
+    LeagueRecord,
     MatchResult,
     PlayerRecord,
     PlayerResult,
     PlayerStats,
+    RatingChange,
+    SeasonRecord,
+    SeasonSummary,
     TableRecord,
 )
 from storage.rows import (
@@ -710,6 +716,38 @@ class PostgresRepository:
         return [PlayerStats(game, int(matches), int(wins), int(left), _rating(mu, sigma).display, int(score))
                 for game, matches, wins, left, score, mu, sigma in rows]
 
+    # seasons (storage/seasons.py, storage/season_store.py)
+
+    async def get_league(self, league: str) -> LeagueRecord:
+        return await self._read(lambda c: season_store.get_league(_sql(c), league))
+
+    async def save_league(self, league: LeagueRecord) -> None:
+        await self._write(lambda c: season_store.save_league(_sql(c), league))
+
+    async def season_at(self, league: str, at: float) -> SeasonRecord:
+        return await self._write(lambda c: season_store.season_at(_sql(c), league, at))
+
+    async def seasons(self, league: str) -> list[SeasonRecord]:
+        return await self._read(lambda c: season_store.seasons(_sql(c), league))
+
+    async def end_season(self, league: str, number: int, now: float) -> SeasonRecord | None:
+        return await self._write(lambda c: season_store.end_season(_sql(c), league, number, now))
+
+    async def due_seasons(self, now: float) -> list[SeasonRecord]:
+        return await self._read(lambda c: season_store.due_seasons(_sql(c), now))
+
+    async def close_season(self, league: str, number: int, now: float) -> SeasonSummary | None:
+        return await self._write(lambda c: season_store.close_season(_sql(c), league, number, now))
+
+    async def season_board(self, league: str, number: int | None, game: str) -> list[LeaderRow]:
+        return await self._read(lambda c: season_store.season_board(_sql(c), league, number, game))
+
+    async def champions(self, league: str) -> list[ChampionRecord]:
+        return await self._read(lambda c: season_store.champions(_sql(c), league))
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        return await self._read(lambda c: season_store.rating_changes(_sql(c), table_id))
+
     async def table_results(self, table_id: int) -> MatchResult | None:
         async def read(c: Conn) -> tuple[Any, list[Any]]:
             match = await c.fetchrow("SELECT table_id, chat_id, game, finished_at, scores FROM matches "
@@ -770,6 +808,7 @@ def _match_writer(result: MatchResult) -> Callable[[Conn], Awaitable[None]]:
         await c.execute("INSERT INTO matches VALUES ($1, $2, $3, $4, $5)",
                         result.table_id, result.chat_id, result.game, result.finished_at, scores)
         await c.executemany("INSERT INTO match_results VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", rows)
+        await season_store.record_season(_sql(c), result)  # locks the league before any rating
         for scope in sorted({result.chat_id, GLOBAL}):  # one fixed lock order: scope, then player id
             current = await _lock_ratings(c, scope, result.game, people)
             new = rate_match(result.game, result.results, current)
@@ -794,3 +833,9 @@ async def _lock_ratings(c: Conn, scope: str, game: str, people: Iterable[str]) -
 
 def _rating(mu: float | None, sigma: float | None) -> Rating:
     return Rating() if mu is None or sigma is None else Rating(mu, sigma)
+
+
+def _sql(c: Conn) -> season_store.Sql:
+    """``c`` for :mod:`storage.season_store`."""
+    return season_store.Sql(lambda sql, args: c.fetch(sql, *args), lambda sql, args: c.execute(sql, *args),
+                            postgres=True)

@@ -178,6 +178,7 @@ class LeaderRow:
     matches: int
     wins: int
     rating: float  # a conservative openskill ordinal (mu - 3 sigma), scaled for display
+    left: int = 0  # matches left mid-match (each counted as a loss)
 
     @property
     def win_rate(self) -> float:
@@ -209,3 +210,77 @@ class InboxEntry:
     table_id: int
     sender: str
     request: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueRecord:
+    """A league's season settings: a Telegram group, or a Discord server (``storage/seasons.py``).
+
+    ``length_days`` None: a season is a calendar month (UTC). Below ``min_matches`` matches of a
+    game in a season a player is provisional (listed, not ranked). ``ai_counts``: whether a match
+    with AI seats counts for the people in it (off by default).
+    """
+
+    league: str
+    length_days: int | None = None
+    min_matches: int = 5
+    ai_counts: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRecord:
+    """A league's ``number``-th season: ``[starts_at, ends_at)`` in epoch seconds.
+
+    ``closed_at``: when its champions were written (the rollover, done once); None while open.
+    """
+
+    league: str
+    number: int
+    starts_at: float
+    ends_at: float
+    closed_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionRecord:
+    """A season's best ranked player of one game (kept after the season)."""
+
+    league: str
+    number: int
+    game: str
+    player_id: str
+    name: str
+    rating: float
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a counted match did to one person's season rating (display scale), and their season's
+    match count after it (below the league's minimum: provisional)."""
+
+    player_id: str
+    before: float
+    after: float
+    matches: int
+    min_matches: int = 5  # the league's minimum to be ranked (as it is now)
+
+    @property
+    def provisional(self) -> bool:
+        return self.matches < self.min_matches
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSummary:
+    """What is said when a season closes: its champions, who played most, the best partnership.
+
+    ``chat_id``: the chat of the season's last match (where the summary goes), None if it had none.
+    ``most_matches``: (player id, name, matches); ``partnership``: (id, name, id, name, wins, matches).
+    """
+
+    season: SeasonRecord
+    chat_id: str | None
+    champions: tuple[ChampionRecord, ...]
+    most_matches: tuple[str, str, int] | None
+    partnership: tuple[str, str, str, str, int, int] | None

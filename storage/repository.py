@@ -21,12 +21,17 @@ from storage.errors import (
 )
 from storage.records import (
     ActionRecord,
+    ChampionRecord,
     ChatRecord,
     InboxEntry,
     LeaderRow,
+    LeagueRecord,
     MatchResult,
     PlayerRecord,
     PlayerStats,
+    RatingChange,
+    SeasonRecord,
+    SeasonSummary,
     TableRecord,
 )
 from storage.rows import Snapshot
@@ -208,6 +213,11 @@ class Repository(Protocol):
     async def record_match(self, result: MatchResult, table: TableRecord) -> TableRecord:
         """In one transaction: save the finished table, the result rows and updated ratings.
 
+        The match also joins the season of its league that it started in (its first action's time;
+        ``storage/seasons.py``), made if missing; when it counts there (people in it, and AI seats only
+        where the league allows them), the season's and the league's all-time ratings move with it
+        and its rating changes are kept (:meth:`rating_changes`). ``append_final_action`` likewise.
+
         Idempotent: a match recorded already is left as it is (the table is returned as stored).
         """
 
@@ -222,3 +232,43 @@ class Repository(Protocol):
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]: ...
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> list[PlayerStats]: ...
     async def table_results(self, table_id: int) -> MatchResult | None: ...
+
+    # seasons: a league (a Telegram group, a Discord server) and its numbered seasons (storage/seasons.py)
+
+    async def get_league(self, league: str) -> LeagueRecord:
+        """A league's season settings (the defaults when it never stored any)."""
+
+    async def save_league(self, league: LeagueRecord) -> None: ...
+
+    async def season_at(self, league: str, at: float) -> SeasonRecord:
+        """The league's season covering ``at``, made (with any missing before it) if needed.
+
+        Of processes asking at once, each season is made once (the league's row is locked).
+        """
+
+    async def seasons(self, league: str) -> list[SeasonRecord]:
+        """The league's seasons, oldest first."""
+
+    async def end_season(self, league: str, number: int, now: float) -> SeasonRecord | None:
+        """End the league's running season ``number`` at ``now`` (an admin's choice); the season as
+        ended, or None when it is not the running last season (ended already, by a race, say)."""
+
+    async def due_seasons(self, now: float) -> list[SeasonRecord]:
+        """Every season of any league that has ended by ``now`` and is not closed yet."""
+
+    async def close_season(self, league: str, number: int, now: float) -> SeasonSummary | None:
+        """Close an ended season: write its champions and return its summary, exactly once.
+
+        None when it is closed already (another process did it: only one caller ever gets the
+        summary), not ended yet, or a match that started in it is still being played (it waits
+        for that match up to ``storage.seasons.CLOSE_GRACE`` after its end).
+        """
+
+    async def season_board(self, league: str, number: int | None, game: str) -> list[LeaderRow]:
+        """Every counted person of season ``number`` (None: all time) in one game, best first."""
+
+    async def champions(self, league: str) -> list[ChampionRecord]:
+        """The league's champions, newest season first (then by game)."""
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        """What a finished match did to its people's season ratings (empty: it did not count)."""

@@ -37,6 +37,7 @@ from urllib.parse import quote
 
 import aiosqlite
 
+from storage import season_store
 from storage.errors import (
     ChatHasLiveTable,
     DatabaseLocked,
@@ -55,13 +56,18 @@ from storage.records import (
     INBOX_TAKEN,
     LIVE_STATUSES,
     ActionRecord,
+    ChampionRecord,
     ChatRecord,
     InboxEntry,
     LeaderRow,
+    LeagueRecord,
     MatchResult,
     PlayerRecord,
     PlayerResult,
     PlayerStats,
+    RatingChange,
+    SeasonRecord,
+    SeasonSummary,
     TableRecord,
     evolve,
 )
@@ -726,6 +732,38 @@ class SQLiteRepository:
         return [PlayerStats(game, matches, wins, left, _rating(mu, sigma).display, score)
                 for game, matches, wins, left, score, mu, sigma in rows]
 
+    # seasons (storage/seasons.py, storage/season_store.py)
+
+    async def get_league(self, league: str) -> LeagueRecord:
+        return await self._call(lambda c: season_store.get_league(_sql(c), league))
+
+    async def save_league(self, league: LeagueRecord) -> None:
+        await self._write(lambda c: season_store.save_league(_sql(c), league))
+
+    async def season_at(self, league: str, at: float) -> SeasonRecord:
+        return await self._write(lambda c: season_store.season_at(_sql(c), league, at))
+
+    async def seasons(self, league: str) -> list[SeasonRecord]:
+        return await self._call(lambda c: season_store.seasons(_sql(c), league))
+
+    async def end_season(self, league: str, number: int, now: float) -> SeasonRecord | None:
+        return await self._write(lambda c: season_store.end_season(_sql(c), league, number, now))
+
+    async def due_seasons(self, now: float) -> list[SeasonRecord]:
+        return await self._call(lambda c: season_store.due_seasons(_sql(c), now))
+
+    async def close_season(self, league: str, number: int, now: float) -> SeasonSummary | None:
+        return await self._write(lambda c: season_store.close_season(_sql(c), league, number, now))
+
+    async def season_board(self, league: str, number: int | None, game: str) -> list[LeaderRow]:
+        return await self._call(lambda c: season_store.season_board(_sql(c), league, number, game))
+
+    async def champions(self, league: str) -> list[ChampionRecord]:
+        return await self._call(lambda c: season_store.champions(_sql(c), league))
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        return await self._call(lambda c: season_store.rating_changes(_sql(c), table_id))
+
     async def table_results(self, table_id: int) -> MatchResult | None:
         async def read(c: Conn) -> tuple[Row | None, list[Row]]:
             match = await _one(c, "SELECT table_id, chat_id, game, finished_at, scores FROM matches "
@@ -831,6 +869,7 @@ def _match_writer(result: MatchResult) -> Callable[[Conn], Awaitable[None]]:
         await c.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
                         (result.table_id, result.chat_id, result.game, result.finished_at, scores))
         await c.executemany("INSERT INTO match_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        await season_store.record_season(_sql(c), result)
         for scope in (result.chat_id, GLOBAL):
             current = await _ratings(c, scope, result.game, people)
             new = rate_match(result.game, result.results, current)
@@ -961,3 +1000,11 @@ async def _run_writes(c: Conn, batch: Sequence[_Write], *, fast: bool) -> list[t
             await c.execute("RELEASE w")
             outcomes.append((True, value))
     return outcomes
+
+
+def _sql(c: Conn) -> season_store.Sql:
+    """``c`` for :mod:`storage.season_store`."""
+    async def fetch(sql: str, args: Sequence[Any]) -> list[Row]:
+        return [tuple(r) for r in await c.execute_fetchall(sql, args)]
+
+    return season_store.Sql(fetch, c.execute, postgres=False)

@@ -33,6 +33,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "matches": ("table_id", "chat_id", "game", "finished_at", "scores"),
     "match_results": ("table_id", "idx", "player_id", "seat", "score", "won", "left_", "counted"),
     "ratings": ("scope", "game", "player_id", "mu", "sigma"),
+    "leagues": ("league", "length_days", "min_matches", "ai_counts"),
+    "seasons": ("league", "number", "starts_at", "ends_at", "closed_at"),
+    "season_matches": ("table_id", "league", "number", "counts"),
+    "rating_changes": ("table_id", "player_id", "rating_before", "rating_after", "matches"),
+    "champions": ("league", "number", "game", "player_id", "rating", "matches", "wins"),
 }
 #: A ``tables`` row of an export written before a table's own state left ``message_ids`` (schema
 #: 6 on SQLite, 3 on PostgreSQL) lacks the three columns of that state; it is read and converted.
@@ -44,7 +49,9 @@ _LEGACY_CHAT_WIDTH = len(TABLES["chats"]) - 1
 _PARKED = TABLES["tables"].index("parked")
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
-         "match_results": "table_id, idx", "ratings": "scope, game, player_id"}
+         "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",
+         "seasons": "league, number", "season_matches": "table_id", "rating_changes": "table_id, player_id",
+         "champions": "league, number, game"}
 
 Repo = SQLiteRepository | PostgresRepository
 

@@ -17,8 +17,9 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
+from bot.core.seasons import Standings
 from bot.core.views import View
-from storage.records import ChatRecord, LeaderRow, PlayerRecord
+from storage.records import ChampionRecord, ChatRecord, LeaderRow, LeagueRecord, PlayerRecord, SeasonSummary
 
 R = TypeVar("R")
 
@@ -181,9 +182,44 @@ class ChangeSettings(Answers[ChatRecord]):
     scope: str = "server"
 
 
+@dataclass(frozen=True, slots=True)
+class ShowSeason(Answers[Standings]):
+    """The table of ``game`` of the chat's league (group chats only): this season's, or ``all_time``."""
+
+    game: str
+    all_time: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSeasonHistory(Answers[list[ChampionRecord]]):
+    """The champions of the chat's league, newest season first (group chats only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndSeason(Answers[SeasonSummary]):
+    """End the running season ``number`` now: the confirmation button of ``/season end`` (admins only)."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSeason(Answers[LeagueRecord]):
+    """The league's season settings (admins only): ``length_days`` (0: calendar months),
+    ``min_matches`` to be ranked, ``ai_counts`` (matches with AI seats count); None: unchanged."""
+
+    length_days: int | None = None
+    min_matches: int | None = None
+    ai_counts: bool | None = None
+
+
+#: The season commands: they read and change storage only, so every process runs them itself.
+SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason)
+
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
-           | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings)
+           | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason | ShowSeasonHistory | EndSeason
+           | ChangeSeason)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
-Answer = TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord
+Answer = (TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord | Standings | list[ChampionRecord]
+          | SeasonSummary | LeagueRecord)

@@ -9,7 +9,9 @@ before (``bot/core/service.py``); the manager checks only the table's own state.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -20,6 +22,7 @@ from bot.core.errors import Refusal, TableError
 from bot.core.links import Links
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
+from bot.core.seasons import TICK_SECONDS, Seasons
 from bot.core.settings import ManagerSettings
 from bot.core.table import Table
 from bot.core.tables import ai_runner
@@ -80,6 +83,8 @@ class TableManager:
                                    on_ended=self._ended)
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
+        self.seasons = Seasons(repo, self.prefs, self.clock)
+        self._season_ticker: asyncio.Task[None] | None = None
         self.leases: Leases | None = None
         self._make_router = router
         self.router: Forwarder | None = None  # with leases: commands for tables held elsewhere go there
@@ -143,6 +148,7 @@ class TableManager:
             self.router = self._make_router(self)                        # in both modes (they are input)
             await self.router.start()
         if self.settings.background:
+            self._season_ticker = asyncio.get_running_loop().create_task(self._tick_seasons())
             self.turns.sched.start()
             if self.leases is not None:
                 self.leases.start()
@@ -174,6 +180,11 @@ class TableManager:
     async def close(self) -> None:
         """Stop the timers, wait for the moves being made and their delivery; the tables stay in storage
         (with leases: released, so that another process takes them over at once)."""
+        ticker, self._season_ticker = self._season_ticker, None
+        if ticker is not None:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
         await self.turns.sched.close()
         if self.router is not None:
             await self.router.close()
@@ -184,6 +195,16 @@ class TableManager:
             self.leases = None
         await ai_runner.close()  # the AI process pool's workers
         self._started = False
+
+    async def _tick_seasons(self) -> None:
+        """Close the seasons that ended, every ``TICK_SECONDS`` (bot/core/seasons.py); a failure is
+        logged and tried again at the next tick."""
+        while True:
+            try:
+                await self.seasons.tick()
+            except Exception:
+                logging.getLogger(__name__).exception("closing the seasons that ended failed; trying again")
+            await self.clock.sleep(TICK_SECONDS)
 
     async def run_due(self) -> None:
         """Fire every due timer and AI move now and deliver the updates (tests drive a ``FakeClock``)."""

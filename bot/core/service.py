@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar, assert_never, cast
 
+import engine
 from bot.core.cluster.routing import Router
 from bot.core.commands import (
     Act,
@@ -28,9 +29,11 @@ from bot.core.commands import (
     Answer,
     Answers,
     Begin,
+    ChangeSeason,
     ChangeSettings,
     Claim,
     Command,
+    EndSeason,
     Hand,
     Join,
     JoinByLink,
@@ -43,14 +46,17 @@ from bot.core.commands import (
     ShowHand,
     ShowLeaderboard,
     ShowScores,
+    ShowSeason,
+    ShowSeasonHistory,
     Stop,
 )
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dm
 from bot.core.links import Links
 from bot.core.model import TableSnapshot
+from bot.core.seasons import Standings
 from bot.core.table import Table
-from storage.records import ChatRecord, PlayerRecord, TableStatus
+from storage.records import ChampionRecord, ChatRecord, LeagueRecord, PlayerRecord, SeasonSummary, TableStatus
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
@@ -124,6 +130,14 @@ class Service:
                 return _checked(cmd, await self._set_language(cmd, actor))
             case ChangeSettings():
                 return _checked(cmd, await self._change_settings(cmd, actor))
+            case ShowSeason():
+                return _checked(cmd, await self._show_season(cmd, actor))
+            case ShowSeasonHistory():
+                return _checked(cmd, await self._season_history(actor))
+            case EndSeason():
+                return _checked(cmd, await self._end_season(cmd, actor))
+            case ChangeSeason():
+                return _checked(cmd, await self._change_season(cmd, actor))
             case _:
                 assert_never(cmd)
 
@@ -227,6 +241,36 @@ class Service:
             if not cmd.changes:
                 return chat
         return await prefs.update_chat(prefs.settings_scope(actor.chat_id), **cmd.changes)
+
+    # seasons (bot/core/seasons.py): a group's or a server's; reading is for anyone there, changing for admins
+
+    async def _show_season(self, cmd: ShowSeason, actor: Actor) -> Standings:
+        self._group(actor)
+        if cmd.game not in engine.GAME_IDS or type(cmd.all_time) is not bool:
+            raise TableError(Refusal.UNKNOWN_GAME, game=str(cmd.game)[:40])
+        return await self.manager.seasons.standings(actor.chat_id, cmd.game, actor.person.player_id,
+                                                    all_time=cmd.all_time)
+
+    async def _season_history(self, actor: Actor) -> list[ChampionRecord]:
+        self._group(actor)
+        return await self.manager.seasons.history(actor.chat_id)
+
+    async def _end_season(self, cmd: EndSeason, actor: Actor) -> SeasonSummary:
+        self._group(actor)
+        if type(cmd.number) is not int:
+            raise TableError(Refusal.BAD_ACTION)
+        if not await actor.is_admin():
+            raise TableError(Refusal.ADMINS_ONLY)
+        return await self.manager.seasons.end(actor.chat_id, cmd.number)
+
+    async def _change_season(self, cmd: ChangeSeason, actor: Actor) -> LeagueRecord:
+        self._group(actor)
+        if cmd == ChangeSeason():  # nothing to change: anyone may read the settings
+            return await self.manager.seasons.settings(actor.chat_id)
+        if not await actor.is_admin():
+            raise TableError(Refusal.ADMINS_ONLY)
+        return await self.manager.seasons.change(actor.chat_id, length_days=cmd.length_days,
+                                                 min_matches=cmd.min_matches, ai_counts=cmd.ai_counts)
 
     # ------------------------------------------------------------------ the rules
 

@@ -441,6 +441,9 @@ class TurnWarning(TypedDict):
 class MatchRecorded(TypedDict):
     type: Literal["match_recorded"]
     results: list[dict[str, Any]]
+    #: What the match did to each person's season rating (bot/core/tables/lifecycle.py): player_id,
+    #: before, after, matches, provisional; absent when the match did not count in its season.
+    ratings: NotRequired[list[dict[str, Any]]]
 
 
 TableEvent = (

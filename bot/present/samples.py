@@ -127,6 +127,14 @@ NEVER_THE_READER: dict[str, str] = {
     "{name}, {n} second left, then a move is played for you.": "said to a named person in a group chat",
     "{rank}. {name} · rating {rating} · {matches} · {wins}": "a chat's leaderboard",
     "Stats · {name}": "a person's record, asked for in a chat",
+    "– {name} · rating {rating} · {matches} · provisional": "a league's season table",
+    "Season {number} · {game}: {name} · rating {rating} · {matches}": "a league's champions",
+    "Champion · {game}: {name} · rating {rating}": "a season's summary, posted to the group",
+    "Most matches: {name} · {matches}": "a season's summary, posted to the group",
+    "Best partnership: {names} · {wins}": "a season's summary, posted to the group",
+    "{name}: {change} → {rating}": "season ratings under a group's match result (the terminal's matches, with "
+                                   "AI seats, never count in a season)",
+    "{name}: {change} → {rating} (provisional)": "season ratings under a group's match result (as above)",
     "The option {name} is a whole number from {low} to {high}.": "{name} is an option, not a seat",
     "The option {name} is one of: {values}.": "{name} is an option, not a seat",
     "The option {name} is {n} whole number separated by commas.": "{name} is an option, not a seat",
@@ -416,6 +424,7 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "form": "key=value", "discord": "MAJLIS_DISCORD_TOKEN", "digits": "western", "contracts": t.join(
             [contract_name("king", t), contract_name("trix", t)]), "changes": "…", "actions": t.ngettext(
             "{n} action", "{n} actions", 52),
+        "number": 3, "count": 14, "length": t.gettext("a calendar month"), "history": "/season history",
     }
 
 

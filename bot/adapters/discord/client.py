@@ -26,6 +26,7 @@ from bot.core.lang import resolve_lang
 from bot.present import codec
 from bot.present.i18n import translator
 from bot.present.render import render_error
+from bot.present.season_notices import announce_seasons
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -130,6 +131,9 @@ class MajlisMixin:
         client.add_dynamic_items(*DYNAMIC_ITEMS)
         self.presenter = self._presenter_factory(self.manager, self.transport)
         self.handlers.presenter = self.presenter
+        hub = getattr(self.presenter, "hubs", {}).get("dc")
+        if hub is not None:  # a season's end, posted once (bot/present/season_notices.py)
+            announce_seasons(self.manager.seasons, hub, "dc:")
         if self._sync:
             if self._guild_ids:
                 for gid in self._guild_ids:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapters.discord import seasons
 from bot.adapters.discord.handlers import GAMES
 
 if TYPE_CHECKING:
@@ -32,6 +33,10 @@ SETTINGS_SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", valu
                           Choice(name="this channel follows the server again · القناة تتبع الخادم من جديد",
                                  value="reset")]
 DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢٣٤٥٦٧٨٩", value="arabic")]
+SEASON_VIEWS = [Choice(name="this season · هذا الموسم", value="table"),
+                Choice(name="all time · كل المواسم", value="all"),
+                Choice(name="champions · الأبطال", value="history"),
+                Choice(name="end the season (Manage Server) · إنهاء الموسم", value="end")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
 
@@ -83,6 +88,24 @@ def build_group(handlers: Handlers) -> app_commands.Group:
     @group.command(name="stats", description="Your record · سجلك")
     async def stats(interaction: Interaction) -> None:
         await handlers.stats(interaction)
+
+    @group.command(name="season", description="This season's table and your rank · جدول الموسم وترتيبك")
+    @app_commands.describe(game="The game · اللعبة", view="What to show · ماذا تعرض",
+                           confirm="The number of the season to end · رقم الموسم المراد إنهاؤه")
+    @app_commands.choices(game=GAME_CHOICES, view=SEASON_VIEWS)
+    async def season(interaction: Interaction, game: Choice[str] | None = None, view: Choice[str] | None = None,
+                     confirm: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        await seasons.season(handlers, interaction, game.value if game else None,
+                             view.value if view else "table", confirm)
+
+    @group.command(name="season_settings", description="Season length, minimum, AI (Manage Server) · إعدادات الموسم")
+    @app_commands.describe(length="Days per season, 0 for a calendar month · أيام الموسم، ٠ لشهر",
+                           minimum="Matches to be ranked · مباريات للترتيب",
+                           ai="Matches with AI seats count · مباريات الذكاء تُحتسب")
+    async def season_settings(interaction: Interaction, length: app_commands.Range[int, 0, 365] | None = None,
+                              minimum: app_commands.Range[int, 1, 100] | None = None,
+                              ai: bool | None = None) -> None:
+        await seasons.season_settings(handlers, interaction, length, minimum, ai)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",

@@ -23,6 +23,7 @@ from bot.adapters.throttle import CommandLimits
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
 from bot.present.keys import hand_key
+from bot.present.season_notices import announce_seasons
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -111,6 +112,7 @@ def build_application(
         state.presenter = presenter
         services.sender = presenter.hubs["tg"]
         services.hands = GroupHands(manager, presenter.hubs["tg"], transport)
+        announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:")  # a season's end, posted once
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

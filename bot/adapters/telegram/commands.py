@@ -17,6 +17,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("scores", N_("This table's scores")),
     ("leaderboard", N_("This group's best players")),
     ("stats", N_("Your record")),
+    ("season", N_("This season's table and your rank")),
     ("lang", N_("Language: ar or en (admins)")),
     ("settings", N_("Turn timer and defaults (admins)")),
     ("rules", N_("The rules in brief")),

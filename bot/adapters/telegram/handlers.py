@@ -6,6 +6,7 @@ live messages through the outbox. Button presses are in ``bot/adapters/telegram/
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Callable, Coroutine
@@ -14,7 +15,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot.adapters.telegram import texts
+from bot.adapters.telegram import seasons, texts
 from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
@@ -60,6 +61,7 @@ class Handlers(Base):
             "leaderboard": self.leaderboard, "stats": self.stats, "lang": self.lang,
             "settings": self.settings, "rules": self.rules, "help": self.help,
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
+            "season": functools.partial(seasons.season, self),
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, self._guarded(callback), filters=filters.UpdateType.MESSAGE))

@@ -65,6 +65,7 @@ from bot.core.cluster.wire import (
     encode_request,
 )
 from bot.core.commands import (
+    SEASON_COMMANDS,
     Actor,
     Answer,
     Begin,
@@ -177,8 +178,8 @@ class Router:
 
     async def target(self, cmd: Command, actor: Actor) -> int | None:
         """The table to forward ``cmd`` to, or None: apply it here."""
-        if isinstance(cmd, (SetLanguage, ChangeSettings, ShowLeaderboard)):
-            return None  # chat and player settings, finished matches: in storage, seen by all (bot/core/prefs.py)
+        if isinstance(cmd, (SetLanguage, ChangeSettings, ShowLeaderboard, *SEASON_COMMANDS)):
+            return None  # chat and player settings, finished matches, seasons: in storage, seen by all
         registry = self.manager.registry
         if isinstance(cmd, JoinByLink):
             try:

@@ -83,6 +83,21 @@ class Lifecycle:
             self.on_ended(table)
         return [{"type": "match_recorded", "results": [dataclasses.asdict(r) for r in result.results]}]
 
+    async def add_ratings(self, table: Table, events: list[Event]) -> None:
+        """Put what the finished match did to its people's season ratings into its ``match_recorded``
+        event (the result message shows it); a failed read leaves them out, with one log line."""
+        try:
+            changes = await self.repo.rating_changes(table.table_id)
+        except Exception:
+            log.warning("table %s: reading its rating changes failed", table.table_id, exc_info=True)
+            return
+        if not changes:
+            return
+        for ev in events:
+            if ev["type"] == "match_recorded":
+                ev["ratings"] = [{"player_id": c.player_id, "before": c.before, "after": c.after,
+                                  "matches": c.matches, "provisional": c.provisional} for c in changes]
+
     async def finish(self, table: Table) -> list[Event]:
         """Record a match whose last action is logged but whose result is not (a table from before
         ``append_final_action``, restored): the result and the finished table in one transaction.
@@ -99,7 +114,9 @@ class Lifecycle:
                 log.error("table %s: recording the finished match failed (%s: %s); it is tried again at the "
                           "next start", table.table_id, type(e).__name__, e)
                 raise
-        return self.finished(table, result)
+        events = self.finished(table, result)
+        await self.add_ratings(table, events)
+        return events
 
     def snapshot_due(self, table: Table, events: list[Event]) -> bool:
         """Whether to save the engine state now (every ``snapshot_every`` actions, each deal's end)."""

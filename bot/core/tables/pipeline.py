@@ -156,7 +156,9 @@ class Pipeline:
         table.changed()
         events = [*(before or []), *events, *(after or [])]
         if result is not None:
-            events += self.lifecycle.finished(table, result)
+            recorded = self.lifecycle.finished(table, result)
+            await self.lifecycle.add_ratings(table, recorded)
+            events += recorded
             reason = "ended"
         self.publisher.post(table, events, reason, entry)
         if self.settings.latency_sink is not None:

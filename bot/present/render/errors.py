@@ -47,6 +47,7 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
         "You are posting as the group (anonymous admin), so you cannot take a seat. Write as yourself to play."),
     Refusal.ADMINS_ONLY: lambda t, p: t.gettext("Only the group's admins may change this."),
     Refusal.GROUP_ONLY: lambda t, p: t.gettext("This works only in a group, not in a private chat."),
+    Refusal.SEASON_OVER: lambda t, p: t.gettext("That season has ended already; nothing was changed."),
     Refusal.INTERNAL: lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
     Refusal.ROUTE_TIMEOUT: lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
                                             "Please try again."),

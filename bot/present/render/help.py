@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot.present.i18n import T
+from bot.present.render.seasons import formula_text
+from storage.records import LeagueRecord
 
 #: How each platform spells a command (Discord groups them under ``/majlis``).
 PREFIX = {"telegram": "/", "discord": "/majlis "}
@@ -31,6 +33,8 @@ def render_help(platform: str, t: T) -> str:
         t.gettext("{command}: stop the table (its creator or an admin)", command=p + "stop"),
         t.gettext("{command} [game]: this chat's leaderboard", command=p + "leaderboard"),
         t.gettext("{command}: your record", command=p + "stats"),
+        t.gettext("{command} [game]: this season's table and your rank; {history}: the champions",
+                  command=p + "season", history=p + "season history"),
         t.gettext("{command} [game]: the rules", command=p + "rules"),
         t.gettext("{command}: your language", command=p + "lang ar|en"),
         t.gettext("{command}: the chat's language, digits and turn timer (admins)", command=p + "settings"),
@@ -40,4 +44,5 @@ def render_help(platform: str, t: T) -> str:
     elif platform == "discord":
         lines.append(t.gettext("Your cards are shown only to you; allow direct messages from this server "
                                "to get them privately as well."))
+    lines.append(formula_text(t, LeagueRecord("").min_matches))
     return t.lines(lines)

@@ -18,6 +18,7 @@ from bot.present.render.common import (
     winners_text,
 )
 from bot.present.render.message import Button, OutMessage
+from bot.present.render.seasons import rating_lines
 from engine.trix.contracts import DEFAULT_PENALTIES
 
 
@@ -231,6 +232,10 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
     out: list[OutMessage] = []
     for ev in update.events:
         text = notice_text(update.snapshot, ev, t)
+        if text and ev["type"] == "match_over":  # with what it did to the season ratings
+            ratings = next((e.get("ratings") for e in update.events if e["type"] == "match_recorded"), None)
+            if ratings:
+                text = "\n".join([text, *rating_lines(update.snapshot, ratings, t)])
         if text:
             buttons = play_again_buttons(update.snapshot, t) if ev["type"] == "match_over" else ()
             out.append(OutMessage(t.lines(text.split("\n")), buttons,
