@@ -11,10 +11,10 @@ a prompt (:mod:`bot.adapters.terminal.frame`); what the player types is read by
 (:func:`bot.present.render.errors.render_error`), a forced move plays itself, and ``h`` ``r`` ``s`` ``l``
 ``q`` work at every prompt.
 
-When a match ends the player is offered to play again (``s``: with partners swapped, in the partnership
-games): the core's :meth:`~bot.core.manager.TableManager.rematch` opens the next match with the same
-game, options, language and seat, and it begins at once; the end of the input (or ``n``) ends the
-program as before.
+When a match ends the player is offered to play again (alone with the AI there are no partners to
+swap: one AI partner is as another): the core's :meth:`~bot.core.manager.TableManager.rematch` opens
+the next match with the same game, options, language and seat, and it begins at once; the end of the
+input (or ``n``) ends the program as before.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from bot.core.settings import ManagerSettings
 from bot.core.views import View
 from bot.present.i18n import T, translator
 from bot.present.render.cards import card_label, game_name
-from bot.present.render.common import TEAM_GAMES, action_label
+from bot.present.render.common import action_label
 from bot.present.render.errors import render_error
 from bot.present.render.summary import notice_text
 from bot.present.story import Story
@@ -275,22 +275,20 @@ class TerminalGame:
 
     async def _again(self) -> bool:
         """Offer another match after the one that ended; True once it has begun (the same game, options,
-        language and seat; ``s``: partners swapped). The end of the input, or no, ends the program."""
+        language and seat). The end of the input, or no, ends the program."""
         assert self.table_id is not None
         old = self._snapshot()
         t = self.t
-        swap_ok = old.table.game in TEAM_GAMES or bool((old.table.options or {}).get("partnership"))
-        prompt = (t.gettext("Play again? [Y/n/s=swap partners] ") if swap_ok else t.gettext("Play again? [Y/n] "))
+        prompt = t.gettext("Play again? [Y/n] ")
         # With a turn timer an absent player is not waited for at a table: nor here (the match is over).
         answer = await self._read(prompt, None, eof_ok=True,
                                   wait_at_most=float(max(self.opts.timer, 10)) if self.opts.timer else None)
         choice = normalize(answer) if answer is not None else "n"
-        swap = swap_ok and choice in ("s", "swap", "ب", "بدل", "بدّل")
-        if not swap and choice not in ("", "y", "yes", "نعم", "ن"):
+        if choice not in ("", "y", "yes", "نعم", "ن"):
             return False  # no, or anything else: a match is never begun by a stray answer
         self._adopt = True
         try:
-            snap = await self.manager.rematch(CHAT, self.person, old.table_id, swap=swap)
+            snap = await self.manager.rematch(CHAT, self.person, old.table_id)
         except TableError as e:
             self.screen.line(render_error(e.code, e.params, t))
             return False

@@ -36,6 +36,7 @@ from bot.present.render.common import (
     winners_text,
 )
 from bot.present.render.hand import prompt
+from bot.present.render.summary import swappable
 from bot.present.render.table import ENDED, _header, game_lines, seat_roles
 from bot.present.render.turn import turn_line
 from storage.records import LIVE_STATUSES
@@ -438,7 +439,7 @@ def match_panel(snap: TableSnapshot, v: View, t: T, *, me: int | None, can_remat
     again = []
     if can_rematch:
         again.append({"swap": False, "label": t.gettext("Play again")})
-        if partners:
+        if swappable(snap):
             again.append({"swap": True, "label": t.gettext("Play again, partners swapped")})
     return {"kind": "match", "title": t.gettext("Match over"), "lines": [headline] if headline else [],
             "heads": heads, "rows": rows, "mood": "good" if won else ("bad" if me is not None else "neutral"),

@@ -117,7 +117,8 @@ class Lobby:
                 if live.seat_of(person.player_id) is not None and live.record.game == old.game:
                     return live.snapshot()  # the same press again, or another player's: the table it opened
                 raise TableError(Refusal.TABLE_EXISTS, table_id=live.table_id)
-            seed = self.settings.seed_source() if self.settings.seed_source else self._seeds.getrandbits(63)
+            # a fixed seed (--seed, tests) gives the next match its own deals, as fixed: not the same match again
+            seed = _next_seed(old.seed) if self.settings.seed_source else self._seeds.getrandbits(63)
             options = check_options(old.game, seed, dict(old.options))
             await self.prefs.touch_player(person)
             now = self.clock.now()
@@ -352,3 +353,8 @@ def _rematch_seats(record: TableRecord, people: dict[int, str]) -> tuple[Seat, .
         pid = people.get(i)
         out.append(Seat(player_id=pid, name=s.name) if pid is not None else EMPTY)
     return tuple(out)
+
+
+def _next_seed(seed: int) -> int:
+    """The seed of the match played again after one of ``seed`` (a step of a 64-bit LCG, kept in 63 bits)."""
+    return (seed * 6364136223846793005 + 1442695040888963407) % (1 << 63)

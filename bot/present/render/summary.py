@@ -247,11 +247,21 @@ def render_notices(update: TableUpdate, t: T) -> list[OutMessage]:
 PARTNER_GAMES = frozenset({"tarneeb", "tarneeb41"})
 
 
+def swappable(snapshot: TableSnapshot) -> bool:
+    """Whether Play again may swap partners: a game of partners with at least two people at the table
+    (alone with the AI, swapping seats 1 and 2 only trades one AI partner for another)."""
+    table = snapshot.table
+    if table.game not in PARTNER_GAMES and not (table.options or {}).get("partnership"):
+        return False
+    people = [s for s in table.seats if (s.away and s.owner) or (not s.is_ai and s.player_id)]
+    return len(people) >= 2
+
+
 def play_again_buttons(snapshot: TableSnapshot, t: T) -> tuple[tuple[Button, ...], ...]:
-    """The match result's Play again (and, in a partnership game, Swap partners) buttons."""
+    """The match result's Play again (and, where partners may be swapped, Swap partners) buttons."""
     tid = snapshot.table.table_id
     again = Button(t.gettext("Play again"), payload=codec.encode("r", tid, None), style="success")
-    if snapshot.table.game not in PARTNER_GAMES:
+    if not swappable(snapshot):
         return ((again,),)
     return ((again, Button(t.gettext("Swap partners"), payload=codec.encode("r", tid, None, "swap"))),)
 

@@ -214,12 +214,11 @@ async def test_a_whole_match_from_seat_two_through_sqlite(tmp_path: Path) -> Non
     assert text.rstrip().endswith("Play again? [Y/n]")  # Trix alone: no partners to swap; the input ended
 
 
-async def test_play_again_opens_the_next_match_with_the_same_options_and_seat_and_s_swaps_partners(
-        tmp_path: Path) -> None:
-    code, text = await run_game(tmp_path, ["y", "s", "n"], game="tarneeb41", lang="en", seat=1, seed=5,
+async def test_play_again_opens_the_next_match_with_the_same_options_and_seat(tmp_path: Path) -> None:
+    code, text = await run_game(tmp_path, ["y", "", "n"], game="tarneeb41", lang="en", seat=1, seed=5,
                                 target=1, auto=True)
     assert code == 0
-    assert text.count("Play again? [Y/n/s=swap partners]") == 3
+    assert text.count("Play again? [Y/n]") == 3  # alone with the AI: no partners to swap
     for table in (1, 2, 3):
         assert f"Match over · Syrian Tarneeb 41 · table {table}" in text
         assert f"Syrian Tarneeb 41 starts at table {table}:" in text  # each told from its first event
@@ -228,15 +227,17 @@ async def test_play_again_opens_the_next_match_with_the_same_options_and_seat_an
         rows = conn.execute("SELECT table_id, status, seats, options, lang FROM tables ORDER BY table_id").fetchall()
         movers = [conn.execute("SELECT DISTINCT seat FROM actions WHERE table_id = ? AND actor = 'cli:you'",
                                (t,)).fetchall() for t in (1, 2, 3)]
+        seeds = [r[0] for r in conn.execute("SELECT seed FROM tables")]
+    assert len(set(seeds)) == 3  # --seed fixes the deals of every match, not one match played three times
     assert [r[1] for r in rows] == ["finished"] * 3
     assert all(json.loads(r[3])["target"] == 1 and r[4] == "en" for r in rows)
-    assert [r[0][0] for r in movers] == [1, 1, 2]  # the same seat, then partners swapped: seats 1 and 2 trade
+    assert [r[0][0] for r in movers] == [1, 1, 1]  # the same seat each time
 
 
 async def test_play_again_answered_no_ends_as_before(tmp_path: Path) -> None:
     code, text = await run_game(tmp_path, ["n", "y"], game="tarneeb41", lang="ar", seed=5, target=1, auto=True)
     assert code == 0
-    prompt = bidi.plain(translator("ar").gettext("Play again? [Y/n/s=swap partners] "), "none").strip()
+    prompt = bidi.plain(translator("ar").gettext("Play again? [Y/n] "), "none").strip()
     assert text.count(prompt) == 1
     with sqlite3.connect(tmp_path / "t.sqlite3") as conn:
         assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 1

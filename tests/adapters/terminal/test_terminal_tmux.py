@@ -185,13 +185,13 @@ def in_history(term: Tmux, text: str, timeout: float = 120) -> str:
 def test_a_finished_match_offers_play_again_and_yes_starts_the_next_that_plays(term: Tmux) -> None:
     term.start("--game", "tarneeb41", "--lang", "en", "--seed", "5", "--target", "1", "--auto")
     in_history(term, "Match over · Syrian Tarneeb 41 · table 1")
-    term.wait_for("Play again? [Y/n/s=swap partners]")
+    term.wait_for("Play again? [Y/n]")
     term.type("y")
     history = in_history(term, "Match over · Syrian Tarneeb 41 · table 2")  # the next match, played to its end
     assert "You play" in history[history.index("starts at table 2"):]
     time.sleep(0.5)
     shown = term.screen()
-    assert shown.rstrip().endswith("Play again? [Y/n/s=swap partners]"), shown  # offered again
+    assert shown.rstrip().endswith("Play again? [Y/n]"), shown  # offered again
     term.type("n")
     time.sleep(1.0)
     assert "table 3" not in term.tmux("capture-pane", "-p", "-t", term.name, "-S", "-")
