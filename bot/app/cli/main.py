@@ -129,7 +129,8 @@ def _run_bots(cfg: Config, t: T, *, telegram: bool, discord: bool) -> int:
     from bot.app.runner import run
 
     check_database(cfg.db, t)
-    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token, cfg.telegram_webhook_secret])
+    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token, cfg.telegram_webhook_secret,
+                                  cfg.discord_client_secret])
     return asyncio.run(run(cfg, telegram=telegram, discord=discord))
 
 
