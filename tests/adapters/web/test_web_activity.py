@@ -143,11 +143,10 @@ async def test_the_channel_comes_from_discord_not_from_the_page(activity: Activi
     a = activity
     elsewhere = a.fake.add_channel("no-table-here")
     instance = a.launch(a.alice, elsewhere)  # Alice runs the Activity in a channel without a table
-    async with aiohttp.ClientSession() as s:
-        # whatever the page says about channels, Discord's instance says where it runs
-        async with s.post(a.base + "/api/discord", json={"code": a.code(a.alice), "instance_id": instance,
-                                                        "channel_id": str(a.fake.channel_id)}) as r:
-            assert (r.status, await r.json()) == (404, {"error": "no_table"})
+    # whatever the page says about channels, Discord's instance says where it runs
+    body = {"code": a.code(a.alice), "instance_id": instance, "channel_id": str(a.fake.channel_id)}
+    async with aiohttp.ClientSession() as s, s.post(a.base + "/api/discord", json=body) as r:
+        assert (r.status, await r.json()) == (404, {"error": "no_table"})
 
 
 async def test_no_secret_code_or_access_token_reaches_a_log_line(activity: Activity,
