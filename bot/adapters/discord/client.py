@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.adapters.discord.commands import build_group
 from bot.adapters.discord.components import ACTIVITY_PREFIX, DYNAMIC_ITEMS, SELECT_PREFIX
+from bot.adapters.discord.emojis import load_faces
 from bot.adapters.discord.handlers import Handlers
 from bot.adapters.discord.transport import DiscordTransport
 from bot.adapters.throttle import CommandLimits
@@ -141,6 +142,7 @@ class MajlisMixin:
                     await self.tree.sync(guild=guild)
             else:
                 await sync_global(self)
+        self.transport.faces = await load_faces(self)  # the cards as emojis, when uploaded
         if self._start_manager:
             await self.manager.start()
         if self._on_setup is not None:  # e.g. the runner's gate: the shared manager starts once

@@ -17,9 +17,11 @@ sent, so that tests can act as people and read back what each of them could see:
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
+import re
 import secrets
 import time
 from collections import defaultdict, deque
@@ -45,6 +47,8 @@ MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages,
 LAUNCH_ACTIVITY = 12
 #: Application command type 4: the Entry Point command Discord makes when Activities are switched on.
 PRIMARY_ENTRY_POINT = 4
+#: How many emojis an application may own.
+APP_EMOJI_LIMIT = 2000
 #: How long an OAuth2 authorization code may be exchanged (Discord: about ten minutes).
 CODE_LIFE = 10 * 60.0
 
@@ -164,6 +168,8 @@ class FakeDiscord:
         self.exchanges: list[str] = []  # every code presented to /oauth2/token, in order
         self.access_tokens: dict[str, tuple[int, list[str]]] = {}  # access token -> (user, scopes)
         self.instances: dict[str, dict[str, Any]] = {}  # activity instance id -> location and users
+        self.app_emojis: dict[int, dict[str, Any]] = {}  # the application's own emojis, by id
+        self.emoji_images: dict[int, bytes] = {}
         self.shards = shards
         self.guilds: dict[int, dict[str, Any]] = {}
         self.channels: dict[int, dict[str, Any]] = {}
@@ -251,6 +257,8 @@ class FakeDiscord:
         r.add_get(api + "/users/@me", self._me)
         r.add_post(api + "/oauth2/token", self._oauth_token)
         r.add_get(api + "/applications/{app}/activity-instances/{iid}", self._activity_instance)
+        r.add_get(api + "/applications/{app}/emojis", self._get_emojis)
+        r.add_post(api + "/applications/{app}/emojis", self._create_emoji)
         r.add_get(api + "/oauth2/applications/@me", self._app_info)
         r.add_get(api + "/gateway", lambda _r: _json({"url": self.gateway_url}))
         r.add_get(api + "/gateway/bot", self._gateway_bot)
@@ -577,6 +585,38 @@ class FakeDiscord:
         return _json({"application_id": str(self.app_id), "instance_id": request.match_info["iid"],
                       "launch_id": str(found["launch_id"]), "location": loc,
                       "users": [str(u) for u in sorted(found["users"])]})
+
+    # ---- REST: the application's emojis ----
+
+    async def _get_emojis(self, request: web.Request) -> web.Response:
+        if request.match_info["app"] != str(self.app_id):
+            return _error(403, 50001, "Missing Access")
+        return _json({"items": list(self.app_emojis.values())})
+
+    async def _create_emoji(self, request: web.Request) -> web.Response:
+        """Discord's rules: a name of 2 to 32 letters, digits or underscores, unique in the application;
+        a PNG, JPEG or GIF data URI of at most 256 KiB; at most 2000 emojis (error 30008)."""
+        if request.match_info["app"] != str(self.app_id):
+            return _error(403, 50001, "Missing Access")
+        body = await request.json()
+        name, image = str(body.get("name", "")), str(body.get("image", ""))
+        if not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            return _error(400, 50035, "Invalid Form Body: name")
+        if any(e["name"] == name for e in self.app_emojis.values()):
+            return _error(400, 50035, "Invalid Form Body: name: An emoji with this name already exists")
+        if len(self.app_emojis) >= APP_EMOJI_LIMIT:
+            return _error(400, 30008, "Maximum number of emojis reached (2000)")
+        head, _, data = image.partition(",")
+        if head not in ("data:image/png;base64", "data:image/jpeg;base64", "data:image/gif;base64"):
+            return _error(400, 50035, "Invalid Form Body: image")
+        raw = base64.b64decode(data)
+        if len(raw) > 256 * 1024:
+            return _error(400, 50035, "Invalid Form Body: image: File cannot be larger than 256.0 kb")
+        eid = self._id()
+        self.app_emojis[eid] = {"id": str(eid), "name": name, "roles": [], "user": self.bot_user,
+                                "require_colons": True, "managed": False, "animated": False, "available": True}
+        self.emoji_images[eid] = raw
+        return _json(self.app_emojis[eid], 201)
 
     # ---- the Discord client's side of an Activity (what the fake SDK host asks for) ----
 
