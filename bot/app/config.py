@@ -32,6 +32,8 @@ The file is ``$MAJLIS_CONFIG`` if set, else ``<data dir>/majlis.toml`` if it exi
     gateway = "wss://gateway.discord.gg/"
     sharded = false
     shards = "0-3/8"          # this process runs shards 0-3 of 8 (bot/app/config.py)
+    client_id = "123456789012345678"   # the table inside Discord (an Activity), with [web] url:
+    client_secret = "..."              # the application's OAuth2 client (docs/configuration.md)
 
 Most keys have an environment variable that wins over the file (see :data:`ENV`). A value that
 cannot be used, a file that is not UTF-8 or not TOML raise :class:`ConfigError`, whose message
@@ -54,6 +56,7 @@ from bot.core.identity import ascii_int
 
 if TYPE_CHECKING:
     from bot.adapters.throttle import CommandLimits
+    from bot.adapters.web.discord_auth import DiscordActivity
     from bot.adapters.web.service import WebConfig
 
 #: Config field -> environment variable.
@@ -77,6 +80,8 @@ ENV: dict[str, str] = {
     "discord_token": "MAJLIS_DISCORD_TOKEN",
     "discord_api_base": "MAJLIS_DISCORD_API_BASE",
     "discord_gateway": "MAJLIS_DISCORD_GATEWAY",
+    "discord_client_id": "MAJLIS_DISCORD_CLIENT_ID",
+    "discord_client_secret": "MAJLIS_DISCORD_CLIENT_SECRET",
     "telegram_webhook": "MAJLIS_TELEGRAM_WEBHOOK",
     "telegram_webhook_url": "MAJLIS_TELEGRAM_WEBHOOK_URL",
     "telegram_webhook_listen": "MAJLIS_TELEGRAM_WEBHOOK_LISTEN",
@@ -97,6 +102,8 @@ _SECTIONS = {
     ("discord", "gateway"): "discord_gateway",
     ("discord", "sharded"): "discord_sharded",
     ("discord", "shards"): "discord_shards",
+    ("discord", "client_id"): "discord_client_id",
+    ("discord", "client_secret"): "discord_client_secret",
     ("telegram", "concurrent_updates"): "telegram_concurrent_updates",
     ("telegram", "outbox_pool_size"): "telegram_outbox_pool_size",
     ("telegram", "webhook"): "telegram_webhook",
@@ -160,6 +167,10 @@ class Config:
     discord_sharded: bool = False
     #: ``<ids>/<count>``: the Discord shards this process runs (``bot/app/config.py``); None: all.
     discord_shards: str | None = None
+    #: The application's OAuth2 client: with the web table on, "Open table" on a table message opens
+    #: the web table inside Discord (an Activity) and the page signs people in with it.
+    discord_client_id: str | None = None
+    discord_client_secret: str | None = None
     #: Several processes on PostgreSQL: seconds a table's lease lasts (renewed every third of it).
     lease_seconds: float = 30.0
     #: ``majlis run --telegram --webhook``: Telegram posts updates to ``telegram_webhook_url``, which
@@ -179,7 +190,7 @@ class Config:
 
     def __repr__(self) -> str:  # never print a token
         shown = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "file"}
-        for k in ("telegram_token", "discord_token", "telegram_webhook_secret"):
+        for k in ("telegram_token", "discord_token", "telegram_webhook_secret", "discord_client_secret"):
             if shown[k]:
                 shown[k] = "***"
         return "Config(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
@@ -255,6 +266,16 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         if port is None or not 0 < port < 65536:
             raise bad("a port number (1 to 65535)")
         return port
+    if name == "discord_client_id":
+        text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+        if not (text.isascii() and text.isdigit() and len(text) < 25):
+            raise bad("the application's id (digits)")
+        return text
+    if name == "discord_client_secret":
+        text = str(value).strip() if isinstance(value, str) else ""
+        if not text or not text.isascii() or not text.isprintable() or " " in text:
+            raise ConfigError(f"{where}: expected the application's OAuth2 client secret", _fix(where))  # never echoed
+        return text
     if name == "telegram_webhook_secret":
         text = str(value).strip() if isinstance(value, str) else ""
         if not _SECRET.fullmatch(text):
@@ -384,6 +405,16 @@ def web_config(config: Config | None = None, env: Mapping[str, str] | None = Non
     internal = str(values["internal_url"]).rstrip("/") if values["internal_url"] else None
     return WebConfig(url=url, host=str(values["host"] or "127.0.0.1"), port=port, telegram_max_age=max_age,
                      internal_url=internal)
+
+def discord_activity(config: Config) -> DiscordActivity | None:
+    """The Discord Activity's sign-in settings (the application's OAuth2 client and the bot's
+    token), or None unless the client id, its secret and the bot's token are all configured."""
+    from bot.adapters.web.discord_auth import DEFAULT_API, DiscordActivity
+
+    if not (config.discord_client_id and config.discord_client_secret and config.discord_token):
+        return None
+    return DiscordActivity(client_id=config.discord_client_id, client_secret=config.discord_client_secret,
+                           bot_token=config.discord_token, api_base=config.discord_api_base or DEFAULT_API)
 
 # ---------------------------------------------------------------------- Discord shards
 # Discord shards across processes: which shards this process connects, and every table's home shard.

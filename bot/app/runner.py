@@ -27,7 +27,7 @@ import os
 import signal
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.core import identity
@@ -164,10 +164,18 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
     redirect(config.discord_api_base, config.discord_gateway)
     options: dict[str, Any] = {}
     if front is not None:
+        from bot.adapters.discord.components import activity_button
+        from bot.app.config import discord_activity
         from bot.present.presenter import Presenter
 
+        activity = discord_activity(config)
+        if activity is not None:  # "Open table" under a table message opens it inside Discord
+            front.server.settings = replace(front.server.settings, discord=activity)
+            log.info("discord: the table opens inside Discord (an Activity of application %s)", activity.client_id)
+        table_link = activity_button if activity is not None else front.watch_button
+
         def presenter(m: TableManager, transport: Any) -> Presenter:
-            return Presenter(m, {"dc": transport}, table_link=front.watch_button)
+            return Presenter(m, {"dc": transport}, table_link=table_link)
 
         options["presenter"] = presenter
     sharded = config.discord_sharded

@@ -116,10 +116,13 @@ class HandlerBase:
         else:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
-    @staticmethod
-    async def answer(interaction: Interaction, text: str, msg: OutMessage | None = None) -> None:
-        """Fill the deferred response (its buttons, if any, are dynamic items)."""
+    async def answer(self, interaction: Interaction, text: str, msg: OutMessage | None = None) -> None:
+        """Fill the deferred response (its buttons, if any, are dynamic items; its cards the
+        application's emojis, when it has them)."""
         view = build_view(msg.buttons) if msg is not None else None
+        faces = self.transport.faces if self.transport is not None else None
+        if faces is not None:
+            text = faces.apply(text)
         await interaction.edit_original_response(content=text[:2000], view=view)
 
     @staticmethod

@@ -18,7 +18,8 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.commands import build_group
-from bot.adapters.discord.components import DYNAMIC_ITEMS, SELECT_PREFIX
+from bot.adapters.discord.components import ACTIVITY_PREFIX, DYNAMIC_ITEMS, SELECT_PREFIX
+from bot.adapters.discord.emojis import load_faces
 from bot.adapters.discord.handlers import Handlers
 from bot.adapters.discord.transport import DiscordTransport
 from bot.adapters.throttle import CommandLimits
@@ -99,6 +100,9 @@ class MajlisMixin:
         try:
             if await self.handlers.throttled(interaction, press=True):
                 return
+            if payload.startswith(ACTIVITY_PREFIX):
+                await self.handlers.launch(interaction, payload)
+                return
             await self.handlers.on_payload(interaction, payload)
         except Exception:
             log.exception("button %s failed", payload)
@@ -115,7 +119,7 @@ class MajlisMixin:
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if not (codec.is_ours(custom_id) or custom_id.startswith(SELECT_PREFIX)):
+        if not (codec.is_ours(custom_id) or custom_id.startswith((SELECT_PREFIX, ACTIVITY_PREFIX))):
             return
         await asyncio.sleep(FALLBACK_AFTER)
         if interaction.extras.get(HANDLED) or interaction.response.is_done():
@@ -141,7 +145,8 @@ class MajlisMixin:
                     self.tree.copy_global_to(guild=guild)
                     await self.tree.sync(guild=guild)
             else:
-                await self.tree.sync()
+                await sync_global(self)
+        self.transport.faces = await load_faces(self)  # the cards as emojis, when uploaded
         if self._start_manager:
             await self.manager.start()
         if self._on_setup is not None:  # e.g. the runner's gate: the shared manager starts once
@@ -185,6 +190,29 @@ class MajlisMixin:
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
+
+
+#: Application command type 4: the Entry Point command, which Discord makes when Activities are
+#: switched on (the App Launcher's "Launch"). discord.py does not know it.
+PRIMARY_ENTRY_POINT = 4
+_ENTRY_KEYS = ("id", "type", "name", "description", "handler", "integration_types", "contexts",
+               "name_localizations", "description_localizations")
+
+
+async def sync_global(client: Any) -> None:
+    """Overwrite the global commands with ``/majlis``, keeping an Entry Point command if there is one.
+
+    A bulk overwrite that leaves the Entry Point command out is refused (error 50240) once the
+    application has Activities switched on, so it is read first and sent back as it is.
+    """
+    tree: app_commands.CommandTree[Any] = client.tree
+    app_id = client.application_id
+    if app_id is None:
+        raise discord.MissingApplicationID
+    payload: list[dict[str, Any]] = [c.to_dict(tree) for c in tree.get_commands()]
+    existing = await client.http.get_global_commands(app_id)
+    payload += [{k: c[k] for k in _ENTRY_KEYS if k in c} for c in existing if c.get("type") == PRIMARY_ENTRY_POINT]
+    await client.http.bulk_upsert_global_commands(app_id, payload=payload)
 
 
 class MajlisClient(MajlisMixin, discord.Client):

@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from bot.core.model import TableSnapshot
+from bot.present.i18n import T
 from bot.present.render.message import Button
 
 MAX_ROWS = 5
@@ -26,6 +28,9 @@ MAX_CUSTOM_ID = 100
 SELECT_PREFIX = "mjs:"
 #: ``custom_id`` of a button that carries nothing (a disabled placeholder).
 NOOP_PREFIX = "mjn:"
+#: ``custom_id`` of "Open table" on a table message (``mja:<table>``): answered by opening the
+#: web table inside Discord, as an Activity (interaction callback ``LAUNCH_ACTIVITY``).
+ACTIVITY_PREFIX = "mja:"
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -123,6 +128,32 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await handler(interaction, self.payload)
 
 
+def activity_button(snap: TableSnapshot, t: T) -> Button:
+    """"Open table" under a table message: the web table inside Discord (an Activity), at the
+    presser's own seat, or as a spectator's view for anyone else in the channel."""
+    return Button(t.gettext("Open table"), payload=f"{ACTIVITY_PREFIX}{snap.table_id}", style="primary")
+
+
+class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mja:[0-9]+"):
+    """"Open table" (:func:`activity_button`), after any restart."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.payload = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActivityButton:
+        """Rebuild the button from the clicked component."""
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the press to the client's ``on_payload`` (which launches the Activity)."""
+        handler = _handler(interaction)
+        if handler is not None:
+            await handler(interaction, self.payload)
+
+
 class PayloadSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mjs:[0-9]+"):
     """A select whose chosen option's value is a payload."""
 
@@ -144,4 +175,4 @@ class PayloadSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"m
             await handler(interaction, str(values[0]))
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PayloadButton, PayloadSelect)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PayloadButton, PayloadSelect, ActivityButton)

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.adapters.discord.base import HandlerBase, Interaction
 from bot.adapters.discord.common import _error, chat_of, lang_set, person_of, summary_text
+from bot.adapters.discord.components import ACTIVITY_PREFIX
 from bot.adapters.discord.transport import dm_dest, player_id
 from bot.core.commands import (
     Act,
@@ -31,6 +32,7 @@ from bot.core.commands import (
     Stop,
 )
 from bot.core.errors import Refusal, TableError
+from bot.core.identity import ascii_int
 from bot.core.model import TableSnapshot
 from bot.present import codec
 from bot.present.i18n import T, translator
@@ -217,6 +219,19 @@ class Handlers(HandlerBase):
             await self._join(interaction, cmd.table_id, cmd.seat)
         else:
             await self._simple(interaction, cmd)
+
+    async def launch(self, interaction: Interaction, payload: str) -> None:
+        """"Open table" on a table message: the web table opens inside Discord, as an Activity, for
+        the person who pressed (their seat, or a spectator's view: the page signs them in). The
+        launch is the first and only response; a table that is not this channel's live one is refused."""
+        table_id = ascii_int(payload.removeprefix(ACTIVITY_PREFIX))
+        snap = self.manager.table_in_chat(chat_of(interaction))
+        if snap is None or snap.table_id != table_id:
+            await self.ack(interaction)
+            t = await self.translator_for(interaction)
+            await self.answer(interaction, _error(Refusal.NO_TABLE, {}, t))
+            return
+        await interaction.response.launch_activity()
 
     async def _act(self, interaction: Interaction, cmd: Act) -> None:
         """A move from a hand: the DM hand is refreshed by the presenter, an ephemeral one here."""

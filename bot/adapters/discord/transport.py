@@ -19,6 +19,7 @@ import discord
 from discord.http import Route
 
 from bot.adapters.discord.components import components_json
+from bot.adapters.discord.emojis import CardFaces
 from bot.core import identity
 from bot.core.cache import TTLCache
 from bot.present.outbox import Budget, Forbidden, MessageGone, RetryAfter, TransientError
@@ -66,9 +67,10 @@ def is_dm(dest: str) -> bool:
     return identity.is_dm_of(dest, identity.DISCORD)
 
 
-def message_payload(msg: OutMessage, *, new: bool) -> dict[str, Any]:
-    """The JSON body of a send (``new``) or an edit."""
-    body: dict[str, Any] = {"content": msg.text[:MAX_TEXT], "components": components_json(msg.buttons),
+def message_payload(msg: OutMessage, *, new: bool, faces: CardFaces | None = None) -> dict[str, Any]:
+    """The JSON body of a send (``new``) or an edit (cards as the application's emojis with ``faces``)."""
+    text = faces.apply(msg.text) if faces is not None else msg.text
+    body: dict[str, Any] = {"content": text[:MAX_TEXT], "components": components_json(msg.buttons),
                             "allowed_mentions": _NO_MENTIONS}
     if new and not msg.notify:
         body["flags"] = SUPPRESS_NOTIFICATIONS
@@ -85,6 +87,8 @@ class DiscordTransport:
         self.dm_budget = dm_budget
         self.global_budget = global_budget  # the outbox hub's bot-wide limiter
         self._dm_channels: TTLCache[int, int] = TTLCache(MAX_DM_CHANNELS)
+        #: The card emojis, once read at start-up (bot/adapters/discord/emojis.py); None: cards as text.
+        self.faces: CardFaces | None = None
         self._dm_locks: dict[int, asyncio.Lock] = {}
 
     def budget(self, dest: str) -> Budget:
@@ -116,7 +120,8 @@ class DiscordTransport:
         """Post ``msg``; returns the new message id."""
         cid = await self.channel_of(dest)
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=cid)
-        data = await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=True)))
+        body = message_payload(msg, new=True, faces=self.faces)
+        data = await self._call(dest, self.client.http.request(route, json=body))
         return str(data["id"])
 
     async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
@@ -124,7 +129,7 @@ class DiscordTransport:
         cid = await self.channel_of(dest)
         route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=cid,
                       message_id=int(message_id))
-        await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=False)))
+        await self._call(dest, self.client.http.request(route, json=message_payload(msg, new=False, faces=self.faces)))
 
     async def delete(self, dest: str, message_id: str) -> None:
         """Remove an earlier message."""

@@ -10,6 +10,10 @@ Routes:
   upgrade; nothing changes.
 - ``POST /api/telegram`` ``{"init_data", "table"}``: a Mini App sign-in; Telegram's ``initData``
   is validated (:mod:`bot.adapters.web.telegram_auth`) and a play credential for the person's seat returned.
+- ``GET /api/discord``: the application's client id, for the Embedded App SDK's handshake;
+  ``POST /api/discord`` ``{"code", "instance_id"}``: a Discord Activity sign-in; the OAuth2 code is
+  exchanged and the Activity's channel asked of Discord (:mod:`bot.adapters.web.discord_auth`); the
+  answer is a play credential for the person's seat at that channel's live table, or a spectator's.
 - ``GET /api/replay/<id>?k=<credential>``: a finished table's replay frames.
 - ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
 """
@@ -25,10 +29,12 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
 from bot.adapters.throttle import Cooldown
 from bot.adapters.web import actions
+from bot.adapters.web.discord_auth import DiscordActivity, DiscordAuth
 from bot.adapters.web.hub import Viewer, WebHub
 from bot.adapters.web.links import WebLinks
 from bot.adapters.web.relay import Relay
@@ -45,10 +51,24 @@ from storage.records import LIVE_STATUSES, TableStatus
 
 log = logging.getLogger(__name__)
 
-STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css", "index.html": "text/html"}
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; "
-       "frame-ancestors 'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org")
+#: The Embedded App SDK, vendored (docs/configuration.md says which version and how to update it).
+SDK_FILE = "discord-embedded-app-sdk.mjs"
+STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css", "index.html": "text/html",
+                "activity.mjs": "text/javascript", SDK_FILE: "text/javascript"}
+FRAME_ANCESTORS = "'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
+#: Where Discord's clients frame an Activity (desktop, browser, the test builds); only with Activities on.
+DISCORD_ANCESTORS = "https://discord.com https://ptb.discord.com https://canary.discord.com"
+
+
+def csp(discord: bool = False) -> str:
+    """The pages' Content-Security-Policy: nothing from elsewhere; framed by Telegram, and by
+    Discord when the Activity is configured."""
+    ancestors = FRAME_ANCESTORS + (" " + DISCORD_ANCESTORS if discord else "")
+    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            f"base-uri 'none'; form-action 'none'; frame-ancestors {ancestors}")
+
+
+CSP = csp()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +78,8 @@ class WebSettings:
     ``public_url``: the address people open (``MAJLIS_WEB_URL``, e.g. the reverse proxy's https
     address); default ``http://<host>:<port>``. ``telegram_token`` enables Mini App sign-in;
     ``telegram_max_age``: seconds an ``initData`` stays good. ``origins``: further origins whose pages
-    may open the WebSocket (the page's own address always may).
+    may open the WebSocket (the page's own address always may). ``discord`` enables the Discord
+    Activity sign-in (its proxy's origin may then open the WebSocket too).
     """
 
     host: str = "127.0.0.1"
@@ -70,6 +91,7 @@ class WebSettings:
     ws_rate: float = 10.0  # messages a second a page may send, on average
     ws_burst: int = 30  # ... and in one burst
     ws_flood_close: int = 100  # refused messages after which the connection is closed
+    discord: DiscordActivity | None = None
 
 
 _FLOOD = "\x00flood"  # the writer's cue to close a flooding page (1008, policy violation)
@@ -94,6 +116,7 @@ class WebServer:
         #: Several processes on one database: pages of tables held elsewhere are relayed there.
         self.relay: Relay | None = None
         self.base_url = (self.settings.public_url or "").rstrip("/")
+        self._discord_auth: DiscordAuth | None = None
         self.app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
         self.app.add_routes([
             web.get("/", self._page),
@@ -103,6 +126,8 @@ class WebServer:
             web.get("/static/{name}", self._file),
             web.get("/ws", self._ws),
             web.post("/api/telegram", self._telegram),
+            web.get("/api/discord", self._discord_config),
+            web.post("/api/discord", self._discord),
             web.get("/api/replay/{table_id}", self._replay),
             web.get("/api/words", self._words),
         ])
@@ -154,7 +179,7 @@ class WebServer:
     async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
         response: web.StreamResponse = await handler(request)
         if not response.prepared:
-            response.headers.setdefault("Content-Security-Policy", CSP)
+            response.headers.setdefault("Content-Security-Policy", csp(self.settings.discord is not None))
             response.headers.setdefault("X-Content-Type-Options", "nosniff")
             response.headers.setdefault("Referrer-Policy", "no-referrer")
             response.headers.setdefault("Cache-Control", "no-store")
@@ -183,7 +208,8 @@ class WebServer:
             return True
         netloc = urlsplit(origin).netloc.lower()
         allowed = {request.host.lower()}
-        for url in (self.settings.public_url, *self.settings.origins):
+        proxy = self.settings.discord.proxy_origin if self.settings.discord is not None else None
+        for url in (self.settings.public_url, *self.settings.origins, proxy):
             if url:
                 allowed.add(urlsplit(url).netloc.lower())
         return bool(netloc) and netloc in allowed
@@ -220,6 +246,53 @@ class WebServer:
             return web.json_response({"error": "not_seated"}, status=403)
         token = self.links.token("play", snap.table_id, self.now(), seat=seat, player_id=user.player_id)
         return web.json_response({"token": token})
+
+    @property
+    def discord_auth(self) -> DiscordAuth | None:
+        """The Activity sign-in, when configured (made on first use: the settings may come late)."""
+        activity = self.settings.discord
+        if activity is None:
+            return None
+        if self._discord_auth is None or self._discord_auth.activity is not activity:
+            self._discord_auth = DiscordAuth(activity)
+        return self._discord_auth
+
+    async def _discord_config(self, request: web.Request) -> web.Response:
+        """What the Activity page needs before its handshake: the application's (public) client id."""
+        if self.settings.discord is None:
+            raise web.HTTPNotFound()
+        return web.json_response({"client_id": self.settings.discord.client_id})
+
+    async def _discord(self, request: web.Request) -> web.Response:
+        """Activity sign-in: an OAuth2 code → the person's seat at the Activity channel's table, or a
+        spectator's view of it."""
+        auth = self.discord_auth
+        if auth is None:
+            raise web.HTTPNotFound()
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return self._deny(Forged("not JSON"))
+        if not isinstance(body, dict):
+            return self._deny(Forged("not an object"))
+        try:
+            who = await auth.sign_in(body.get("code"), body.get("instance_id"))
+        except CredentialError as e:
+            return self._deny(e)
+        except (TimeoutError, ConnectionError, aiohttp.ClientError):
+            return web.json_response({"error": "unavailable"}, status=503)
+        snap = self.manager.table_in_chat(who.chat_id)
+        if snap is None:
+            return web.json_response({"error": "no_table"}, status=404)
+        now = self.now()
+        seat = snap.seat_of(who.player_id)
+        if seat is not None:
+            token = self.links.token("play", snap.table_id, now, seat=seat, player_id=who.player_id)
+        else:
+            token = self.links.token("watch", snap.table_id, now)
+        # the access token goes back to the page only, for the SDK's ``authenticate``
+        return web.json_response({"token": token, "access_token": who.access_token, "seat": seat,
+                                  "table": snap.table_id})
 
     async def _words(self, request: web.Request) -> web.Response:
         """The page's words in a language (for a page refused before it learnt its reader's)."""

@@ -74,6 +74,10 @@ class ManagerSet:
         """The snapshot of the table, from whichever manager holds it."""
         return self.owner(table_id).get(table_id)
 
+    def table_in_chat(self, chat_id: str) -> TableSnapshot | None:
+        """The chat's newest live table held by this process, if any."""
+        return self.owner_of_chat(chat_id).table_in_chat(chat_id)
+
     def view(self, table_id: int, seat: int | None) -> View:
         """The engine view of a seat."""
         return self.owner(table_id).view(table_id, seat)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.app.cli import db
+from bot.app.cli import db, discord_cli
 from bot.app.cli.common import AI_LEVELS, DB_HELP, GAMES, cli_lang, fail, log_to_file, say
 from bot.app.config import Config, ConfigError, load_config
 from bot.present.i18n import T, translator
@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--bidi", choices=("auto", "terminal", "none"), help="as for play")
 
     db.add_parser(sub)
+    discord_cli.add_parser(sub)
 
     bench = sub.add_parser("bench", help="run the benchmark scripts under bench/")
     bench.add_argument("names", nargs="*", metavar="NAME", help="only these scripts (default: all)")
@@ -129,7 +130,8 @@ def _run_bots(cfg: Config, t: T, *, telegram: bool, discord: bool) -> int:
     from bot.app.runner import run
 
     check_database(cfg.db, t)
-    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token, cfg.telegram_webhook_secret])
+    setup_logging(cfg.log_level, [cfg.telegram_token, cfg.discord_token, cfg.telegram_webhook_secret,
+                                  cfg.discord_client_secret])
     return asyncio.run(run(cfg, telegram=telegram, discord=discord))
 
 
@@ -301,7 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem is not None:
             return fail(f"majlis: {problem}", 2, bidi=getattr(args, "bidi", None))
     handler = {"play": cmd_play, "run": cmd_run, "replay": cmd_replay, "bench": cmd_bench, "rules": cmd_rules,
-               "tables": cmd_tables, "web": cmd_web, "db": db.cmd_db}[args.command]
+               "tables": cmd_tables, "web": cmd_web, "db": db.cmd_db,
+               "discord": discord_cli.cmd_discord}[args.command]
     try:
         return handler(args)
     except Exception as e:

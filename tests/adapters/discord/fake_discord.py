@@ -17,9 +17,12 @@ sent, so that tests can act as people and read back what each of them could see:
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
+import re
+import secrets
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
@@ -40,6 +43,14 @@ TOKEN_LIFE = 15 * 60.0
 #: Permission bits.
 ADMINISTRATOR, MANAGE_GUILD = 1 << 3, 1 << 5
 MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use app commands
+#: Interaction callback type 12: open the application's Activity for the person who pressed.
+LAUNCH_ACTIVITY = 12
+#: Application command type 4: the Entry Point command Discord makes when Activities are switched on.
+PRIMARY_ENTRY_POINT = 4
+#: How many emojis an application may own.
+APP_EMOJI_LIMIT = 2000
+#: How long an OAuth2 authorization code may be exchanged (Discord: about ten minutes).
+CODE_LIFE = 10 * 60.0
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -124,6 +135,7 @@ class Interaction:
     original_id: int | None = None
     ephemeral: bool = False
     followups: list[int] = field(default_factory=list)
+    instance_id: str | None = None  # the Activity instance a LAUNCH_ACTIVITY response opened
     edits: int = 0
     errors: list[int] = field(default_factory=list)  # Discord error codes the bot provoked
     event: asyncio.Event = field(default_factory=asyncio.Event)
@@ -142,9 +154,22 @@ class Interaction:
 class FakeDiscord:
     """The fake server: one guild with text channels and members, REST and gateway."""
 
-    def __init__(self, *, guilds: int = 1, channels: int = 1, shards: int = 1) -> None:
+    def __init__(self, *, guilds: int = 1, channels: int = 1, shards: int = 1, activities: bool = False) -> None:
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self.app_id = self.bot_id = self._id()
+        #: The application's OAuth2 secret and the bot token it accepts (``Authorization: Bot ...``).
+        self.client_secret = "fake-secret-" + secrets.token_urlsafe(16)
+        self.bot_token = "fake-token"
+        #: Activities switched on in the Developer Portal: LAUNCH_ACTIVITY works, and the Entry
+        #: Point command exists (a bulk overwrite must keep it: error 50240).
+        self.activities = activities
+        self.codes: dict[str, tuple[int, float, list[str]]] = {}  # code -> (user, issued at, scopes)
+        self.used_codes: set[str] = set()
+        self.exchanges: list[str] = []  # every code presented to /oauth2/token, in order
+        self.access_tokens: dict[str, tuple[int, list[str]]] = {}  # access token -> (user, scopes)
+        self.instances: dict[str, dict[str, Any]] = {}  # activity instance id -> location and users
+        self.app_emojis: dict[int, dict[str, Any]] = {}  # the application's own emojis, by id
+        self.emoji_images: dict[int, bytes] = {}
         self.shards = shards
         self.guilds: dict[int, dict[str, Any]] = {}
         self.channels: dict[int, dict[str, Any]] = {}
@@ -180,6 +205,14 @@ class FakeDiscord:
         self.channel_id = next(cid for cid, c in self.channels.items() if c["guild_id"] == self.guild_id)
         self.bot_user = {"id": str(self.bot_id), "username": "majlis", "discriminator": "0", "avatar": None,
                          "global_name": "Majlis", "bot": True}
+        if activities:
+            self.commands[None] = [self._entry_point()]
+
+    def _entry_point(self) -> dict[str, Any]:
+        """The default Entry Point command ("Launch"), handled by Discord (handler 2)."""
+        return {"id": str(self._id()), "application_id": str(self.app_id), "version": "1", "type": PRIMARY_ENTRY_POINT,
+                "name": "launch", "description": "", "handler": 2, "integration_types": [0, 1],
+                "contexts": [0, 1, 2]}
 
     def _id(self) -> int:
         return next(self._ids)
@@ -221,7 +254,11 @@ class FakeDiscord:
         app.router.add_get("/", self._gateway)
         api = "/api/v10"
         r = app.router
-        r.add_get(api + "/users/@me", lambda _r: _json(self.bot_user))
+        r.add_get(api + "/users/@me", self._me)
+        r.add_post(api + "/oauth2/token", self._oauth_token)
+        r.add_get(api + "/applications/{app}/activity-instances/{iid}", self._activity_instance)
+        r.add_get(api + "/applications/{app}/emojis", self._get_emojis)
+        r.add_post(api + "/applications/{app}/emojis", self._create_emoji)
         r.add_get(api + "/oauth2/applications/@me", self._app_info)
         r.add_get(api + "/gateway", lambda _r: _json({"url": self.gateway_url}))
         r.add_get(api + "/gateway/bot", self._gateway_bot)
@@ -313,6 +350,11 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         body = await request.json()
         guild = request.match_info.get("guild")
+        if guild is None and self.activities and not any(c.get("type") == PRIMARY_ENTRY_POINT for c in body):
+            self.violations.append("a bulk overwrite without the Entry Point command")
+            return _error(400, 50240, "You cannot remove this app's Entry Point command in a bulk update "
+                                      "operation. Please include the Entry Point command in your update "
+                                      "request or delete it separately.")
         out = []
         for given in body:
             cmd = dict(given, id=str(self._id()), application_id=str(self.app_id), version="1")
@@ -379,7 +421,12 @@ class FakeDiscord:
         if bad is not None:
             return bad
         cb = body["type"]
+        if cb == LAUNCH_ACTIVITY and (not self.activities or ix.type not in (2, 3) or ix.guild_id is None):
+            self.violations.append(f"LAUNCH_ACTIVITY for interaction {ix.id} (activities {self.activities})")
+            return _error(400, 50035, "Invalid Form Body: this application cannot launch an Activity here")
         ix.response_type, ix.responded_at = cb, self.now()
+        if cb == LAUNCH_ACTIVITY:
+            ix.instance_id = self.launch(ix.user_id, ix.channel_id)
         message: Message | None = None
         if cb in (4, 5):
             ix.ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
@@ -405,6 +452,9 @@ class FakeDiscord:
                                    "resource": {"type": cb}}
         if message is not None:
             payload["resource"]["message"] = self._message_json(message)
+        if ix.instance_id is not None:
+            payload["interaction"]["activity_instance_id"] = ix.instance_id
+            payload["resource"]["activity_instance"] = {"id": ix.instance_id}
         if "with_response" not in request.query:
             return web.Response(status=204)
         return _json(payload)
@@ -484,6 +534,122 @@ class FakeDiscord:
         message.deleted = True
         self._record("delete", message, "interaction")
         return web.Response(status=204)
+
+    # ---- REST: OAuth2 and Activities ----
+
+    def _auth(self, request: web.Request) -> tuple[str, str]:
+        kind, _, value = request.headers.get("Authorization", "").partition(" ")
+        return kind, value
+
+    async def _me(self, request: web.Request) -> web.Response:
+        """The bot (``Bot`` token) or the person an OAuth2 access token stands for (``Bearer``)."""
+        kind, value = self._auth(request)
+        if kind == "Bearer":
+            held = self.access_tokens.get(value)
+            if held is None:
+                return _error(401, 0, "401: Unauthorized")
+            user = self.users[held[0]]
+            return _json({**{k: v for k, v in user.items() if k != "locale"}, "public_flags": 0, "flags": 0})
+        return _json(self.bot_user)
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """``POST /oauth2/token``: form-encoded only (JSON is refused, as on Discord); one use per code."""
+        if request.content_type != "application/x-www-form-urlencoded":
+            return _json({"error": "invalid_request", "error_description": "form body expected"}, 400)
+        form = await request.post()
+        code = str(form.get("code", ""))
+        self.exchanges.append(code)
+        if form.get("client_id") != str(self.app_id) or form.get("client_secret") != self.client_secret:
+            return _json({"error": "invalid_client"}, 401)
+        if form.get("grant_type") != "authorization_code":
+            return _json({"error": "unsupported_grant_type"}, 400)
+        issued = self.codes.get(code)
+        if issued is None or code in self.used_codes or self.now() - issued[1] > CODE_LIFE:
+            return _json({"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}, 400)
+        self.used_codes.add(code)
+        access = "fake-access-" + secrets.token_urlsafe(24)
+        self.access_tokens[access] = (issued[0], issued[2])
+        return _json({"access_token": access, "token_type": "Bearer", "expires_in": 604800,
+                      "refresh_token": "fake-refresh-" + secrets.token_urlsafe(24), "scope": " ".join(issued[2])})
+
+    async def _activity_instance(self, request: web.Request) -> web.Response:
+        """``GET /applications/{app}/activity-instances/{instance}``: the bot's token only."""
+        kind, value = self._auth(request)
+        if kind != "Bot" or value != self.bot_token or request.match_info["app"] != str(self.app_id):
+            return _error(401, 0, "401: Unauthorized")
+        found = self.instances.get(request.match_info["iid"])
+        if found is None:
+            return _error(404, 10090, "Unknown activity instance")  # the code is the fake's own choice
+        loc = {"id": f"gc-{found['guild_id']}-{found['channel_id']}", "kind": "gc",
+               "channel_id": str(found["channel_id"]), "guild_id": str(found["guild_id"])}
+        return _json({"application_id": str(self.app_id), "instance_id": request.match_info["iid"],
+                      "launch_id": str(found["launch_id"]), "location": loc,
+                      "users": [str(u) for u in sorted(found["users"])]})
+
+    # ---- REST: the application's emojis ----
+
+    async def _get_emojis(self, request: web.Request) -> web.Response:
+        if request.match_info["app"] != str(self.app_id):
+            return _error(403, 50001, "Missing Access")
+        return _json({"items": list(self.app_emojis.values())})
+
+    async def _create_emoji(self, request: web.Request) -> web.Response:
+        """Discord's rules: a name of 2 to 32 letters, digits or underscores, unique in the application;
+        a PNG, JPEG or GIF data URI of at most 256 KiB; at most 2000 emojis (error 30008)."""
+        if request.match_info["app"] != str(self.app_id):
+            return _error(403, 50001, "Missing Access")
+        body = await request.json()
+        name, image = str(body.get("name", "")), str(body.get("image", ""))
+        if not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            return _error(400, 50035, "Invalid Form Body: name")
+        if any(e["name"] == name for e in self.app_emojis.values()):
+            return _error(400, 50035, "Invalid Form Body: name: An emoji with this name already exists")
+        if len(self.app_emojis) >= APP_EMOJI_LIMIT:
+            return _error(400, 30008, "Maximum number of emojis reached (2000)")
+        head, _, data = image.partition(",")
+        if head not in ("data:image/png;base64", "data:image/jpeg;base64", "data:image/gif;base64"):
+            return _error(400, 50035, "Invalid Form Body: image")
+        raw = base64.b64decode(data)
+        if len(raw) > 256 * 1024:
+            return _error(400, 50035, "Invalid Form Body: image: File cannot be larger than 256.0 kb")
+        eid = self._id()
+        self.app_emojis[eid] = {"id": str(eid), "name": name, "roles": [], "user": self.bot_user,
+                                "require_colons": True, "managed": False, "animated": False, "available": True}
+        self.emoji_images[eid] = raw
+        return _json(self.app_emojis[eid], 201)
+
+    # ---- the Discord client's side of an Activity (what the fake SDK host asks for) ----
+
+    def launch(self, user_id: int, channel_id: int) -> str:
+        """``user_id`` opens the Activity in ``channel_id``: they join the channel's running instance,
+        or a new one starts. Returns the instance id the iframe's address carries."""
+        for iid, inst in self.instances.items():
+            if inst["channel_id"] == channel_id:
+                inst["users"].add(user_id)
+                return iid
+        iid = f"i-{self._id()}-gc-{channel_id}"
+        self.instances[iid] = {"channel_id": channel_id, "guild_id": self.channels[channel_id].get("guild_id"),
+                               "users": {user_id}, "launch_id": self._id()}
+        return iid
+
+    def authorize(self, user_id: int, client_id: str, scopes: list[str]) -> str | None:
+        """The AUTHORIZE command: a code for ``user_id`` (None for another application's id)."""
+        if client_id != str(self.app_id):
+            return None
+        code = "fake-code-" + secrets.token_urlsafe(16)
+        self.codes[code] = (user_id, self.now(), list(scopes))
+        return code
+
+    def authenticate(self, access_token: str | None) -> dict[str, Any] | None:
+        """The AUTHENTICATE command's data for a token this application was given, else None."""
+        held = self.access_tokens.get(access_token or "")
+        if held is None:
+            return None
+        user = self.users[held[0]]
+        return {"access_token": access_token, "scopes": held[1], "expires": "2030-01-01T00:00:00.000000+00:00",
+                "user": {"id": user["id"], "username": user["username"], "discriminator": "0", "avatar": None,
+                         "public_flags": 0, "global_name": user["global_name"]},
+                "application": {"id": str(self.app_id), "name": "Majlis", "description": "", "icon": None}}
 
     # ---- REST: channels and DMs ----
 

@@ -166,8 +166,9 @@ class Bot:
 
     def __init__(self, fake: FakeDiscord, db: Path, *, sharded: bool = False,
                  settings: ManagerSettings | None = None, limits: CommandLimits = TEST_LIMITS,
-                 limits_clock: Any = None) -> None:
+                 limits_clock: Any = None, table_link: Any = None) -> None:
         self.fake = fake
+        self.table_link = table_link  # the presenter's row under a table message (e.g. "Open table")
         self.limits = limits
         self.limits_clock = limits_clock
         self.db = db
@@ -186,7 +187,7 @@ class Bot:
         self.privacy = privacy = Privacy(self.manager)
 
         def presenter(manager: TableManager, transport: Any) -> Presenter:
-            p = Presenter(manager, {"dc": transport})
+            p = Presenter(manager, {"dc": transport}, table_link=self.table_link)
             privacy.watch_presenter(p)
             return p
 

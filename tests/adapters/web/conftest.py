@@ -19,13 +19,19 @@ OUTPUT = Path(os.environ.get("MAJLIS_TEST_OUTPUT") or Path(__file__).parent / "o
 
 
 
+#: A page on a public address (the fake Discord client on https://discord.com) may frame one on
+#: 127.0.0.1: Chromium's Local Network Access checks would refuse it, which only the tests meet (a
+#: real Activity's page is served by Discord's proxy from a public address).
+LOCAL_FROM_PUBLIC = "--disable-features=LocalNetworkAccessChecks"
+
+
 @contextlib.asynccontextmanager
-async def chromium() -> AsyncIterator[Any]:
-    """Debian's chromium through playwright, closed on the way out."""
+async def chromium(*extra: str) -> AsyncIterator[Any]:
+    """Debian's chromium through playwright, closed on the way out (``extra``: more switches)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, *extra])
         try:
             yield browser
         finally:

@@ -711,6 +711,14 @@
     }).catch(deny);
   }
 
+  // -- Discord Activity: the SDK's handshake and the sign-in live in a module of their own ---------
+  function discord() {
+    import("/static/activity.mjs").then((m) => m.signIn()).then((t) => {
+      token = t;
+      connect();
+    }).catch(deny);
+  }
+
   // -- replays -------------------------------------------------------------------------------------
   function replay(tableId) {
     fetch(`/api/replay/${tableId}?k=${encodeURIComponent(token)}`, { cache: "no-store" }).then((r) => {
@@ -769,7 +777,9 @@
   const hashParams = new URLSearchParams(location.hash.slice(1));
   token = hashParams.get("k");
   const replayMatch = location.pathname.match(/^\/replay\/(\d+)$/);
+  const search = new URLSearchParams(location.search);
   if (location.pathname === "/tg") telegram();
+  else if (search.has("frame_id") && search.has("instance_id")) discord();
   else if (replayMatch) replay(replayMatch[1]);
   else if (token) connect();
   else deny();
