@@ -46,6 +46,7 @@ from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.manager import TableManager
 from bot.core.model import Person, TableSnapshot
+from bot.core.table import Table
 from bot.present.render.errors import render_error
 from storage.records import LIVE_STATUSES, TableStatus
 
@@ -281,18 +282,30 @@ class WebServer:
             return self._deny(e)
         except (TimeoutError, ConnectionError, aiohttp.ClientError):
             return web.json_response({"error": "unavailable"}, status=503)
-        snap = self.manager.table_in_chat(who.chat_id)
-        if snap is None:
+        found = await self._live_table(who.chat_id)
+        if found is None:
             return web.json_response({"error": "no_table"}, status=404)
+        table_id, seat = found[0], found[1].seat_of(who.player_id)
         now = self.now()
-        seat = snap.seat_of(who.player_id)
         if seat is not None:
-            token = self.links.token("play", snap.table_id, now, seat=seat, player_id=who.player_id)
+            token = self.links.token("play", table_id, now, seat=seat, player_id=who.player_id)
         else:
-            token = self.links.token("watch", snap.table_id, now)
+            token = self.links.token("watch", table_id, now)
         # the access token goes back to the page only, for the SDK's ``authenticate``
         return web.json_response({"token": token, "access_token": who.access_token, "seat": seat,
-                                  "table": snap.table_id})
+                                  "table": table_id})
+
+    async def _live_table(self, chat_id: str) -> tuple[int, Table] | None:
+        """The chat's live table: held here, else (several processes on one database) as stored by the
+        process that holds it; the page then follows it through the relay like any other."""
+        snap = self.manager.table_in_chat(chat_id)
+        if snap is not None:
+            return snap.table_id, Table(record=snap.table)
+        lease = await self.manager.repo.chat_lease(chat_id)
+        record = await self.manager.repo.get_table(lease[0]) if lease is not None else None
+        if record is None or record.status not in LIVE_STATUSES or record.chat_id != chat_id:
+            return None
+        return record.table_id, Table(record=record)
 
     async def _words(self, request: web.Request) -> web.Response:
         """The page's words in a language (for a page refused before it learnt its reader's)."""

@@ -183,3 +183,26 @@ async def test_the_page_may_be_framed_by_discord_only_with_the_activity_on(activ
                          ) as r:
             assert r.status == 403
     assert "discord.com" not in csp(False)
+
+
+async def test_a_web_process_that_does_not_hold_the_table_still_seats_its_player(activity: Activity) -> None:
+    """Several processes on one database: the web server that gets the sign-in may not hold the table;
+    the seat is read from storage (the page then follows the table through the relay)."""
+    a = activity
+    other = TableManager(a.manager.repo, router=routed, settings=ManagerSettings(ai_delay=0.0))  # not started:
+    settings = WebSettings(port=0, discord=DiscordActivity(str(a.fake.app_id), a.fake.client_secret,  # holds nothing
+                                                           a.fake.bot_token, a.fake.api_base))
+    server = WebServer(other, a.server.secret, settings)
+    base = await server.start()
+    try:
+        assert other.table_in_chat(f"dc:{a.fake.channel_id}") is None
+        instance = a.launch(a.alice)
+        async with aiohttp.ClientSession() as s, \
+                s.post(base + "/api/discord", json={"code": a.code(a.alice), "instance_id": instance}) as r:
+            assert r.status == 200
+            alice = await r.json()
+        assert alice["seat"] == 0 and alice["table"] == a.table_id
+        grant = verify(a.server.secret, alice["token"], a.manager.clock.now())
+        assert (grant.kind, grant.seat, grant.player_id) == ("play", 0, f"dc:{a.alice}")
+    finally:
+        await server.close()
