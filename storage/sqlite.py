@@ -432,6 +432,7 @@ class SQLiteRepository:
             c, "INSERT OR REPLACE INTO players (player_id, name, lang, dm_ok, turn_ping) VALUES (?, ?, ?, ?, ?)", row))
 
     async def subscribe(self, chat_id: str, player_id: str, on: bool, at: float) -> bool:
+        args: tuple[Any, ...]
         if on:
             sql, args = ("INSERT OR IGNORE INTO subscriptions (chat_id, player_id, since) VALUES (?, ?, ?)",
                          (chat_id, player_id, at))

@@ -48,7 +48,7 @@ _MESSAGE_IDS = TABLES["tables"].index("message_ids")
 #: 4 on PostgreSQL) lacks ``hands`` and ``notify``; one written before notifications (schema 9 on
 #: SQLite, 6 on PostgreSQL) lacks ``notify``; a ``players`` row of then lacks ``turn_ping``. They get
 #: the defaults, as the migrations give them (and such an export has no ``subscriptions``).
-_LEGACY_CHAT_DEFAULTS = {len(TABLES["chats"]) - 2: ["both", 0], len(TABLES["chats"]) - 1: [0]}
+_LEGACY_CHAT_DEFAULTS: dict[int, list[Any]] = {len(TABLES["chats"]) - 2: ["both", 0], len(TABLES["chats"]) - 1: [0]}
 _LEGACY_PLAYER_WIDTH = len(TABLES["players"]) - 1
 _PARKED = TABLES["tables"].index("parked")
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
