@@ -118,6 +118,7 @@ class Presenter:
         self._tables: dict[int, TableSnapshot] = {}  # live tables
         self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
         self._mentions: dict[int, _Mention] = {}  # live tables' turn mentions (one person at a time)
+        self._firing: set[asyncio.Task[None]] = set()
         self._called: TTLCache[int, bool] = TTLCache(MAX_CALLED)  # tables whose opening was called
         self._seat_called: TTLCache[int, float] = TTLCache(MAX_CALLED)  # when a table's free seat was
         manager.subscribe(self.on_update)
@@ -341,7 +342,7 @@ class Presenter:
             await self._turn_mention(snap, t)
             if any(e["type"] == "seat_to_ai" and e.get("reason") == "left" for e in update.events):
                 last = self._seat_called.get(snap.table_id)
-                now = self.clock.now()
+                now = self.manager.clock.now()
                 if (last is None or now - last >= SEAT_CALL_EVERY) and await self._call(snap, "seat", hub, t):
                     self._seat_called.put(snap.table_id, now)
         elif update.reason == "created" and snap.table.status == LOBBY and snap.table_id not in self._called:
@@ -386,7 +387,8 @@ class Presenter:
         self._mentions[tid] = mention
         if share is None:
             return
-        now = self.clock.now()
+        clock = self.manager.clock  # the clock of the tables' deadlines (the outboxes may pace on another)
+        now = clock.now()
         chat = snap.table.chat_id
         deadline = snap.table.deadline
         if deadline is not None:
@@ -394,14 +396,21 @@ class Presenter:
             due = deadline - turn + ping_delay(turn, share)
         else:
             due = now + ping_delay(0, share)
-        later = getattr(self.clock, "call_later", None)
+        later = getattr(clock, "call_later", None)
         if later is None:
             return
         mention.handle = later(max(0.0, due - now), partial(self._mention_due, tid, mention, t))
 
     def _mention_due(self, tid: int, mention: _Mention, t: T) -> None:
         """The share of the turn has passed: mention the person if it is still their turn."""
-        if self._mentions.get(tid) is not mention:
+        task = asyncio.get_running_loop().create_task(self._mention_now(tid, mention, t))
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def _mention_now(self, tid: int, mention: _Mention, t: T) -> None:
+        """Mention the person if they still ask for it (a choice changed meanwhile counts at once)."""
+        record = await self.manager.prefs.player_record(mention.player)
+        if self._mentions.get(tid) is not mention or record is None or record.turn_ping is None:
             return
         snap = self._tables.get(tid)
         hub = self.hubs.get(platform_of(snap.table.chat_id)) if snap is not None else None

@@ -361,8 +361,8 @@ def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]])
             changes["ai_level"] = value
         elif key == "hands" and value in HANDS:
             changes["hands"] = value
-        elif key == "notify" and value in ("on", "off"):
-            changes["notify"] = value == "on"
+        elif key == "notify" and isinstance(value, bool):  # parse_options reads on/off as True/False
+            changes["notify"] = value
         elif "." in key and texts.GAME_ALIASES.get(key.split(".", 1)[0]):
             game = texts.GAME_ALIASES[key.split(".", 1)[0]]
             new_defaults.setdefault(game, {})[key.split(".", 1)[1]] = value

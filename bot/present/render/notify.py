@@ -49,7 +49,7 @@ def stand_in(i: int) -> str:
 
 def render_turn_mention(player: tuple[str, str], table_id: int, game: str, t: T) -> OutMessage:
     """The group's reminder that it is one person's turn, mentioning them (``/notify turn``)."""
-    text = t.gettext("{name}, it is your turn at table {table} ({game}).", name=stand_in(0), table=table_id,
+    text = t.gettext("{mention}, it is your turn at table {table} ({game}).", mention=stand_in(0), table=table_id,
                      game=game_name(game, t))
     text, mentions = with_mentions(t.lines([text]), [player], t)
     return OutMessage(text, (), notify=True, mentions=mentions)
