@@ -75,6 +75,7 @@ class MemoryRepository:
     def __init__(self) -> None:
         self._chats: dict[str, Row] = {}
         self._players: dict[str, Row] = {}
+        self._subscriptions: dict[tuple[str, str], float] = {}  # (chat, player) -> since
         self._tables: dict[int, Row] = {}
         self._logs: dict[int, list[Row]] = {}
         self._snapshots: dict[int, tuple[int, str]] = {}
@@ -128,6 +129,23 @@ class MemoryRepository:
 
     async def save_player(self, player: PlayerRecord) -> None:
         self._players[player.player_id] = player_row(player)
+
+    async def subscribe(self, chat_id: str, player_id: str, on: bool, at: float) -> bool:
+        key = (chat_id, player_id)
+        if on:
+            if key in self._subscriptions:
+                return False
+            self._subscriptions[key] = float(at)
+            return True
+        return self._subscriptions.pop(key, None) is not None
+
+    async def subscribers(self, chat_id: str, limit: int = 100) -> list[tuple[str, str]]:
+        found = sorted((since, pid) for (chat, pid), since in self._subscriptions.items() if chat == chat_id)
+        out = []
+        for _, pid in found[:max(0, limit)]:
+            row = self._players.get(pid)
+            out.append((pid, "" if row is None else str(row[1])))
+        return out
 
     def _name(self, player_id: str) -> str:
         row = self._players.get(player_id)
@@ -520,6 +538,9 @@ class MemoryRepository:
         for key in [k for k in self._ratings if k[0] == old_chat_id]:
             rating = self._ratings.pop(key)
             self._ratings.setdefault((new_chat_id, key[1], key[2]), rating)
+        for chat, pid in [k for k in self._subscriptions if k[0] == old_chat_id]:
+            since = self._subscriptions.pop((chat, pid))
+            self._subscriptions.setdefault((new_chat_id, pid), since)
         return live
 
     async def leaderboard(self, chat_id: str, game: str, limit: int = 10) -> list[LeaderRow]:

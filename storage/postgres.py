@@ -368,18 +368,18 @@ class PostgresRepository:
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:
         row = await self._read(lambda c: c.fetchrow(
-            "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level, hands FROM chats "
+            "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level, hands, notify FROM chats "
             "WHERE chat_id = $1", chat_id))
         return None if row is None else chat_from(tuple(row))
 
     async def save_chat(self, chat: ChatRecord) -> None:
         row = chat_row(chat)
         await self._write(lambda c: c.execute(
-            "INSERT INTO chats (chat_id, lang, turn_seconds, digits, default_options, ai_level, hands) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (chat_id) DO UPDATE SET "
+            "INSERT INTO chats (chat_id, lang, turn_seconds, digits, default_options, ai_level, hands, notify) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (chat_id) DO UPDATE SET "
             "lang = excluded.lang, turn_seconds = excluded.turn_seconds, digits = excluded.digits, "
-            "default_options = excluded.default_options, ai_level = excluded.ai_level, hands = excluded.hands",
-            *row))
+            "default_options = excluded.default_options, ai_level = excluded.ai_level, hands = excluded.hands, "
+            "notify = excluded.notify", *row))
 
     async def delete_chat(self, chat_id: str) -> bool:
         status = await self._write(lambda c: c.execute("DELETE FROM chats WHERE chat_id = $1", chat_id))
@@ -387,14 +387,32 @@ class PostgresRepository:
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         row = await self._read(lambda c: c.fetchrow(
-            "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = $1", player_id))
+            "SELECT player_id, name, lang, dm_ok, turn_ping FROM players WHERE player_id = $1", player_id))
         return None if row is None else player_from(tuple(row))
 
     async def save_player(self, player: PlayerRecord) -> None:
         row = player_row(player)
         await self._write(lambda c: c.execute(
-            "INSERT INTO players VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET "
-            "name = excluded.name, lang = excluded.lang, dm_ok = excluded.dm_ok", *row))
+            "INSERT INTO players (player_id, name, lang, dm_ok, turn_ping) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, lang = excluded.lang, "
+            "dm_ok = excluded.dm_ok, turn_ping = excluded.turn_ping", *row))
+
+    async def subscribe(self, chat_id: str, player_id: str, on: bool, at: float) -> bool:
+        if on:
+            status = await self._write(lambda c: c.execute(
+                "INSERT INTO subscriptions (chat_id, player_id, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                chat_id, player_id, at))
+        else:
+            status = await self._write(lambda c: c.execute(
+                "DELETE FROM subscriptions WHERE chat_id = $1 AND player_id = $2", chat_id, player_id))
+        return str(status).rsplit(" ", 1)[-1] != "0"
+
+    async def subscribers(self, chat_id: str, limit: int = 100) -> list[tuple[str, str]]:
+        rows = await self._read(lambda c: c.fetch(
+            "SELECT s.player_id, COALESCE(p.name, '') FROM subscriptions s "
+            "LEFT JOIN players p ON p.player_id = s.player_id WHERE s.chat_id = $1 "
+            "ORDER BY s.since, s.player_id LIMIT $2", chat_id, limit))
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     # tables and their logs
 
@@ -596,6 +614,10 @@ class PostgresRepository:
                             "ratings n WHERE n.scope = $1 AND n.game = r.game AND n.player_id = r.player_id)",
                             new_chat_id, old_chat_id)
             await c.execute("DELETE FROM ratings WHERE scope = $1", old_chat_id)
+            await c.execute("UPDATE subscriptions s SET chat_id = $1 WHERE chat_id = $2 AND NOT EXISTS (SELECT 1 "
+                            "FROM subscriptions n WHERE n.chat_id = $1 AND n.player_id = s.player_id)",
+                            new_chat_id, old_chat_id)
+            await c.execute("DELETE FROM subscriptions WHERE chat_id = $1", old_chat_id)
             return int(live)
 
         return await self._write(move)

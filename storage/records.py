@@ -43,6 +43,9 @@ class ChatRecord:
     #: the hand to its player only), "group" (only the group's ephemeral hands), "dm" (only the
     #: private chat). See ``HANDS``.
     hands: str = "both"
+    #: Whether people may ask to be called when a table opens or a seat frees here (``/notify
+    #: tables on``, bot/core/notify.py); an admin turns it on (``/settings notify=on``). Off by default.
+    notify: bool = False
 
 
 #: The values of :attr:`ChatRecord.hands`.
@@ -57,6 +60,9 @@ class PlayerRecord:
     name: str
     lang: str | None = None
     dm_ok: bool | None = None  # None: unknown; False: the last private message failed (403/50007)
+    #: The share of the turn timer (percent, 1-100) after which the person is mentioned in the group
+    #: while it is still their turn (``/notify turn 50%``, bot/core/notify.py); None: never (the default).
+    turn_ping: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,6 +101,13 @@ class Repository(Protocol):
     async def get_player(self, player_id: str) -> PlayerRecord | None: ...
     async def save_player(self, player: PlayerRecord) -> None: ...
 
+    async def subscribe(self, chat_id: str, player_id: str, on: bool, at: float) -> bool:
+        """Ask (``on``) or stop asking to be called when a table opens or a seat frees in ``chat_id``
+        (``at``: when, epoch seconds; a renewed subscription keeps its first time). True if it changed."""
+
+    async def subscribers(self, chat_id: str, limit: int = 100) -> list[tuple[str, str]]:
+        """Who asked to be called in ``chat_id``: (player id, stored name or ""), oldest first, at most ``limit``."""
+
     async def create_table(self, table: TableRecord, *, owner: str | None = None,
                            lease_until: float | None = None) -> int:
         """Insert a table (its ``table_id`` is ignored, ``rev`` 0) and return the new id.

@@ -40,21 +40,23 @@ def dumps(value: Any) -> str:
 
 
 def chat_row(c: ChatRecord) -> Row:
-    return (c.chat_id, c.lang, c.turn_seconds, c.digits, dumps(c.default_options), c.ai_level, c.hands)
+    return (c.chat_id, c.lang, c.turn_seconds, c.digits, dumps(c.default_options), c.ai_level, c.hands,
+            int(c.notify))
 
 
 def chat_from(row: Row) -> ChatRecord:
-    chat_id, lang, turn_seconds, digits, options, ai_level, hands = row
-    return ChatRecord(chat_id, lang, turn_seconds, digits, json.loads(options), ai_level, hands)
+    chat_id, lang, turn_seconds, digits, options, ai_level, hands, notify = row
+    return ChatRecord(chat_id, lang, turn_seconds, digits, json.loads(options), ai_level, hands, bool(notify))
 
 
 def player_row(p: PlayerRecord) -> Row:
-    return (p.player_id, p.name, p.lang, None if p.dm_ok is None else int(p.dm_ok))
+    return (p.player_id, p.name, p.lang, None if p.dm_ok is None else int(p.dm_ok), p.turn_ping)
 
 
 def player_from(row: Row) -> PlayerRecord:
-    player_id, name, lang, dm_ok = row
-    return PlayerRecord(player_id, name, lang, None if dm_ok is None else bool(dm_ok))
+    player_id, name, lang, dm_ok, turn_ping = row
+    return PlayerRecord(player_id, name, lang, None if dm_ok is None else bool(dm_ok),
+                        None if turn_ping is None else int(turn_ping))
 
 
 TABLE_COLUMNS = (  # table_id first and rev last: the writes rely on it

@@ -408,7 +408,7 @@ class SQLiteRepository:
 
     async def get_chat(self, chat_id: str) -> ChatRecord | None:
         row = await self._call(lambda c: _one(
-            c, "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level, hands FROM chats "
+            c, "SELECT chat_id, lang, turn_seconds, digits, default_options, ai_level, hands, notify FROM chats "
             "WHERE chat_id = ?", (chat_id,)))
         return None if row is None else chat_from(row)
 
@@ -416,19 +416,36 @@ class SQLiteRepository:
         row = chat_row(chat)
         await self._write(lambda c: _run(
             c, "INSERT OR REPLACE INTO chats (chat_id, lang, turn_seconds, digits, default_options, ai_level, "
-            "hands) VALUES (?, ?, ?, ?, ?, ?, ?)", row))
+            "hands, notify) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row))
 
     async def delete_chat(self, chat_id: str) -> bool:
         return await self._write(lambda c: _rowcount(c, "DELETE FROM chats WHERE chat_id = ?", (chat_id,))) > 0
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         row = await self._call(lambda c: _one(
-            c, "SELECT player_id, name, lang, dm_ok FROM players WHERE player_id = ?", (player_id,)))
+            c, "SELECT player_id, name, lang, dm_ok, turn_ping FROM players WHERE player_id = ?", (player_id,)))
         return None if row is None else player_from(row)
 
     async def save_player(self, player: PlayerRecord) -> None:
         row = player_row(player)
-        await self._write(lambda c: _run(c, "INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?)", row))
+        await self._write(lambda c: _run(
+            c, "INSERT OR REPLACE INTO players (player_id, name, lang, dm_ok, turn_ping) VALUES (?, ?, ?, ?, ?)", row))
+
+    async def subscribe(self, chat_id: str, player_id: str, on: bool, at: float) -> bool:
+        args: tuple[Any, ...]
+        if on:
+            sql, args = ("INSERT OR IGNORE INTO subscriptions (chat_id, player_id, since) VALUES (?, ?, ?)",
+                         (chat_id, player_id, at))
+        else:
+            sql, args = "DELETE FROM subscriptions WHERE chat_id = ? AND player_id = ?", (chat_id, player_id)
+        return await self._write(lambda c: _rowcount(c, sql, args)) > 0
+
+    async def subscribers(self, chat_id: str, limit: int = 100) -> list[tuple[str, str]]:
+        rows = await self._call(lambda c: _all(
+            c, "SELECT s.player_id, COALESCE(p.name, '') FROM subscriptions s "
+            "LEFT JOIN players p ON p.player_id = s.player_id WHERE s.chat_id = ? "
+            "ORDER BY s.since, s.player_id LIMIT ?", (chat_id, limit)))
+        return [(str(pid), str(name)) for pid, name in rows]
 
     # tables and their logs
 
@@ -702,6 +719,9 @@ class SQLiteRepository:
             await c.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
             await c.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_chat_id, old_chat_id))
             await c.execute("DELETE FROM ratings WHERE scope = ?", (old_chat_id,))
+            await c.execute("UPDATE OR IGNORE subscriptions SET chat_id = ? WHERE chat_id = ?",
+                            (new_chat_id, old_chat_id))
+            await c.execute("DELETE FROM subscriptions WHERE chat_id = ?", (old_chat_id,))
             return int(live)
 
         return await self._write(move)

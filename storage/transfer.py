@@ -25,8 +25,9 @@ VERSION = 1
 #: Every table with its columns, parents before children.
 TABLES: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),
-    "chats": ("chat_id", "lang", "turn_seconds", "digits", "default_options", "ai_level", "hands"),
-    "players": ("player_id", "name", "lang", "dm_ok"),
+    "chats": ("chat_id", "lang", "turn_seconds", "digits", "default_options", "ai_level", "hands", "notify"),
+    "players": ("player_id", "name", "lang", "dm_ok", "turn_ping"),
+    "subscriptions": ("chat_id", "player_id", "since"),
     "tables": (*TABLE_COLUMNS.split(", "), "owner", "lease_until"),
     "actions": ("table_id", "seq", "seat", "action", "actor", "at"),
     "snapshots": ("table_id", "seq", "state"),
@@ -44,14 +45,17 @@ TABLES: dict[str, tuple[str, ...]] = {
 _LEGACY_TABLE_WIDTH = len(TABLES["tables"]) - 3
 _MESSAGE_IDS = TABLES["tables"].index("message_ids")
 #: A ``chats`` row of an export written before a chat chose where its hands go (schema 7 on SQLite,
-#: 4 on PostgreSQL) lacks ``hands``; it gets the default, as the migrations give it.
-_LEGACY_CHAT_WIDTH = len(TABLES["chats"]) - 1
+#: 4 on PostgreSQL) lacks ``hands`` and ``notify``; one written before notifications (schema 9 on
+#: SQLite, 6 on PostgreSQL) lacks ``notify``; a ``players`` row of then lacks ``turn_ping``. They get
+#: the defaults, as the migrations give them (and such an export has no ``subscriptions``).
+_LEGACY_CHAT_DEFAULTS: dict[int, list[Any]] = {len(TABLES["chats"]) - 2: ["both", 0], len(TABLES["chats"]) - 1: [0]}
+_LEGACY_PLAYER_WIDTH = len(TABLES["players"]) - 1
 _PARKED = TABLES["tables"].index("parked")
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",
          "seasons": "league, number", "season_matches": "table_id", "rating_changes": "table_id, player_id",
-         "champions": "league, number, game"}
+         "champions": "league, number, game", "subscriptions": "chat_id, player_id"}
 
 Repo = SQLiteRepository | PostgresRepository
 
@@ -101,8 +105,10 @@ def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
             raise BadExport(f"line {number}: not a row") from None
         if name == "tables" and isinstance(row, list) and len(row) == _LEGACY_TABLE_WIDTH:
             row = _upgrade_table_row(row, number)
-        if name == "chats" and isinstance(row, list) and len(row) == _LEGACY_CHAT_WIDTH:
-            row = [*row, "both"]
+        if name == "chats" and isinstance(row, list) and len(row) in _LEGACY_CHAT_DEFAULTS:
+            row = [*row, *_LEGACY_CHAT_DEFAULTS[len(row)]]
+        if name == "players" and isinstance(row, list) and len(row) == _LEGACY_PLAYER_WIDTH:
+            row = [*row, None]
         if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
             raise BadExport(f"line {number}: not a row of a known table")
         yield name, tuple(row)

@@ -17,6 +17,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
+from bot.core.notify import NotifyState
 from bot.core.seasons import Standings
 from bot.core.views import View
 from storage.records import ChampionRecord, ChatRecord, LeaderRow, LeagueRecord, PlayerRecord, SeasonSummary
@@ -212,14 +213,25 @@ class ChangeSeason(Answers[LeagueRecord]):
     ai_counts: bool | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeNotify(Answers[NotifyState]):
+    """One's own notifications (bot/core/notify.py): ``what`` ``"show"``; ``"turn"``: be mentioned after
+    ``share`` percent of the turn (None: never); ``"tables"``: be called (``on``) when a table opens or
+    a seat frees in this chat (groups only, where the chat allows it; stopping is always allowed)."""
+
+    what: str = "show"
+    share: int | None = None
+    on: bool = False
+
+
 #: The season commands: they read and change storage only, so every process runs them itself.
 SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason)
 
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
            | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason | ShowSeasonHistory | EndSeason
-           | ChangeSeason)
+           | ChangeSeason | ChangeNotify)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
 Answer = (TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord | Standings | list[ChampionRecord]
-          | SeasonSummary | LeagueRecord)
+          | SeasonSummary | LeagueRecord | NotifyState)

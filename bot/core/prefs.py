@@ -5,7 +5,8 @@ cache of the process (used by the table manager, the presenter and both chat ada
 size (least recently used out first) and re-read from storage after ``ttl`` seconds.
 
 Several processes on one PostgreSQL (:meth:`Prefs.listen`): every change a process stores is
-announced on the channel ``majlis_prefs`` (``chat:<id>``, ``player:<id>``), and every process reads
+announced on the channel ``majlis_prefs`` (``chat:<id>``, ``player:<id>``, ``subs:<id>``: a chat's
+subscribers, bot/core/notify.py), and every process reads
 an entry it holds again at once, so a language or a turn timer changed through one process is used
 by all of them within one notification's time (``bench/routing.py`` measures it); the time bound
 stays as the safety net (a lost listening connection clears the whole cache when it comes back).
@@ -37,6 +38,8 @@ PREFS_CHANNEL = "majlis_prefs"
 CACHE_SIZE = 10_000
 CHAT_TTL = 300.0
 PLAYER_TTL = 30.0
+#: Subscribers of a chat read from storage (more than any one message may mention).
+MAX_SUBSCRIBERS = 100
 
 
 def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +68,7 @@ class Prefs:
         self._chats: TTLCache[str, tuple[ChatRecord | None]] = TTLCache(size, chat_ttl)  # the stored record
         self._players: TTLCache[str, PlayerRecord | None] = TTLCache(size, player_ttl)
         self._parents: TTLCache[str, str] = TTLCache(size)
+        self._subs: TTLCache[str, tuple[tuple[str, str], ...]] = TTLCache(size, chat_ttl)  # scope -> subscribers
         self._notify: Any = None  # the repository's notify() once listening (several processes)
         self._refreshing: set[asyncio.Task[None]] = set()
         self.refreshed = 0  # entries read again because another process changed them (tests, bench)
@@ -91,9 +95,10 @@ class Prefs:
         if payload == "*":  # the listening connection came back: anything may have changed
             self._chats.clear()
             self._players.clear()
+            self._subs.clear()
             return
         kind, _, key = payload.partition(":")
-        cache: Any = self._chats if kind == "chat" else self._players if kind == "player" else None
+        cache: Any = {"chat": self._chats, "player": self._players, "subs": self._subs}.get(kind)
         if cache is None or key not in cache:
             return
         task = asyncio.get_running_loop().create_task(self._reread(kind, key))
@@ -104,11 +109,14 @@ class Prefs:
         try:
             if kind == "chat":
                 self._chats.put(key, (await self.repo.get_chat(key),))
+            elif kind == "subs":
+                self._subs.put(key, tuple(await self.repo.subscribers(key, MAX_SUBSCRIBERS)))
             else:
                 self._players.put(key, await self.repo.get_player(key))
             self.refreshed += 1
         except Exception:  # storage away: forget it, so that the next use reads it
-            (self._chats if kind == "chat" else self._players).discard(key)
+            forget: Any = {"chat": self._chats, "subs": self._subs}.get(kind, self._players)
+            forget.discard(key)
 
     # -- chats ----------------------------------------------------------------------------------
     #
@@ -190,6 +198,8 @@ class Prefs:
             raise TableError(Refusal.BAD_OPTION, detail="digits is western or arabic")
         if changes.get("hands", HANDS[0]) not in HANDS:
             raise TableError(Refusal.BAD_OPTION, detail="hands is both, group or dm")
+        if type(changes.get("notify", False)) is not bool:
+            raise TableError(Refusal.BAD_OPTION, detail="notify is on or off")
         if "default_options" in changes:
             for game, opts in dict(changes["default_options"]).items():
                 if game not in engine.GAME_IDS:
@@ -271,11 +281,39 @@ class Prefs:
         fields = {f.name for f in dataclasses.fields(PlayerRecord)} - {"player_id"}
         if set(changes) - fields:
             raise TableError(Refusal.BAD_OPTION, detail=f"unknown player settings {sorted(set(changes) - fields)}")
+        share = changes.get("turn_ping")
+        if share is not None and (type(share) is not int or not 1 <= share <= 100):
+            raise TableError(Refusal.BAD_OPTION, detail="turn_ping is a share of the turn timer from 1 to 100 (%)")
         record = dataclasses.replace(record, **changes)
         await self.repo.save_player(record)
         self._players.put(player_id, record)
         await self._announce("player", player_id)
         return record
+
+    # -- subscriptions: who asked to be called when a table opens or a seat frees (bot/core/notify.py)
+
+    async def notify_scope(self, chat_id: str) -> str:
+        """Where a chat's subscriptions live: its Discord server if it has one, else the chat."""
+        return await self.parent(chat_id) or chat_id
+
+    async def subscribers(self, chat_id: str) -> tuple[tuple[str, str], ...]:
+        """(player id, stored name) of who asked to be called in the chat (its server's), oldest first."""
+        scope = await self.notify_scope(chat_id)
+        hit = self._subs.get(scope)
+        if hit is None:
+            hit = tuple(await self.repo.subscribers(scope, MAX_SUBSCRIBERS))
+            self._subs.put(scope, hit)
+        return hit
+
+    async def subscribe(self, chat_id: str, player_id: str, on: bool, now: float) -> bool:
+        """Store that ``player_id`` asks (``on``) or no longer asks to be called in the chat; True if it
+        changed. The other processes hear it (``subs:<scope>``)."""
+        scope = await self.notify_scope(chat_id)
+        changed = await self.repo.subscribe(scope, player_id, on, now)
+        self._subs.discard(scope)
+        if changed:
+            await self._announce("subs", scope)
+        return changed
 
     def forget_chat(self, chat_id: str) -> None:
         """Read the chat's settings from storage next time (they moved, or changed elsewhere)."""

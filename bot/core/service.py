@@ -29,6 +29,7 @@ from bot.core.commands import (
     Answer,
     Answers,
     Begin,
+    ChangeNotify,
     ChangeSeason,
     ChangeSettings,
     Claim,
@@ -54,6 +55,7 @@ from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dm
 from bot.core.links import Links
 from bot.core.model import TableSnapshot
+from bot.core.notify import NotifyState
 from bot.core.seasons import Standings
 from bot.core.table import Table
 from storage.records import ChampionRecord, ChatRecord, LeagueRecord, PlayerRecord, SeasonSummary, TableStatus
@@ -138,6 +140,8 @@ class Service:
                 return _checked(cmd, await self._end_season(cmd, actor))
             case ChangeSeason():
                 return _checked(cmd, await self._change_season(cmd, actor))
+            case ChangeNotify():
+                return _checked(cmd, await self._change_notify(cmd, actor))
             case _:
                 assert_never(cmd)
 
@@ -320,6 +324,33 @@ class Service:
         if table.record.status != TableStatus.LOBBY:
             raise TableError(Refusal.LINK_EXPIRED)
         return await self.manager.join(table.record.chat_id, actor.person)
+
+    async def _change_notify(self, cmd: ChangeNotify, actor: Actor) -> NotifyState:
+        """One's own notifications: anyone for themselves; a chat's table calls only in a group that allows them."""
+        prefs = self.manager.prefs
+        me = actor.person.player_id
+        if cmd.what == "turn":
+            if cmd.share is not None and (type(cmd.share) is not int or not 1 <= cmd.share <= 100):
+                raise TableError(Refusal.BAD_OPTION, detail="a share of the turn from 1% to 100%")
+            await self.manager.player(actor.person)
+            await prefs.update_player(me, turn_ping=cmd.share)
+        elif cmd.what == "tables":
+            self._group(actor)
+            if type(cmd.on) is not bool:
+                raise TableError(Refusal.BAD_ACTION)
+            if cmd.on and not (await prefs.chat(actor.chat_id)).notify:
+                raise TableError(Refusal.NOT_ALLOWED, what="notify")
+            if cmd.on:
+                await self.manager.player(actor.person)  # the name a call shows
+            await prefs.subscribe(actor.chat_id, me, cmd.on, self.manager.clock.now())
+        elif cmd.what != "show":
+            raise TableError(Refusal.BAD_ACTION)
+        record = await prefs.player_record(me)
+        turn_ping = record.turn_ping if record is not None else None
+        if actor.in_dm:
+            return NotifyState(turn_ping)
+        subscribed = any(pid == me for pid, _ in await prefs.subscribers(actor.chat_id))
+        return NotifyState(turn_ping, subscribed, (await prefs.chat(actor.chat_id)).notify)
 
     async def _set_language(self, cmd: SetLanguage, actor: Actor) -> ChatRecord | PlayerRecord:
         m = self.manager

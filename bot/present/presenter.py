@@ -8,7 +8,9 @@ For every :class:`~bot.core.model.TableUpdate` the presenter queues, through one
 - notices (new messages) only when people must be told: the match started, a deal was scored or
   thrown in, the match is over, a seat went to the AI, a private message failed;
 - each seated human's private hand (key ``hand:<id>:<player>``) at ``dm:<player>``, edited in
-  place, in the player's language, plus a short "your turn" ping when it becomes their turn.
+  place, in the player's language, plus a short "your turn" ping when it becomes their turn;
+- the opt-in notices of bot/core/notify.py in the table's chat: a person's turn mention (key
+  ``ping:<id>:<player>`` there, deleted when the turn passes) and the chat's table calls.
 
 A destination's platform is its prefix (``tg``, ``dc``, ``cli``; ``dm:tg:5`` is Telegram). The
 public destinations only ever receive text rendered from the public view.
@@ -30,10 +32,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 
 from bot.core.cache import TTLCache
-from bot.core.clock import Clock
-from bot.core.identity import dm_dest, platform_of, player_of_dm
+from bot.core.clock import Cancellable, Clock
+from bot.core.identity import dm_dest, is_human_id, platform_of, player_of_dm
 from bot.core.lang import resolve_lang
 from bot.core.model import TableSnapshot, TableUpdate
+from bot.core.notify import MAX_MENTIONS, SEAT_CALL_EVERY, ping_delay
 from bot.core.queries import TableNotes
 from bot.core.views import View
 from bot.present import keys
@@ -45,6 +48,7 @@ from bot.present.render.common import seat_name
 from bot.present.render.hand import render_turn_ping, render_turn_warning
 from bot.present.render.lobby import lobby_text
 from bot.present.render.message import Button, OutMessage
+from bot.present.render.notify import render_table_call, render_turn_mention
 from bot.present.render.table import table_text
 from storage.records import CANCELLED, LIVE_STATUSES, LOBBY, PLAYING, STOPPED
 
@@ -52,6 +56,23 @@ log = logging.getLogger(__name__)
 
 #: Bounds of the per-person cache (the oldest entries go first).
 MAX_PLAYERS = 50_000
+#: Tables whose opening was called, remembered (a table is called once).
+MAX_CALLED = 10_000
+#: The longest text of a table call, by platform prefix (Telegram 4096, Discord 2000 once each
+#: name is written ``<@id>``: 22 characters at most).
+CALL_CHARS = {"tg": 4000, "dc": 1800}
+
+
+class _Mention:
+    """A person's pending or shown turn mention at one table (bot/core/notify.py)."""
+
+    __slots__ = ("handle", "marker", "player", "shown")
+
+    def __init__(self, marker: tuple[int, str, float | None], player: str) -> None:
+        self.marker = marker  # (seat, person, deadline): a new deadline is a new turn
+        self.player = player
+        self.handle: Cancellable | None = None
+        self.shown = False
 
 class Presenter:
     """Subscribes to a table manager and feeds one outbox hub per platform.
@@ -96,6 +117,10 @@ class Presenter:
         self._turn: dict[tuple[int, int], bool] = {}  # live tables' seats
         self._tables: dict[int, TableSnapshot] = {}  # live tables
         self._seen: dict[int, TableSnapshot] = {}  # the latest snapshot of recent tables, live or not
+        self._mentions: dict[int, _Mention] = {}  # live tables' turn mentions (one person at a time)
+        self._firing: set[asyncio.Task[None]] = set()
+        self._called: TTLCache[int, bool] = TTLCache(MAX_CALLED)  # tables whose opening was called
+        self._seat_called: TTLCache[int, float] = TTLCache(MAX_CALLED)  # when a table's free seat was
         manager.subscribe(self.on_update)
 
     # -- languages ------------------------------------------------------------------------------
@@ -163,6 +188,7 @@ class Presenter:
             hub.put(chat, None, msg, NEW, lane=MAIN)
         for msg in render_notices(update, t):
             hub.put(chat, None, msg, NEW, lane=MAIN)
+        await self._notify(update, hub, t)
         for ev in update.events:
             if ev["type"] == "turn_warning":
                 await self._warn(snap, int(ev["seat"]), int(ev.get("seconds_left", 0)), t,
@@ -177,6 +203,7 @@ class Presenter:
 
     def _finished(self, tid: int) -> None:
         """A table is over: drop what is kept for it (its last messages are still delivered)."""
+        self._end_mention(tid)
         for seat in range(4):
             self._turn.pop((tid, seat), None)
         for hub in self.hubs.values():
@@ -304,6 +331,117 @@ class Presenter:
         elif not hidden:
             self.hubs[platform_of(snap.table.chat_id)].put(
                 snap.table.chat_id, None, render_turn_warning(snap, seat, seconds_left, public_t), NEW, lane=MAIN)
+
+    # -- opt-in notices (bot/core/notify.py) ----------------------------------------------------
+
+    async def _notify(self, update: TableUpdate, hub: OutboxHub, t: T) -> None:
+        """A turn mention for whoever opted in; the chat's subscribers called when a table opens or a
+        seat of a running match is left free."""
+        snap = update.snapshot
+        if snap.table.status == PLAYING:
+            await self._turn_mention(snap, t)
+            if any(e["type"] == "seat_to_ai" and e.get("reason") == "left" for e in update.events):
+                last = self._seat_called.get(snap.table_id)
+                now = self.manager.clock.now()
+                if (last is None or now - last >= SEAT_CALL_EVERY) and await self._call(snap, "seat", hub, t):
+                    self._seat_called.put(snap.table_id, now)
+        elif update.reason == "created" and snap.table.status == LOBBY and snap.table_id not in self._called:
+            self._called.put(snap.table_id, True)  # once per table, whatever happens to the call
+            await self._call(snap, "lobby", hub, t)
+
+    async def _call(self, snap: TableSnapshot, kind: str, hub: OutboxHub, t: T) -> bool:
+        """One message in the chat mentioning its subscribers (never anyone else), if the chat allows."""
+        prefs = self.manager.prefs
+        chat = snap.table.chat_id
+        if not (await prefs.chat(chat)).notify:
+            return False
+        platform = platform_of(chat)
+        seated = {s.player_id for s in snap.table.seats if s.player_id}
+        people = [(pid, name) for pid, name in await prefs.subscribers(chat)
+                  if platform_of(pid) == platform and pid not in seated][:MAX_MENTIONS.get(platform, 0)]
+        if not people:
+            return False
+        hub.put(chat, None, render_table_call(kind, snap.table.game, people, t,
+                                              max_chars=CALL_CHARS.get(platform, 2000)), NEW, lane=MAIN)
+        return True
+
+    async def _turn_mention(self, snap: TableSnapshot, t: T) -> None:
+        """Plan the mention of the person to act, if they asked for one; drop the last turn's."""
+        tid = snap.table_id
+        seat = snap.to_act
+        player = None
+        if seat is not None:
+            s = snap.table.seats[seat]
+            if not s.is_ai and s.player_id and is_human_id(s.player_id):
+                player = s.player_id
+        marker = (seat, player, snap.table.deadline) if seat is not None and player is not None else None
+        current = self._mentions.get(tid)
+        if current is not None and current.marker == marker:
+            return
+        self._end_mention(tid)
+        if marker is None or player is None:
+            return
+        record = await self.manager.prefs.player_record(player)
+        share = record.turn_ping if record is not None else None
+        mention = _Mention(marker, player)
+        self._mentions[tid] = mention
+        if share is None:
+            return
+        clock = self.manager.clock  # the clock of the tables' deadlines (the outboxes may pace on another)
+        now = clock.now()
+        chat = snap.table.chat_id
+        deadline = snap.table.deadline
+        if deadline is not None:
+            turn = self.manager.prefs.turn_seconds(chat)
+            due = deadline - turn + ping_delay(turn, share)
+        else:
+            due = now + ping_delay(0, share)
+        later = getattr(clock, "call_later", None)
+        if later is None:
+            return
+        mention.handle = later(max(0.0, due - now), partial(self._mention_due, tid, mention, t))
+
+    def _mention_due(self, tid: int, mention: _Mention, t: T) -> None:
+        """The share of the turn has passed: mention the person if it is still their turn."""
+        task = asyncio.get_running_loop().create_task(self._mention_now(tid, mention, t))
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def _mention_now(self, tid: int, mention: _Mention, t: T) -> None:
+        """Mention the person if they still ask for it (a choice changed meanwhile counts at once)."""
+        record = await self.manager.prefs.player_record(mention.player)
+        if self._mentions.get(tid) is not mention or record is None or record.turn_ping is None:
+            return
+        snap = self._tables.get(tid)
+        hub = self.hubs.get(platform_of(snap.table.chat_id)) if snap is not None else None
+        if snap is None or hub is None:
+            return
+        mention.shown = True
+        hub.replace(snap.table.chat_id, keys.ping_key(tid, mention.player),
+                    partial(self._build_mention, snap, mention, t))
+
+    def _build_mention(self, snap: TableSnapshot, mention: _Mention, t: T) -> OutMessage | None:
+        """The mention as it is sent: nothing if the turn passed meanwhile."""
+        newest = self._latest(snap)
+        seat = mention.marker[0]
+        if self._mentions.get(snap.table_id) is not mention or newest.to_act != seat \
+                or newest.table.seats[seat].player_id != mention.player:
+            return None
+        name = newest.table.seats[seat].name
+        return render_turn_mention((mention.player, name), snap.table_id, snap.table.game, t)
+
+    def _end_mention(self, tid: int) -> None:
+        """The turn passed: no mention any more; the one shown is deleted."""
+        mention = self._mentions.pop(tid, None)
+        if mention is None:
+            return
+        if mention.handle is not None:
+            mention.handle.cancel()
+        snap = self._seen.get(tid) or self._tables.get(tid)
+        if mention.shown and snap is not None:
+            hub = self.hubs.get(platform_of(snap.table.chat_id))
+            if hub is not None:
+                hub.replace(snap.table.chat_id, keys.ping_key(tid, mention.player), None)
 
     # -- outbox callbacks -----------------------------------------------------------------------
 

@@ -425,6 +425,7 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
             [contract_name("king", t), contract_name("trix", t)]), "changes": "…", "actions": t.ngettext(
             "{n} action", "{n} actions", 52),
         "number": 3, "count": 14, "length": t.gettext("a calendar month"), "history": "/season history",
+        "mention": PEOPLE[t.lang][1], "share": 50, "usage": "/notify turn 50%",
     }
 
 

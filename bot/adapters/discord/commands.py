@@ -32,6 +32,8 @@ SETTINGS_SCOPE_CHOICES = [Choice(name="this server · هذا الخادم", valu
                           Choice(name="this channel only · هذه القناة فقط", value="channel"),
                           Choice(name="this channel follows the server again · القناة تتبع الخادم من جديد",
                                  value="reset")]
+TURN_PING_CHOICES = [Choice(name="off · لا", value="off"),
+                     *(Choice(name=f"{n}%", value=str(n)) for n in (25, 50, 75, 90))]
 DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢٣٤٥٦٧٨٩", value="arabic")]
 SEASON_VIEWS = [Choice(name="this season · هذا الموسم", value="table"),
                 Choice(name="all time · كل المواسم", value="all"),
@@ -117,13 +119,21 @@ def build_group(handlers: Handlers) -> app_commands.Group:
     @group.command(name="settings", description="Turn timer, digits, AI level (Manage Server) · الإعدادات")
     @app_commands.describe(turn="Seconds per turn · ثوانٍ لكل دور", digits="Digits · الأرقام",
                            ai="AI level · مستوى الذكاء",
-                           scope="The server (default), this channel only, or back to the server's · الخادم أو القناة")
+                           scope="The server (default), this channel only, or back to the server's · الخادم أو القناة",
+                           notify="People may ask to be called when a table opens · السماح بنداء الطاولات")
     @app_commands.choices(digits=DIGIT_CHOICES, ai=AI_CHOICES, scope=SETTINGS_SCOPE_CHOICES)
     async def settings(interaction: Interaction, turn: app_commands.Range[int, 10, 600] | None = None,
                        digits: Choice[str] | None = None, ai: Choice[str] | None = None,
-                       scope: Choice[str] | None = None) -> None:
+                       scope: Choice[str] | None = None, notify: bool | None = None) -> None:
         await handlers.settings(interaction, turn, digits.value if digits else None, ai.value if ai else None,
-                                scope.value if scope else "server")
+                                scope.value if scope else "server", notify=notify)
+
+    @group.command(name="notify", description="Your turn mention and table calls · تنبيهاتك")
+    @app_commands.describe(turn="Mention me after this share of my turn · نبّهني بعد هالقدر من دوري",
+                           tables="Call me when a table opens or a seat frees · ناديني لما تفتح طاولة")
+    @app_commands.choices(turn=TURN_PING_CHOICES)
+    async def notify(interaction: Interaction, turn: Choice[str] | None = None, tables: bool | None = None) -> None:
+        await handlers.notify(interaction, turn.value if turn else None, tables)
 
     @group.command(name="rules", description="The rules in brief · القواعد باختصار")
     @app_commands.describe(game="The game · اللعبة")

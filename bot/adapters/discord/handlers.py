@@ -19,6 +19,7 @@ from bot.core.commands import (
     Act,
     Answers,
     Begin,
+    ChangeNotify,
     ChangeSettings,
     Claim,
     Join,
@@ -34,6 +35,7 @@ from bot.core.commands import (
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.model import TableSnapshot
+from bot.core.notify import NotifyState, parse_share
 from bot.present import codec
 from bot.present.i18n import T, translator
 from bot.present.outbox import Forbidden, TransportError
@@ -47,6 +49,7 @@ from bot.present.render import (
 )
 from bot.present.render.cards import game_name
 from bot.present.render.message import OutMessage
+from bot.present.render.notify import DISCORD_USAGE, render_notify_state
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +169,7 @@ class Handlers(HandlerBase):
         await self.answer(interaction, lang_set(translator(language)))
 
     async def settings(self, interaction: Interaction, turn: int | None, digits: str | None,
-                       ai: str | None, scope: str = "server") -> None:
+                       ai: str | None, scope: str = "server", *, notify: bool | None = None) -> None:
         """``/majlis settings``: turn timer, digits and AI level of the server, or of this channel only
         (``scope: channel``, an override; ``scope: reset`` forgets it); Manage Server."""
         await self.ack(interaction)
@@ -178,6 +181,8 @@ class Handlers(HandlerBase):
             changes["digits"] = digits
         if ai is not None:
             changes["ai_level"] = ai
+        if notify is not None:
+            changes["notify"] = notify
         actor = await self.actor(interaction)
         chat_id = chat_of(interaction)
         try:
@@ -192,9 +197,33 @@ class Handlers(HandlerBase):
         lines = [t.gettext("Turn timer: {seconds} s", seconds=chat.turn_seconds),
                  t.gettext("Digits: {digits}", digits=chat.digits),
                  t.gettext("AI level: {level}", level=chat.ai_level),
+                 t.gettext("Table calls (/notify tables on): allowed") if chat.notify
+                 else t.gettext("Table calls (/notify tables on): not allowed"),
                  t.gettext("These settings apply to this channel only (an override of the server's).")
                  if override else t.gettext("These settings apply to the whole server.")]
         await self.answer(interaction, "\n".join(lines))
+
+    async def notify(self, interaction: Interaction, turn: str | None, tables: bool | None) -> None:
+        """``/majlis notify``: one's own turn mention (``turn``: a share of the turn, or off) and this
+        server's table calls (``tables``); without options: what is chosen (bot/core/notify.py)."""
+        await self.ack(interaction)
+        t = await self.translator_for(interaction)
+        actor = await self.actor(interaction)
+        state: NotifyState | None = None
+        try:
+            if turn is not None:
+                share = None if turn == "off" else parse_share(turn)
+                if turn != "off" and share is None:
+                    raise TableError(Refusal.BAD_OPTION, detail="turn: off, 25, 50, 75 or 90")
+                state = await self.service.dispatch(ChangeNotify("turn", share), actor)
+            if tables is not None:
+                state = await self.service.dispatch(ChangeNotify("tables", on=tables), actor)
+            if state is None:
+                state = await self.service.dispatch(ChangeNotify(), actor)
+        except TableError as e:
+            await self.answer(interaction, _error(e.code, e.params, t))
+            return
+        await self.answer(interaction, render_notify_state(state, t, usage=DISCORD_USAGE))
 
     # ---- buttons ----
 

@@ -67,11 +67,27 @@ def is_dm(dest: str) -> bool:
     return identity.is_dm_of(dest, identity.DISCORD)
 
 
+def mention_text(msg: OutMessage) -> tuple[str, list[str]]:
+    """The message's text with each mentioned name written as ``<@id>``, and those user ids."""
+    text, users = msg.text, []
+    for m in sorted(msg.mentions, key=lambda m: m.start, reverse=True):
+        uid = user_of(m.player_id)
+        if uid is None:
+            continue
+        text = f"{text[:m.start]}<@{uid}>{text[m.start + m.length:]}"
+        users.append(str(uid))
+    return text, users[::-1]
+
+
 def message_payload(msg: OutMessage, *, new: bool, faces: CardFaces | None = None) -> dict[str, Any]:
-    """The JSON body of a send (``new``) or an edit (cards as the application's emojis with ``faces``)."""
-    text = faces.apply(msg.text) if faces is not None else msg.text
+    """The JSON body of a send (``new``) or an edit (cards as the application's emojis with ``faces``).
+    Nobody is pinged but the message's own :attr:`~bot.present.render.message.OutMessage.mentions`
+    (``allowed_mentions`` lists only them)."""
+    text, users = mention_text(msg) if msg.mentions else (msg.text, [])  # offsets are of the plain text
+    text = faces.apply(text) if faces is not None else text
+    mentions: dict[str, Any] = {"parse": [], "users": users[:100]} if users else _NO_MENTIONS
     body: dict[str, Any] = {"content": text[:MAX_TEXT], "components": components_json(msg.buttons),
-                            "allowed_mentions": _NO_MENTIONS}
+                            "allowed_mentions": mentions}
     if new and not msg.notify:
         body["flags"] = SUPPRESS_NOTIFICATIONS
     return body

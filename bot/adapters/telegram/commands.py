@@ -20,11 +20,12 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("season", N_("This season's table and your rank")),
     ("lang", N_("Language: ar or en (admins)")),
     ("settings", N_("Turn timer and defaults (admins)")),
+    ("notify", N_("Your turn mention and table calls")),
     ("rules", N_("The rules in brief")),
     ("help", N_("How to play here")),
 )
 #: Commands that make sense in the private chat with the bot.
-PRIVATE = frozenset({"hand", "stats", "lang", "rules", "help"})
+PRIVATE = frozenset({"hand", "stats", "lang", "notify", "rules", "help"})
 
 
 def bot_commands(t: T, *, groups: bool) -> list[BotCommand]:

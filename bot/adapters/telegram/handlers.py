@@ -22,6 +22,7 @@ from bot.adapters.telegram.transport import player_id
 from bot.core.commands import (
     Answers,
     Begin,
+    ChangeNotify,
     ChangeSettings,
     Join,
     JoinByLink,
@@ -37,10 +38,12 @@ from bot.core.commands import (
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 from bot.core.lang import normalize_lang, resolve_lang
+from bot.core.notify import parse_share
 from bot.present.i18n import translator
 from bot.present.outbox import TransportError
 from bot.present.render import render_help, render_leaderboard, render_rules, render_scores, render_stats
 from bot.present.render.errors import render_error
+from bot.present.render.notify import TELEGRAM_USAGE, render_notify_state
 from storage.records import HANDS
 
 log = logging.getLogger(__name__)
@@ -59,7 +62,7 @@ class Handlers(Base):
             "start": self.start, "new": self.new, "join": self.join, "leave": self.leave,
             "begin": self.begin, "stop": self.stop, "scores": self.scores,
             "leaderboard": self.leaderboard, "stats": self.stats, "lang": self.lang,
-            "settings": self.settings, "rules": self.rules, "help": self.help,
+            "settings": self.settings, "rules": self.rules, "help": self.help, "notify": self.notify,
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
             "season": functools.partial(seasons.season, self),
         }
@@ -286,6 +289,26 @@ class Handlers(Base):
             return
         await self.reply(dest, texts.settings_text(chat, await self.chat_t(dest, user)))
 
+    async def notify(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/notify``: one's own notifications (bot/core/notify.py): ``turn 50%`` / ``turn off`` (a mention
+        in the group when still one's turn after that share of it), ``tables on|off`` (this group's
+        calls, where an admin allowed them); without words: what is chosen."""
+        where = self._where(update)
+        if where is None:
+            return
+        message, user, dest = where
+        in_group = message.chat.type in GROUP_TYPES
+        t = await self.chat_t(dest, user) if in_group else await self.person_t(user)
+        cmd = notify_command([a.lower() for a in context.args or []])
+        try:
+            if cmd is None:
+                raise TableError(Refusal.BAD_OPTION, detail=TELEGRAM_USAGE)
+            state = await self.dispatch(cmd, self.actor(context, message, user))
+        except TableError as e:
+            await self.reply(dest, render_error(e.code, e.params, t))
+            return
+        await self.reply(dest, render_notify_state(state, t))
+
     # ------------------------------------------------------------------ private chat
 
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -338,6 +361,8 @@ def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]])
             changes["ai_level"] = value
         elif key == "hands" and value in HANDS:
             changes["hands"] = value
+        elif key == "notify" and isinstance(value, bool):  # parse_options reads on/off as True/False
+            changes["notify"] = value
         elif "." in key and texts.GAME_ALIASES.get(key.split(".", 1)[0]):
             game = texts.GAME_ALIASES[key.split(".", 1)[0]]
             new_defaults.setdefault(game, {})[key.split(".", 1)[1]] = value
@@ -346,6 +371,20 @@ def _settings_changes(opts: dict[str, Any], defaults: dict[str, dict[str, Any]])
     if new_defaults != defaults:
         changes["default_options"] = new_defaults
     return changes or None
+
+
+def notify_command(words: list[str]) -> ChangeNotify | None:
+    """The ``ChangeNotify`` of ``/notify`` words, None if they are not understood."""
+    if not words:
+        return ChangeNotify()
+    if len(words) == 2 and words[0] == "turn":
+        if words[1] == "off":
+            return ChangeNotify("turn", None)
+        share = parse_share(words[1])
+        return ChangeNotify("turn", share) if share is not None else None
+    if len(words) == 2 and words[0] == "tables" and words[1] in ("on", "off"):
+        return ChangeNotify("tables", on=words[1] == "on")
+    return None
 
 
 def _foreign_digits(text: str) -> bool:

@@ -56,7 +56,7 @@ def admins_only(t: T) -> str:
 def settings_usage(t: T) -> str:
     """How to use /settings."""
     return t.gettext("Use /settings turn=SECONDS digits=western|arabic ai=easy|normal|strong "
-                     "hands=both|group|dm GAME.target=N")
+                     "hands=both|group|dm notify=on|off GAME.target=N")
 
 
 def hands_setting(hands: str, t: T) -> str:
@@ -75,7 +75,9 @@ def settings_text(chat: ChatRecord, t: T) -> str:
     lines = [t.ngettext("Turn timer: {n} second", "Turn timer: {n} seconds", chat.turn_seconds),
              t.gettext("Digits: {digits}", digits=chat.digits),
              t.gettext("AI level: {level}", level=chat.ai_level),
-             hands_setting(chat.hands, t)]
+             hands_setting(chat.hands, t),
+             t.gettext("Table calls (/notify tables on): allowed") if chat.notify
+             else t.gettext("Table calls (/notify tables on): not allowed")]
     for game, opts in sorted(chat.default_options.items()):
         shown = " ".join(f"{k}={v}" for k, v in sorted(opts.items()))
         lines.append(t.gettext("{game} defaults: {options}", game=game_name(game, t), options=shown))

@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User, WebAppInfo
 from telegram import error as tg_error
 
 from bot.core import identity
@@ -128,6 +128,25 @@ def markup(buttons: tuple[tuple[Button, ...], ...], *, disabled_ok: bool = False
     return InlineKeyboardMarkup(rows) if rows else None
 
 
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def entities(msg: OutMessage) -> list[MessageEntity] | None:
+    """The ``text_mention`` entities of the message's mentions (offsets in UTF-16 code units, as the
+    Bot API counts them), None when it mentions nobody: a person without a username is mentioned by
+    id, and nobody else is (plain text is sent without a parse mode)."""
+    out = []
+    for m in msg.mentions:
+        uid = user_of(m.player_id)
+        if uid is None or m.start + m.length > MAX_TEXT:
+            continue
+        name = msg.text[m.start:m.start + m.length]
+        out.append(MessageEntity(MessageEntity.TEXT_MENTION, _utf16(msg.text[:m.start]), _utf16(name),
+                                 user=User(uid, name, False)))
+    return out or None
+
+
 def retry_seconds(exc: tg_error.RetryAfter) -> float:
     """The wait asked by a 429, without PTB's int/timedelta deprecation warning."""
     value: Any = getattr(exc, "_retry_after", None)
@@ -184,7 +203,7 @@ class TelegramTransport:
         chat_id, thread_id = parse_dest(dest)
         try:
             sent = await self._at(chat_id, lambda chat: self.bot.send_message(
-                chat, msg.text[:MAX_TEXT], message_thread_id=thread_id,
+                chat, msg.text[:MAX_TEXT], message_thread_id=thread_id, entities=entities(msg),
                 reply_markup=markup(msg.buttons), disable_notification=not msg.notify))
         except tg_error.BadRequest as exc:
             if _has(exc, _NO_CHAT):

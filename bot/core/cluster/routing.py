@@ -69,6 +69,7 @@ from bot.core.commands import (
     Actor,
     Answer,
     Begin,
+    ChangeNotify,
     ChangeSettings,
     Command,
     JoinByLink,
@@ -178,7 +179,7 @@ class Router:
 
     async def target(self, cmd: Command, actor: Actor) -> int | None:
         """The table to forward ``cmd`` to, or None: apply it here."""
-        if isinstance(cmd, (SetLanguage, ChangeSettings, ShowLeaderboard, *SEASON_COMMANDS)):
+        if isinstance(cmd, (SetLanguage, ChangeSettings, ChangeNotify, ShowLeaderboard, *SEASON_COMMANDS)):
             return None  # chat and player settings, finished matches, seasons: in storage, seen by all
         registry = self.manager.registry
         if isinstance(cmd, JoinByLink):

@@ -119,5 +119,6 @@ async def _call(cb: Callable[..., Awaitable[None] | None] | None, *args: Any) ->
 
 def fingerprint(msg: OutMessage) -> str:
     """A short, stable digest of what a message shows (text, buttons, notification)."""
-    body = repr((msg.text, msg.buttons, msg.notify)).encode()
+    body = repr((msg.text, msg.buttons, msg.notify, msg.mentions) if msg.mentions
+                else (msg.text, msg.buttons, msg.notify)).encode()
     return hashlib.blake2b(body, digest_size=8).hexdigest()

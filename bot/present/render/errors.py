@@ -25,7 +25,9 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.ALREADY_STARTED: lambda t, p: t.gettext("The match has already started."),
     Refusal.NOT_ALLOWED: lambda t, p: (
         t.gettext("Only the people who played that match, or an admin, may play it again.")
-        if p.get("what") == "rematch" else t.gettext("Only the table's creator or an admin may do that.")),
+        if p.get("what") == "rematch" else
+        t.gettext("This chat has table calls off; an admin may allow them (/settings notify=on).")
+        if p.get("what") == "notify" else t.gettext("Only the table's creator or an admin may do that.")),
     Refusal.NOT_YOUR_TURN: lambda t, p: t.gettext("It is not your turn."),
     Refusal.STALE: lambda t, p: t.gettext("That button is out of date; use the newest message."),
     Refusal.FINISHED: lambda t, p: t.gettext("This match is over."),

@@ -23,12 +23,27 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class Mention:
+    """A person mentioned by a message: ``text[start:start + length]`` is their name (Python string
+    indices). The Telegram transport makes it a ``text_mention`` entity; the Discord one writes
+    ``<@id>`` in its place and lets only the mentioned people be pinged."""
+
+    player_id: str
+    start: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
 class OutMessage:
-    """A message for one destination: plain Unicode text (no markup) and button rows."""
+    """A message for one destination: plain Unicode text (no markup) and button rows.
+
+    ``mentions``: the people it mentions (only the opt-in notices of bot/core/notify.py have any;
+    every other message mentions nobody, whatever its text holds)."""
 
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
     notify: bool = True
+    mentions: tuple[Mention, ...] = ()
 
 
 def rows(groups: Sequence[Sequence[Button]], *, max_rows: int = MAX_ROWS,

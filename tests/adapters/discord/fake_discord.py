@@ -82,6 +82,16 @@ class Sent:
     via: str  # "channel" | "interaction"
 
 
+def pinged(content: str, allowed: dict[str, Any] | None) -> list[int]:
+    """Whom Discord notifies of the ``<@id>`` mentions of ``content`` under ``allowed_mentions``
+    (absent: every mentioned user; ``parse`` without "users": only those in its ``users`` list)."""
+    mentioned = [int(m) for m in re.findall(r"<@!?(\d+)>", content)]
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return mentioned
+    listed = {int(u) for u in allowed.get("users") or []}
+    return [u for u in mentioned if u in listed]
+
+
 @dataclass
 class Message:
     """A message as the fake stores it."""
@@ -94,6 +104,7 @@ class Message:
     only_for: int | None = None  # the one user who sees an ephemeral message
     interaction_id: int | None = None
     deleted: bool = False
+    pinged: list[int] = field(default_factory=list)  # who Discord notifies of a mention in it
 
     def custom_ids(self) -> list[str]:
         """Every enabled button's custom id and every select option's value, in order."""
@@ -398,6 +409,12 @@ class FakeDiscord:
         why = self._check_components(body.get("components"))
         if why is None and len(body.get("content") or "") > 2000:
             why = "content longer than 2000"
+        allowed = body.get("allowed_mentions")
+        if why is None and isinstance(allowed, dict):
+            if len(allowed.get("users") or []) > 100:
+                why = "allowed_mentions.users longer than 100"
+            elif allowed.get("users") and "users" in (allowed.get("parse") or []):
+                why = "allowed_mentions: parse users and a users list together"
         if why is not None:
             self.violations.append(why)
             return _error(400, 50035, f"Invalid Form Body: {why}")
@@ -691,6 +708,7 @@ class FakeDiscord:
         cid = int(channel["id"])
         message = self._store(cid, body.get("content") or "", body.get("components") or [],
                               only_for=channel.get("user"))
+        message.pinged = pinged(message.content, body.get("allowed_mentions"))
         self._spend(cid)
         self._record("message", message, "channel")
         await self._notify()

@@ -122,6 +122,18 @@ class FakeMessage:
     notify: bool = True
     deleted: bool = False
     history: list[str] = field(default_factory=list)
+    entities: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def mentioned(self) -> list[int]:
+        """The ids of the people its ``text_mention`` entities mention (who Telegram notifies)."""
+        return [int(e["user"]["id"]) for e in self.entities if e.get("type") == "text_mention"]
+
+    def mention_texts(self) -> list[str]:
+        """The text each ``text_mention`` covers (its UTF-16 offset and length, as the Bot API counts)."""
+        units = self.text.encode("utf-16-le")
+        return [units[2 * e["offset"]:2 * (e["offset"] + e["length"])].decode("utf-16-le")
+                for e in self.entities if e.get("type") == "text_mention"]
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -802,6 +814,8 @@ class FakeTelegram:
                              "chat": self._chat_json(m.chat_id), "from": self._bot_json(), "text": m.text}
         if m.markup:
             d["reply_markup"] = m.markup
+        if m.entities:
+            d["entities"] = m.entities
         if m.thread_id is not None:
             d["message_thread_id"] = m.thread_id
             d["is_topic_message"] = True
@@ -815,11 +829,30 @@ class FakeTelegram:
         thread_id = int(p["message_thread_id"]) if p.get("message_thread_id") else None
         markup = p.get("reply_markup") or None
         self._check_markup(markup, chat_id)
+        entities = self._check_entities(p.get("entities"), text)
         m = FakeMessage(chat_id, next(self._message_ids[chat_id]), text, markup, thread_id,
-                        notify=not p.get("disable_notification", False), history=[text])
+                        notify=not p.get("disable_notification", False), history=[text], entities=entities)
         self.messages[chat_id][m.message_id] = m
         self.ops[chat_id].append(Op("send", chat_id, m.message_id, text, self.clock(), thread_id, markup))
         return self._message_json(m)
+
+    @staticmethod
+    def _check_entities(raw: Any, text: str) -> list[dict[str, Any]]:
+        """``entities`` of a sendMessage as Telegram checks them: a list, each inside the text in UTF-16
+        code units; a ``text_mention`` names a user by id."""
+        if raw in (None, ""):
+            return []
+        if not isinstance(raw, list):
+            raise ApiError(400, "Bad Request: can't parse entities")
+        size = len(text.encode("utf-16-le")) // 2
+        for e in raw:
+            offset, length = e.get("offset"), e.get("length")
+            if not isinstance(offset, int) or not isinstance(length, int) or offset < 0 or length <= 0 \
+                    or offset + length > size:
+                raise ApiError(400, "Bad Request: can't parse entities: entity beyond the end of the text")
+            if e.get("type") == "text_mention" and not isinstance((e.get("user") or {}).get("id"), int):
+                raise ApiError(400, "Bad Request: can't parse entities: text_mention without a user")
+        return list(raw)
 
     def _check_markup(self, markup: dict[str, Any] | None, chat_id: int = 0) -> None:
         for row in (markup or {}).get("inline_keyboard", []):
