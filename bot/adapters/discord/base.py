@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,6 +43,8 @@ class HandlerBase:
         self.presenter = presenter
         self.service = Service(manager)
         self.web_link: Any = None
+        #: A person's profile page on the web table (player id, league or None), when it runs.
+        self.profile_link: Callable[[str, str | None], str | None] | None = None
         limits = limits or CommandLimits()
         self.commands = limits.commands(clock or manager.clock)
         self.presses = limits.presses(clock or manager.clock)

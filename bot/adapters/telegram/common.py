@@ -79,6 +79,9 @@ class Services:
     on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
     #: The hands shown in groups to their player only (Bot API 10.2), once the outbox exists.
     hands: GroupHands | None = None
+    #: The address of a person's profile page on the web table (player id, league or None: every
+    #: chat), when the web table runs (bot/adapters/web/profile.py).
+    profile_link: Callable[[str, str | None], str | None] | None = None
     #: Per-person limits (bot/core/settings.py), on the manager's clock.
     limits: CommandLimits = field(default_factory=CommandLimits)
     _service: Service | None = None
