@@ -36,6 +36,7 @@ DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢
 SEASON_VIEWS = [Choice(name="this season · هذا الموسم", value="table"),
                 Choice(name="all time · كل المواسم", value="all"),
                 Choice(name="champions · الأبطال", value="history"),
+                Choice(name="post the standings in this channel · نشر الترتيب في القناة", value="standings"),
                 Choice(name="end the season (Manage Server) · إنهاء الموسم", value="end")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
