@@ -16,6 +16,7 @@ its seed and action log (the stored result keeps only the match totals).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ from bot.core.views import events_of
 from storage.ratings import is_ai
 from storage.records import ActionRecord, ChampionRecord, PersonMatch, SeasonRecord, TableRecord
 from storage.repository import Repository
+
+log = logging.getLogger(__name__)
 
 #: The matches a profile reads (the newest), the points of its chart, the matches searched for the best deal.
 MATCHES = 500
@@ -214,7 +217,11 @@ class Profiles:
             if record is None or record.game != m.game:
                 continue
             actions = await self.repo.actions(m.table_id)
-            points = await asyncio.to_thread(best_deal_of, record, actions, m.seat)
+            try:
+                points = await asyncio.to_thread(best_deal_of, record, actions, m.seat)
+            except engine.IllegalAction:  # a log that no longer replays (an engine change): not this match
+                log.warning("table %s: its log does not replay; its deals are left out of a profile", m.table_id)
+                continue
             if points is not None and points > 0 and (best is None or points > best.points):
                 best = BestDeal(m.game, points, m.table_id, m.finished_at)
         return best
