@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from storage.errors import ChatHasLiveTable, TableConflict, VersionConflict
-from storage.ratings import GLOBAL, Rating, is_ai, rate_match, rated_players, unique_results
+from storage.ratings import GLOBAL, TEAM_GAMES, Rating, is_ai, rate_match, rated_players, unique_results
 from storage.records import (
     CANCELLED,
     INBOX_DONE,
@@ -32,6 +32,7 @@ from storage.records import (
     LeaderRow,
     LeagueRecord,
     MatchResult,
+    PersonMatch,
     PlayerRecord,
     PlayerStats,
     RatingChange,
@@ -514,6 +515,36 @@ class MemoryRepository:
         kept = self._season_matches.get(table_id)
         least = self._league(kept[0]).min_matches if kept else LeagueRecord("").min_matches
         return [replace(c, min_matches=least) for c in self._changes.get(table_id, [])]
+
+    async def person_matches(self, player_id: str, league: str | None = None, limit: int = 500,
+                             ) -> list[PersonMatch]:
+        out = []
+        for table_id, (m, _) in self._matches.items():
+            kept = self._season_matches.get(table_id)
+            if league is not None and (kept[0] if kept else self._league_of(m.chat_id)) != league:
+                continue
+            mine = next((r for r in unique_results(m.results) if r.player_id == player_id), None)
+            if mine is None:
+                continue
+            partner = None
+            if m.game in TEAM_GAMES:
+                partner = next((r.player_id for r in m.results if r.seat == (mine.seat + 2) % 4 and not r.left), None)
+            change = next((c for c in self._changes.get(table_id, []) if c.player_id == player_id), None)
+            out.append(PersonMatch(
+                table_id, m.chat_id, kept[0] if kept else None, kept[1] if kept else None, bool(kept and kept[2]),
+                m.game, m.finished_at, mine.seat, mine.score, mine.won, mine.left, partner,
+                None if partner is None else self._name(partner),
+                None if change is None else change.before, None if change is None else change.after))
+        out.sort(key=lambda p: (p.finished_at, p.table_id))
+        return out[-limit:] if limit > 0 else []
+
+    async def person_champions(self, player_id: str, league: str | None = None) -> list[ChampionRecord]:
+        return [replace(c, name=self._name(c.player_id)) for key, c in
+                sorted(self._champions.items(), key=lambda kv: (-kv[0][1], kv[0][0], kv[0][2]))
+                if c.player_id == player_id and (league is None or key[0] == league)]
+
+    async def meta_prefixed(self, prefix: str) -> dict[str, str]:
+        return {k: v for k, v in self._meta.items() if k.startswith(prefix)}
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> int:
         """The chat got a new id: its settings (unless the new id has its own), tables, matches, ratings."""

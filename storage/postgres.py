@@ -63,6 +63,7 @@ from storage.records import (
     LeaderRow,
     LeagueRecord,
     MatchResult,
+    PersonMatch,
     PlayerRecord,
     PlayerResult,
     PlayerStats,
@@ -769,6 +770,16 @@ class PostgresRepository:
 
     async def rating_changes(self, table_id: int) -> list[RatingChange]:
         return await self._read(lambda c: season_store.rating_changes(_sql(c), table_id))
+
+    async def person_matches(self, player_id: str, league: str | None = None, limit: int = 500,
+                             ) -> list[PersonMatch]:
+        return await self._read(lambda c: season_store.person_matches(_sql(c), player_id, league, limit))
+
+    async def person_champions(self, player_id: str, league: str | None = None) -> list[ChampionRecord]:
+        return await self._read(lambda c: season_store.person_champions(_sql(c), player_id, league))
+
+    async def meta_prefixed(self, prefix: str) -> dict[str, str]:
+        return await self._read(lambda c: season_store.meta_prefixed(_sql(c), prefix))
 
     async def table_results(self, table_id: int) -> MatchResult | None:
         async def read(c: Conn) -> tuple[Any, list[Any]]:

@@ -290,3 +290,30 @@ class SeasonSummary:
     champions: tuple[ChampionRecord, ...]
     most_matches: tuple[str, str, int] | None
     partnership: tuple[str, str, str, str, int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PersonMatch:
+    """One finished match of one person, as their profile reads it (``Repository.person_matches``).
+
+    ``league``/``season``: the season it belongs to (None: recorded before seasons were kept);
+    ``counts``: it counted there. ``partner``: the final occupant of the opposite seat in the
+    Tarneeb games (an AI seat's id too), None in Trix. ``rating_before``/``rating_after``: what it
+    did to the person's season rating (None: it did not count).
+    """
+
+    table_id: int
+    chat_id: str
+    league: str | None
+    season: int | None
+    counts: bool
+    game: str
+    finished_at: float
+    seat: int
+    score: int
+    won: bool
+    left: bool
+    partner: str | None = None
+    partner_name: str | None = None
+    rating_before: float | None = None
+    rating_after: float | None = None

@@ -27,6 +27,7 @@ from storage.records import (
     LeaderRow,
     LeagueRecord,
     MatchResult,
+    PersonMatch,
     PlayerRecord,
     PlayerStats,
     RatingChange,
@@ -279,3 +280,16 @@ class Repository(Protocol):
 
     async def rating_changes(self, table_id: int) -> list[RatingChange]:
         """What a finished match did to its people's season ratings (empty: it did not count)."""
+
+    # profiles (bot/core/profiles.py)
+
+    async def person_matches(self, player_id: str, league: str | None = None, limit: int = 500,
+                             ) -> list[PersonMatch]:
+        """The person's ``limit`` newest counted matches, oldest first: in ``league`` (a match
+        recorded before seasons were kept belongs to its chat's league), or everywhere (None)."""
+
+    async def person_champions(self, player_id: str, league: str | None = None) -> list[ChampionRecord]:
+        """The seasons the person won, of ``league`` or of every league (None), newest first."""
+
+    async def meta_prefixed(self, prefix: str) -> dict[str, str]:
+        """Every install-wide setting whose key starts with ``prefix``, by key."""

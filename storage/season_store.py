@@ -24,12 +24,14 @@ from storage.records import (
     LeaderRow,
     LeagueRecord,
     MatchResult,
+    PersonMatch,
     RatingChange,
     SeasonRecord,
     SeasonSummary,
 )
 from storage.seasons import (
     CLOSE_GRACE,
+    TEAM_GAMES_SQL,
     SeasonRow,
     board,
     counts_in_season,
@@ -263,3 +265,45 @@ async def rating_changes(q: Sql, table_id: int) -> list[RatingChange]:
                         "LEFT JOIN leagues l ON l.league = s.league WHERE c.table_id = ? ORDER BY c.player_id",
                         LeagueRecord("").min_matches, table_id)
     return [RatingChange(r[0], float(r[1]), float(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+
+def _league_sql(postgres: bool, alias: str) -> str:
+    """The league of ``<alias>.chat_id`` in SQL (:func:`storage.seasons.league_of`, the meta parent first)."""
+    return _LEAGUE_OF_CHAT[postgres].replace("t.chat_id", f"{alias}.chat_id")
+
+
+async def person_matches(q: Sql, player_id: str, league: str | None, limit: int) -> list[PersonMatch]:
+    """The person's ``limit`` newest counted matches (in ``league``, or everywhere), oldest first."""
+    rows = await q.rows(
+        "SELECT r.table_id, m.chat_id, s.league, s.number, COALESCE(s.counts, 0), m.game, m.finished_at, r.seat, "
+        "r.score, r.won, r.left_, o.player_id, COALESCE(p.name, o.player_id), c.rating_before, c.rating_after "
+        "FROM match_results r JOIN matches m ON m.table_id = r.table_id "
+        "LEFT JOIN season_matches s ON s.table_id = r.table_id "
+        "LEFT JOIN rating_changes c ON c.table_id = r.table_id AND c.player_id = r.player_id "
+        f"LEFT JOIN match_results o ON o.table_id = r.table_id AND m.game IN {TEAM_GAMES_SQL} "
+        "AND o.seat = (r.seat + 2) % 4 AND o.left_ = 0 "
+        "LEFT JOIN players p ON p.player_id = o.player_id "
+        "WHERE r.player_id = ? AND r.counted = 1 "
+        f"AND (CAST(? AS TEXT) IS NULL OR COALESCE(s.league, {_league_sql(q.postgres, 'm')}) = CAST(? AS TEXT)) "
+        "ORDER BY m.finished_at DESC, r.table_id DESC LIMIT ?", player_id, league, league, limit)
+    out = [PersonMatch(int(r[0]), r[1], r[2], None if r[3] is None else int(r[3]), bool(r[4]), r[5], float(r[6]),
+                       int(r[7]), int(r[8]), bool(r[9]), bool(r[10]), r[11], r[12],
+                       None if r[13] is None else float(r[13]), None if r[14] is None else float(r[14]))
+           for r in rows]
+    return out[::-1]
+
+
+async def person_champions(q: Sql, player_id: str, league: str | None) -> list[ChampionRecord]:
+    """The seasons the person won (of ``league``, or of every league), newest first."""
+    rows = await q.rows(
+        "SELECT c.league, c.number, c.game, c.player_id, COALESCE(p.name, c.player_id), c.rating, c.matches, "
+        "c.wins FROM champions c LEFT JOIN players p ON p.player_id = c.player_id WHERE c.player_id = ? "
+        "AND (CAST(? AS TEXT) IS NULL OR c.league = CAST(? AS TEXT)) ORDER BY c.number DESC, c.league, c.game",
+        player_id, league, league)
+    return [ChampionRecord(r[0], int(r[1]), r[2], r[3], r[4], float(r[5]), int(r[6]), int(r[7])) for r in rows]
+
+
+async def meta_prefixed(q: Sql, prefix: str) -> dict[str, str]:
+    """Every meta key that starts with ``prefix`` and its value."""
+    rows = await q.rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", len(prefix), prefix)
+    return {str(k): str(v) for k, v in rows}

@@ -27,6 +27,8 @@ CLOSE_GRACE = 6 * 3600.0
 #: The fewest matches two partners play together to be the season's best partnership.
 PARTNERSHIP_MIN = 3
 ALL_TIME = "all"
+#: The team games as an SQL list (a profile's partner is the opposite seat).
+TEAM_GAMES_SQL = "(" + ", ".join(f"'{g}'" for g in sorted(TEAM_GAMES)) + ")"
 
 
 def league_of(chat_id: str, parent: str | None) -> str:

@@ -18,6 +18,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
 from bot.core.notify import NotifyState
+from bot.core.profiles import Profile
 from bot.core.seasons import Standings
 from bot.core.views import View
 from storage.records import ChampionRecord, ChatRecord, LeaderRow, LeagueRecord, PlayerRecord, SeasonSummary
@@ -224,14 +225,28 @@ class ChangeNotify(Answers[NotifyState]):
     on: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ShowProfile(Answers[Profile]):
+    """A person's record and profile (``/stats``, ``/profile``, bot/core/profiles.py).
+
+    ``everywhere`` False: in the chat's league, from its group chat, of the asker or of another
+    person of it (``player_id``, ``name``); True: across every chat, of the asker only and only in
+    their private chat (``player_id`` None or their own).
+    """
+
+    everywhere: bool = False
+    player_id: str | None = None
+    name: str | None = None
+
+
 #: The season commands: they read and change storage only, so every process runs them itself.
-SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason)
+SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile)
 
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
            | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason | ShowSeasonHistory | EndSeason
-           | ChangeSeason | ChangeNotify)
+           | ChangeSeason | ChangeNotify | ShowProfile)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
 Answer = (TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord | Standings | list[ChampionRecord]
-          | SeasonSummary | LeagueRecord | NotifyState)
+          | SeasonSummary | LeagueRecord | NotifyState | Profile)

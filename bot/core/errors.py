@@ -37,6 +37,7 @@ class Refusal(StrEnum):
     ANONYMOUS = "anonymous"
     ADMINS_ONLY = "admins_only"
     GROUP_ONLY = "group_only"
+    PRIVATE_ONLY = "private_only"  # one's figures across every chat: shown only in one's private chat
     SEASON_OVER = "season_over"  # ending a season that is no longer the running one (bot/core/seasons.py)
     INTERNAL = "internal"
     # a command forwarded to the process that holds the table (bot/core/cluster/routing.py) got no answer in time:

@@ -85,10 +85,23 @@ class Seasons:
         self.prefs = prefs
         self.clock = clock
         self._listeners: list[SummaryCallback] = []
+        self._ended: list[Callable[[str], Awaitable[None]]] = []
 
     def on_closed(self, callback: SummaryCallback) -> None:
         """Call ``callback(summary)`` for every season this process closes (the summary to post)."""
         self._listeners.append(callback)
+
+    def on_ended(self, callback: Callable[[str], Awaitable[None]]) -> None:
+        """Call ``callback(league)`` whenever this process ends or closes a season of a league (by
+        hand or by the clock): what shows the season's table changes then."""
+        self._ended.append(callback)
+
+    async def _tell_ended(self, league: str) -> None:
+        for callback in self._ended:
+            try:
+                await callback(league)
+            except Exception:
+                log.exception("telling of the end of a season of %s failed", league)
 
     async def league(self, chat_id: str) -> str:
         """The league of a chat: its Discord server, else the Telegram group (a topic's group)."""
@@ -152,6 +165,7 @@ class Seasons:
         if ended is None:
             raise TableError(Refusal.SEASON_OVER, season=number)
         summary = await self.repo.close_season(league, number, now)
+        await self._tell_ended(league)
         if summary is None:  # a match that started in it is still being played: it closes after that
             return SeasonSummary(ended, None, (), None, None)
         return summary
@@ -170,4 +184,5 @@ class Seasons:
                     await callback(summary)
                 except Exception:
                     log.exception("telling of the end of season %s of %s failed", season.number, season.league)
+            await self._tell_ended(season.league)
         return closed

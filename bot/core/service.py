@@ -46,6 +46,7 @@ from bot.core.commands import (
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
+    ShowProfile,
     ShowScores,
     ShowSeason,
     ShowSeasonHistory,
@@ -56,6 +57,7 @@ from bot.core.identity import is_dm
 from bot.core.links import Links
 from bot.core.model import TableSnapshot
 from bot.core.notify import NotifyState
+from bot.core.profiles import Profile, Profiles
 from bot.core.seasons import Standings
 from bot.core.table import Table
 from storage.records import ChampionRecord, ChatRecord, LeagueRecord, PlayerRecord, SeasonSummary, TableStatus
@@ -142,6 +144,8 @@ class Service:
                 return _checked(cmd, await self._change_season(cmd, actor))
             case ChangeNotify():
                 return _checked(cmd, await self._change_notify(cmd, actor))
+            case ShowProfile():
+                return _checked(cmd, await self._show_profile(cmd, actor))
             case _:
                 assert_never(cmd)
 
@@ -275,6 +279,24 @@ class Service:
             raise TableError(Refusal.ADMINS_ONLY)
         return await self.manager.seasons.change(actor.chat_id, length_days=cmd.length_days,
                                                  min_matches=cmd.min_matches, ai_counts=cmd.ai_counts)
+
+    async def _show_profile(self, cmd: ShowProfile, actor: Actor) -> Profile:
+        """A person's figures in a league only in its chats; across every chat only to themselves, in private."""
+        if type(cmd.everywhere) is not bool or not isinstance(cmd.player_id, str | None) \
+                or not isinstance(cmd.name, str | None):
+            raise TableError(Refusal.BAD_ACTION)
+        me = actor.person.player_id
+        whom = cmd.player_id or me
+        if cmd.everywhere:
+            if whom != me:
+                raise TableError(Refusal.NOT_ALLOWED, what="profile")
+            if not actor.in_dm:
+                raise TableError(Refusal.PRIVATE_ONLY)
+        else:
+            self._group(actor)
+        name = actor.person.name if whom == me else (cmd.name or whom)[:64]
+        profiles = Profiles(self.manager.repo, self.manager.seasons)
+        return await profiles.profile(whom, name, None if cmd.everywhere else actor.chat_id)
 
     # ------------------------------------------------------------------ the rules
 

@@ -38,6 +38,16 @@ def ping_key(table_id: int, player_id: str) -> str:
     return f"ping:{table_id}:{player_id}"
 
 
+#: The outbox key of a chat's standings message (bot/present/season_notices.py): one per chat,
+#: edited in place; its id is kept in meta under :func:`standings_meta_key`.
+STANDINGS_KEY = "standings"
+
+
+def standings_meta_key(league: str, chat_id: str) -> str:
+    """The meta key of the standings message of ``chat_id`` (of ``league``): a league's chats share a prefix."""
+    return f"standings:{league} {chat_id}"
+
+
 def is_ping_key(key: str) -> bool:
     """Whether ``key`` names a turn notice (see :func:`ping_key`)."""
     return key.startswith("ping:")

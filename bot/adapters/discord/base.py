@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,6 +21,7 @@ from bot.core.lang import resolve_lang
 from bot.core.service import Service
 from bot.present.i18n import T, translator
 from bot.present.render.message import OutMessage
+from bot.present.season_notices import Standings
 
 if TYPE_CHECKING:
     from bot.adapters.discord.transport import DiscordTransport
@@ -42,6 +44,10 @@ class HandlerBase:
         self.presenter = presenter
         self.service = Service(manager)
         self.web_link: Any = None
+        #: A person's profile page on the web table (player id, league or None), when it runs.
+        self.profile_link: Callable[[str, str | None], str | None] | None = None
+        #: Each channel's standings message (bot/present/season_notices.py), once the outbox exists.
+        self.standings: Standings | None = None
         limits = limits or CommandLimits()
         self.commands = limits.commands(clock or manager.clock)
         self.presses = limits.presses(clock or manager.clock)

@@ -137,7 +137,8 @@ class MajlisMixin:
         self.handlers.presenter = self.presenter
         hub = getattr(self.presenter, "hubs", {}).get("dc")
         if hub is not None:  # a season's end, posted once (bot/present/season_notices.py)
-            announce_seasons(self.manager.seasons, hub, "dc:")
+            self.handlers.standings = announce_seasons(self.manager.seasons, hub, "dc:", tables=self.manager,
+                                                       repo=self.manager.repo, stats="/majlis stats")
         if self._sync:
             if self._guild_ids:
                 for gid in self._guild_ids:

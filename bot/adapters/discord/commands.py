@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord import seasons
+from bot.adapters.discord import profile, seasons
 from bot.adapters.discord.handlers import GAMES
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ DIGIT_CHOICES = [Choice(name="0123456789", value="western"), Choice(name="٠١٢
 SEASON_VIEWS = [Choice(name="this season · هذا الموسم", value="table"),
                 Choice(name="all time · كل المواسم", value="all"),
                 Choice(name="champions · الأبطال", value="history"),
+                Choice(name="post the standings in this channel · نشر الترتيب في القناة", value="standings"),
                 Choice(name="end the season (Manage Server) · إنهاء الموسم", value="end")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
@@ -89,7 +90,12 @@ def build_group(handlers: Handlers) -> app_commands.Group:
 
     @group.command(name="stats", description="Your record · سجلك")
     async def stats(interaction: Interaction) -> None:
-        await handlers.stats(interaction)
+        await profile.stats(handlers, interaction)
+
+    @group.command(name="profile", description="A profile card · بطاقة اللاعب")
+    @app_commands.describe(member="Whose card (in this server) · بطاقة من (في هذا الخادم)")
+    async def profile_card(interaction: Interaction, member: discord.User | None = None) -> None:
+        await profile.profile(handlers, interaction, member)
 
     @group.command(name="season", description="This season's table and your rank · جدول الموسم وترتيبك")
     @app_commands.describe(game="The game · اللعبة", view="What to show · ماذا تعرض",

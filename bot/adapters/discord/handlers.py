@@ -45,7 +45,6 @@ from bot.present.render import (
     render_leaderboard,
     render_rules,
     render_scores,
-    render_stats,
 )
 from bot.present.render.cards import game_name
 from bot.present.render.message import OutMessage
@@ -130,14 +129,6 @@ class Handlers(HandlerBase):
             await self.answer(interaction, _error(e.code, e.params, t))
             return
         await self.answer(interaction, render_leaderboard(boards[game], game, t).text)
-
-    async def stats(self, interaction: Interaction) -> None:
-        """``/majlis stats``: your record, everywhere."""
-        await self.ack(interaction)
-        t = await self.translator_for(interaction)
-        person = person_of(interaction)
-        rows = await self.manager.stats(person.player_id)
-        await self.answer(interaction, render_stats(rows, person.name, t).text)
 
     async def rules(self, interaction: Interaction, game: str | None) -> None:
         """``/majlis rules``."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.adapters.discord.base import HandlerBase, Interaction
 from bot.adapters.discord.common import _error, chat_of
 from bot.core.commands import ChangeSeason, EndSeason, ShowSeason, ShowSeasonHistory
-from bot.core.errors import TableError
+from bot.core.errors import Refusal, TableError
 from bot.present.render.seasons import (
     render_end_prompt,
     render_history,
@@ -22,7 +22,8 @@ GAMES = ("tarneeb41", "tarneeb", "trix")
 async def season(h: HandlerBase, interaction: Interaction, game: str | None, view: str,
                  confirm: int | None) -> None:
     """``/majlis season [game] [view] [confirm]``: ``view`` is ``table`` (this season), ``all``,
-    ``history`` or ``end`` (with ``confirm``: the number of the season to end)."""
+    ``history``, ``standings`` (the channel's standings message, posted anew and kept up to date) or
+    ``end`` (with ``confirm``: the number of the season to end)."""
     public = view == "end" and confirm is not None  # a season's summary is for the whole channel
     await h.ack(interaction, ephemeral=not public)
     t = await h.translator_for(interaction)
@@ -32,6 +33,12 @@ async def season(h: HandlerBase, interaction: Interaction, game: str | None, vie
             text = render_history(champions, t).text
         elif view == "end" and confirm is not None:
             text = render_summary(await h.dispatch(EndSeason(confirm), interaction), t).text
+        elif view == "standings":
+            await h.dispatch(ShowSeasonHistory(), interaction)  # who may ask from where
+            if h.standings is None:
+                raise TableError(Refusal.INTERNAL)
+            await h.standings.post(chat_of(interaction))
+            text = t.gettext("The standings are posted in this channel; they are updated after every counted match.")
         elif view == "end":
             st = await h.dispatch(ShowSeason(GAMES[0]), interaction)
             assert st.season is not None

@@ -112,7 +112,9 @@ def build_application(
         state.presenter = presenter
         services.sender = presenter.hubs["tg"]
         services.hands = GroupHands(manager, presenter.hubs["tg"], transport)
-        announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:")  # a season's end, posted once
+        # a season's end, posted once; each chat's standings message, edited after every counted match
+        services.standings = announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:", tables=manager,
+                                              repo=manager.repo)
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

@@ -17,6 +17,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("scores", N_("This table's scores")),
     ("leaderboard", N_("This group's best players")),
     ("stats", N_("Your record")),
+    ("profile", N_("Your profile card")),
     ("season", N_("This season's table and your rank")),
     ("lang", N_("Language: ar or en (admins)")),
     ("settings", N_("Turn timer and defaults (admins)")),
@@ -25,7 +26,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", N_("How to play here")),
 )
 #: Commands that make sense in the private chat with the bot.
-PRIVATE = frozenset({"hand", "stats", "lang", "notify", "rules", "help"})
+PRIVATE = frozenset({"hand", "stats", "profile", "lang", "notify", "rules", "help"})
 
 
 def bot_commands(t: T, *, groups: bool) -> list[BotCommand]:

@@ -25,6 +25,7 @@ from bot.core.service import Service
 from bot.present.i18n import T, translator
 from bot.present.outbox import NEW
 from bot.present.render.message import OutMessage
+from bot.present.season_notices import Standings
 
 if TYPE_CHECKING:
     from bot.adapters.telegram.hands import GroupHands
@@ -79,6 +80,11 @@ class Services:
     on_hand: Callable[[Person, TableSnapshot | None], Awaitable[None]] | None = None
     #: The hands shown in groups to their player only (Bot API 10.2), once the outbox exists.
     hands: GroupHands | None = None
+    #: The address of a person's profile page on the web table (player id, league or None: every
+    #: chat), when the web table runs (bot/adapters/web/profile.py).
+    profile_link: Callable[[str, str | None], str | None] | None = None
+    #: Each chat's standings message (bot/present/season_notices.py), once the outbox exists.
+    standings: Standings | None = None
     #: Per-person limits (bot/core/settings.py), on the manager's clock.
     limits: CommandLimits = field(default_factory=CommandLimits)
     _service: Service | None = None

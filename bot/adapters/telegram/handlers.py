@@ -15,7 +15,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot.adapters.telegram import seasons, texts
+from bot.adapters.telegram import profile, seasons, texts
 from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
@@ -41,7 +41,7 @@ from bot.core.lang import normalize_lang, resolve_lang
 from bot.core.notify import parse_share
 from bot.present.i18n import translator
 from bot.present.outbox import TransportError
-from bot.present.render import render_help, render_leaderboard, render_rules, render_scores, render_stats
+from bot.present.render import render_help, render_leaderboard, render_rules, render_scores
 from bot.present.render.errors import render_error
 from bot.present.render.notify import TELEGRAM_USAGE, render_notify_state
 from storage.records import HANDS
@@ -61,10 +61,11 @@ class Handlers(Base):
         commands: dict[str, Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]] = {
             "start": self.start, "new": self.new, "join": self.join, "leave": self.leave,
             "begin": self.begin, "stop": self.stop, "scores": self.scores,
-            "leaderboard": self.leaderboard, "stats": self.stats, "lang": self.lang,
+            "leaderboard": self.leaderboard, "stats": functools.partial(profile.stats, self), "lang": self.lang,
             "settings": self.settings, "rules": self.rules, "help": self.help, "notify": self.notify,
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
             "season": functools.partial(seasons.season, self),
+            "profile": functools.partial(profile.profile, self),
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, self._guarded(callback), filters=filters.UpdateType.MESSAGE))
@@ -175,18 +176,6 @@ class Handlers(Base):
         t = await self.chat_t(where[2], where[1])
         await self.reply(where[2], "\n\n".join(render_leaderboard(rows, game, t).text
                                                for game, rows in boards.items()))
-
-    async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/stats``: the sender's record (in this group, or everywhere in private)."""
-        where = self._where(update)
-        if where is None:
-            return
-        message, user, dest = where
-        in_group = message.chat.type in GROUP_TYPES
-        person = person_of(user)
-        rows = await self.s.manager.stats(person.player_id, dest if in_group else None)
-        t = await self.chat_t(dest, user) if in_group else await self.person_t(user)
-        await self.reply(dest, render_stats(rows, person.name, t))
 
     async def rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/rules [game]``."""

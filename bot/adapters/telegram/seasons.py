@@ -1,7 +1,9 @@
 """``/season`` in a Telegram group: the season table and one's rank, all time, the champions, the
 settings and ending a season by hand (admins, confirmed by sending the season's number).
 
-    /season [game]              this season's table of each game (or of one), with your own rank
+    /season                     the chat's standings message: posted anew (the one before deleted),
+                                then edited after every counted match and when the season ends
+    /season [game]              this season's table of one game (of each without a bot's outbox), with your own rank
     /season all [game]          the all-time table
     /season history             the champions of every season
     /season end [number]        ask to end the running season; with its number: end it (admins)
@@ -50,6 +52,10 @@ async def season(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYPE
         return
     if word == "settings":
         await _settings(h, update, context, args[1:])
+        return
+    if not args and h.s.standings is not None:  # the chat's standings message, kept and edited in place
+        if await h._command(update, context, ShowSeasonHistory()) is not None:  # who may ask from where
+            await h.s.standings.post(dest)
         return
     all_time = word == "all"
     rest = args[1:] if all_time else args

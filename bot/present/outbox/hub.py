@@ -64,6 +64,7 @@ class OutboxHub:
         self.blocked: TTLCache[str, bool] = TTLCache(max_blocked)
         self._tables: dict[int, set[tuple[str, str]]] = {}  # table id -> (dest, key) known
         self._forgetting: deque[tuple[float, int]] = deque()
+        self._id_listeners: list[tuple[str, MessageIdCallback]] = []
         self._created = 0
         self._puts = 0
         self.evicted = 0
@@ -78,13 +79,24 @@ class OutboxHub:
                 self.sweep()
             box = Outbox(
                 dest, self.transport, self.transport.budget(dest), self.clock,
-                on_message_id=self.on_message_id, on_forbidden=self._forbidden, jitter=self.jitter,
+                on_message_id=self._message_id, on_forbidden=self._forbidden, jitter=self.jitter,
                 limiter=self.limiter,
             )
             if dest in self.blocked:
                 box.blocked = True
             self.outboxes[dest] = box
         return box
+
+    def watch_ids(self, prefix: str, callback: MessageIdCallback) -> None:
+        """Tell ``callback(dest, key, message_id)`` too of each message id of a key starting with
+        ``prefix`` (a message kept outside any table, such as a chat's standings)."""
+        self._id_listeners.append((prefix, callback))
+
+    async def _message_id(self, dest: str, key: str, message_id: str | None) -> None:
+        for prefix, callback in self._id_listeners:
+            if key.startswith(prefix):
+                await _call(callback, dest, key, message_id)
+        await _call(self.on_message_id, dest, key, message_id)
 
     async def _forbidden(self, dest: str, key: str | None) -> None:
         if is_dm(dest):

@@ -25,9 +25,11 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.ALREADY_STARTED: lambda t, p: t.gettext("The match has already started."),
     Refusal.NOT_ALLOWED: lambda t, p: (
         t.gettext("Only the people who played that match, or an admin, may play it again.")
-        if p.get("what") == "rematch" else
-        t.gettext("This chat has table calls off; an admin may allow them (/settings notify=on).")
-        if p.get("what") == "notify" else t.gettext("Only the table's creator or an admin may do that.")),
+        if p.get("what") == "rematch"
+        else t.gettext("This chat has table calls off; an admin may allow them (/settings notify=on).")
+        if p.get("what") == "notify"
+        else t.gettext("Only each person may see their own figures across every chat.") if p.get("what") == "profile"
+        else t.gettext("Only the table's creator or an admin may do that.")),
     Refusal.NOT_YOUR_TURN: lambda t, p: t.gettext("It is not your turn."),
     Refusal.STALE: lambda t, p: t.gettext("That button is out of date; use the newest message."),
     Refusal.FINISHED: lambda t, p: t.gettext("This match is over."),
@@ -49,6 +51,8 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
         "You are posting as the group (anonymous admin), so you cannot take a seat. Write as yourself to play."),
     Refusal.ADMINS_ONLY: lambda t, p: t.gettext("Only the group's admins may change this."),
     Refusal.GROUP_ONLY: lambda t, p: t.gettext("This works only in a group, not in a private chat."),
+    Refusal.PRIVATE_ONLY: lambda t, p: t.gettext("Your figures across every chat are shown only in your private "
+                                                 "chat with me: ask there."),
     Refusal.SEASON_OVER: lambda t, p: t.gettext("That season has ended already; nothing was changed."),
     Refusal.INTERNAL: lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
     Refusal.ROUTE_TIMEOUT: lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "

@@ -71,6 +71,33 @@ def render_season(st: Standings, t: T, now: float) -> OutMessage:
     return OutMessage(t.lines(lines), notify=False)
 
 
+def render_standings(tables: Sequence[Standings], t: T, now: float, champions: Sequence[ChampionRecord] = (),
+                     *, stats: str = "/stats") -> OutMessage:
+    """A chat's standings message, the same for everyone (no reader's own line): this season's table
+    of each game played in it, and the champions of the season before; kept and edited in place."""
+    season = next((st.season for st in tables if st.season is not None), None)
+    lines = []
+    if season is not None:
+        lines += [t.gettext("Standings · season {number}", number=season.number),
+                  t.ngettext("{n} day left", "{n} days left", _days_left(season, now))]
+    played = [st for st in tables if st.lines]
+    if not played:
+        lines.append(t.gettext("No counted matches yet."))
+    for st in played:
+        lines += ["", game_name(st.game, t)]
+        lines += [_line(s, t) for s in st.lines[:TOP]]
+        more = len(st.lines) - TOP
+        if more > 0:
+            lines.append(t.ngettext("… and {n} more", "… and {n} more", more))
+    if champions:
+        lines.append("")
+        lines += [t.gettext("Champion of season {number} · {game}: {name}", number=c.number,
+                            game=game_name(c.game, t), name=c.name) for c in champions]
+    lines += ["", t.gettext("This message is updated after every counted match. Your own rank: {command}",
+                            command=stats)]
+    return OutMessage(t.lines(lines), notify=False)
+
+
 def render_history(champions: Sequence[ChampionRecord], t: T) -> OutMessage:
     """The champions of every closed season, newest first."""
     lines = [t.gettext("Champions")]
