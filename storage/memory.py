@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from storage.challenges import MemoryChallenges
 from storage.errors import ChatHasLiveTable, TableConflict, VersionConflict
 from storage.ratings import GLOBAL, TEAM_GAMES, Rating, is_ai, rate_match, rated_players, unique_results
 from storage.records import (
@@ -70,10 +71,11 @@ from storage.seasons import (
 RatingKey = tuple[str, str, str]  # (scope: chat id or GLOBAL, game, player id)
 
 
-class MemoryRepository:
+class MemoryRepository(MemoryChallenges):
     """The :class:`storage.repository.Repository` kept in dicts."""
 
     def __init__(self) -> None:
+        MemoryChallenges.__init__(self)
         self._chats: dict[str, Row] = {}
         self._players: dict[str, Row] = {}
         self._subscriptions: dict[tuple[str, str], float] = {}  # (chat, player) -> since

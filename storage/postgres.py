@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage import season_store
+from storage.challenges import SqlChallenges
 from storage.errors import (
     ChatHasLiveTable,
     DatabaseLocked,
@@ -198,7 +199,7 @@ def redact(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
-class PostgresRepository:
+class PostgresRepository(SqlChallenges):
     """The :class:`storage.repository.Repository` on a PostgreSQL server (a pool of connections)."""
 
     def __init__(self, url: str, *, durability: str = "crash", read_only: bool = False,
@@ -740,6 +741,14 @@ class PostgresRepository:
                 for game, matches, wins, left, score, mu, sigma in rows]
 
     # seasons (storage/seasons.py, storage/season_store.py)
+
+    # challenges (storage/challenges.py)
+
+    async def _challenge_read(self, fn: Callable[[season_store.Sql], Awaitable[T]]) -> T:
+        return await self._read(lambda c: fn(_sql(c)))
+
+    async def _challenge_write(self, fn: Callable[[season_store.Sql], Awaitable[T]]) -> T:
+        return await self._write(lambda c: fn(_sql(c)))
 
     async def get_league(self, league: str) -> LeagueRecord:
         return await self._read(lambda c: season_store.get_league(_sql(c), league))

@@ -317,3 +317,40 @@ class PersonMatch:
     partner_name: str | None = None
     rating_before: float | None = None
     rating_after: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """A duplicate challenge of a chat (bot/core/challenges.py): ``boards`` deals of ``game`` that every
+    member plays in the same seat at their own time until ``ends_at``; ``seed`` makes its deals.
+    ``closed_at`` is set once, when its final ranking is made (None: open)."""
+
+    challenge_id: int
+    chat_id: str
+    game: str
+    boards: int
+    seed: int
+    creator: str
+    created_at: float
+    ends_at: float
+    closed_at: float | None = None
+    lang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRecord:
+    """One person's play of one deal (``board``, from 0) of a challenge, at table ``table_id``.
+
+    ``score`` is what the deal scored for the person's seat (their own points in Tarneeb 41, their
+    team's in classic Tarneeb); ``tricks`` and ``bid`` the seat's (None: the deal was thrown in, or
+    the seat did not bid); ``done_at`` None: not finished yet."""
+
+    challenge_id: int
+    player_id: str
+    name: str
+    board: int
+    table_id: int
+    score: int | None = None
+    tricks: int | None = None
+    bid: int | None = None
+    done_at: float | None = None

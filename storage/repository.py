@@ -21,6 +21,8 @@ from storage.errors import (
 )
 from storage.records import (
     ActionRecord,
+    BoardRecord,
+    ChallengeRecord,
     ChampionRecord,
     ChatRecord,
     InboxEntry,
@@ -293,3 +295,32 @@ class Repository(Protocol):
 
     async def meta_prefixed(self, prefix: str) -> dict[str, str]:
         """Every install-wide setting whose key starts with ``prefix``, by key."""
+
+    # duplicate challenges (storage/challenges.py, bot/core/challenges.py)
+
+    async def create_challenge(self, challenge: ChallengeRecord) -> ChallengeRecord:
+        """Store a new open challenge; its id is made here. ``OpenChallengeExists`` if the chat has one."""
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
+
+    async def chat_challenge(self, chat_id: str) -> ChallengeRecord | None:
+        """The chat's newest challenge, open or closed."""
+
+    async def due_challenges(self, now: float) -> list[ChallengeRecord]:
+        """Every open challenge whose end has come by ``now``."""
+
+    async def close_challenge(self, challenge_id: int, now: float) -> bool:
+        """Close an open challenge; True for the one caller that closed it (exactly once)."""
+
+    async def start_board(self, board: BoardRecord) -> bool:
+        """Record that a person plays a board at ``board.table_id``; False if they had started it."""
+
+    async def finish_board(self, board: BoardRecord) -> bool:
+        """Write a board's result (``score``, ``tricks``, ``bid``, ``done_at``); True for the one caller
+        that wrote it (False: not started, or finished already)."""
+
+    async def challenge_boards(self, challenge_id: int) -> list[BoardRecord]:
+        """Every board row of the challenge, by board then person."""
+
+    async def board_of_table(self, table_id: int) -> BoardRecord | None:
+        """The board played at the table, if it is a challenge's."""

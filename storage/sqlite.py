@@ -38,6 +38,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from storage import season_store
+from storage.challenges import SqlChallenges
 from storage.errors import (
     ChatHasLiveTable,
     DatabaseLocked,
@@ -210,7 +211,7 @@ class _Write:
         self.append = append
 
 
-class SQLiteRepository:
+class SQLiteRepository(SqlChallenges):
     """The :class:`storage.repository.Repository` in one SQLite file.
 
     ``durability`` is ``"crash"`` or ``"power"`` (see the module); ``synchronous`` overrides the
@@ -752,6 +753,14 @@ class SQLiteRepository:
             "GROUP BY m.game ORDER BY m.game", (scope, player_id, chat_id, chat_id)))
         return [PlayerStats(game, matches, wins, left, _rating(mu, sigma).display, score)
                 for game, matches, wins, left, score, mu, sigma in rows]
+
+    # challenges (storage/challenges.py)
+
+    async def _challenge_read(self, fn: Callable[[season_store.Sql], Awaitable[T]]) -> T:
+        return await self._call(lambda c: fn(_sql(c)))
+
+    async def _challenge_write(self, fn: Callable[[season_store.Sql], Awaitable[T]]) -> T:
+        return await self._write(lambda c: fn(_sql(c)))
 
     # seasons (storage/seasons.py, storage/season_store.py)
 

@@ -39,6 +39,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "season_matches": ("table_id", "league", "number", "counts"),
     "rating_changes": ("table_id", "player_id", "rating_before", "rating_after", "matches"),
     "champions": ("league", "number", "game", "player_id", "rating", "matches", "wins"),
+    "challenges": ("challenge_id", "chat_id", "game", "boards", "seed", "creator", "created_at", "ends_at",
+                   "closed_at", "lang"),
+    "challenge_boards": ("challenge_id", "player_id", "name", "board", "table_id", "score", "tricks", "bid",
+                         "done_at"),
 }
 #: A ``tables`` row of an export written before a table's own state left ``message_ids`` (schema
 #: 6 on SQLite, 3 on PostgreSQL) lacks the three columns of that state; it is read and converted.
@@ -55,7 +59,8 @@ _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "t
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",
          "seasons": "league, number", "season_matches": "table_id", "rating_changes": "table_id, player_id",
-         "champions": "league, number, game", "subscriptions": "chat_id, player_id"}
+         "champions": "league, number, game", "subscriptions": "chat_id, player_id",
+         "challenges": "challenge_id", "challenge_boards": "challenge_id, player_id, board"}
 
 Repo = SQLiteRepository | PostgresRepository
 
@@ -142,6 +147,8 @@ async def import_database(repo: Repo, rows: Iterable[tuple[str, Row]]) -> dict[s
                                         by_table[name])
             await c.execute("SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
                             "COALESCE((SELECT MAX(table_id) FROM tables), 0) + 1, false)")
+            await c.execute("SELECT setval(pg_get_serial_sequence('challenges', 'challenge_id'), "
+                            "COALESCE((SELECT MAX(challenge_id) FROM challenges), 0) + 1, false)")
 
         await repo._write(load)
     return {name: len(r) for name, r in by_table.items()}
