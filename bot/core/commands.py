@@ -15,13 +15,22 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from bot.core.challenges import ChallengeView
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
 from bot.core.notify import NotifyState
 from bot.core.profiles import Profile
 from bot.core.seasons import Standings
 from bot.core.views import View
-from storage.records import ChampionRecord, ChatRecord, LeaderRow, LeagueRecord, PlayerRecord, SeasonSummary
+from storage.records import (
+    ChallengeRecord,
+    ChampionRecord,
+    ChatRecord,
+    LeaderRow,
+    LeagueRecord,
+    PlayerRecord,
+    SeasonSummary,
+)
 
 R = TypeVar("R")
 
@@ -239,14 +248,42 @@ class ShowProfile(Answers[Profile]):
     name: str | None = None
 
 
-#: The season commands: they read and change storage only, so every process runs them itself.
-SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile)
+@dataclass(frozen=True, slots=True)
+class StartChallenge(Answers[ChallengeRecord]):
+    """``/challenge new``: a duplicate challenge of ``boards`` deals of ``game`` for ``days`` days in the
+    group (admins only; bot/core/challenges.py)."""
+
+    game: str
+    boards: int
+    days: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayChallenge(Answers[TableSnapshot]):
+    """Play the chat's open challenge: the person's current deal at a table in their private chat.
+
+    From the group (``challenge_id`` None: the group's open one), or from the private chat by someone
+    who started that challenge in its group (``challenge_id`` named)."""
+
+    challenge_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowChallenge(Answers[ChallengeView]):
+    """The group's newest challenge, its ranking, and one's own deals against the field once one has
+    played them all (group chats only)."""
+
+
+#: The season and challenge commands: they read and change storage only (a challenge's deal is a table
+#: in the asker's own private chat, held where it is made), so every process runs them itself.
+SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile, StartChallenge,
+                   PlayChallenge, ShowChallenge)
 
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
            | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason | ShowSeasonHistory | EndSeason
-           | ChangeSeason | ChangeNotify | ShowProfile)
+           | ChangeSeason | ChangeNotify | ShowProfile | StartChallenge | PlayChallenge | ShowChallenge)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
 Answer = (TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord | Standings | list[ChampionRecord]
-          | SeasonSummary | LeagueRecord | NotifyState | Profile)
+          | SeasonSummary | LeagueRecord | NotifyState | Profile | ChallengeRecord | ChallengeView)

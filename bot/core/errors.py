@@ -37,6 +37,10 @@ class Refusal(StrEnum):
     ANONYMOUS = "anonymous"
     ADMINS_ONLY = "admins_only"
     GROUP_ONLY = "group_only"
+    # duplicate challenges (bot/core/challenges.py)
+    NO_CHALLENGE = "no_challenge"  # no open challenge here (or it has ended)
+    CHALLENGE_EXISTS = "challenge_exists"  # the chat has an open challenge already
+    CHALLENGE_PLAYED = "challenge_played"  # the person played every deal of it
     PRIVATE_ONLY = "private_only"  # one's figures across every chat: shown only in one's private chat
     SEASON_OVER = "season_over"  # ending a season that is no longer the running one (bot/core/seasons.py)
     INTERNAL = "internal"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
 from ai import AIProvider, ai_player
+from bot.core.challenges import Challenges
 from bot.core.clock import Clock, RealClock
 from bot.core.errors import Refusal, TableError
 from bot.core.links import Links
@@ -84,6 +85,8 @@ class TableManager:
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
         self.seasons = Seasons(repo, self.prefs, self.clock)
+        self.challenges = Challenges(repo, self.registry, self.lifecycle, self.prefs, self.lobby.register)
+        self.publisher.subscribe(self.challenges.on_update)  # a board's end deals the person's next one
         self._season_ticker: asyncio.Task[None] | None = None
         self.leases: Leases | None = None
         self._make_router = router
@@ -144,6 +147,7 @@ class TableManager:
             await self.prefs.listen()  # settings another process changes are seen here at once
             held = await self.leases.initial()
         await self._restore(held)
+        await self.challenges.recover()
         if self.leases is not None and self._make_router is not None:  # forwarded commands are served
             self.router = self._make_router(self)                        # in both modes (they are input)
             await self.router.start()
@@ -202,8 +206,10 @@ class TableManager:
         while True:
             try:
                 await self.seasons.tick()
+                await self.challenges.tick()
             except Exception:
-                logging.getLogger(__name__).exception("closing the seasons that ended failed; trying again")
+                logging.getLogger(__name__).exception("closing the seasons (or challenges) that ended failed; "
+                                                      "trying again")
             await self.clock.sleep(TICK_SECONDS)
 
     async def run_due(self) -> None:

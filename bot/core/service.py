@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar, assert_never, cast
 
 import engine
+from bot.core.challenges import ChallengeView
 from bot.core.cluster.routing import Router
 from bot.core.commands import (
     Act,
@@ -42,14 +43,17 @@ from bot.core.commands import (
     Leave,
     NewTable,
     NextDeal,
+    PlayChallenge,
     Rematch,
     SetLanguage,
+    ShowChallenge,
     ShowHand,
     ShowLeaderboard,
     ShowProfile,
     ShowScores,
     ShowSeason,
     ShowSeasonHistory,
+    StartChallenge,
     Stop,
 )
 from bot.core.errors import Refusal, TableError
@@ -60,7 +64,15 @@ from bot.core.notify import NotifyState
 from bot.core.profiles import Profile, Profiles
 from bot.core.seasons import Standings
 from bot.core.table import Table
-from storage.records import ChampionRecord, ChatRecord, LeagueRecord, PlayerRecord, SeasonSummary, TableStatus
+from storage.records import (
+    ChallengeRecord,
+    ChampionRecord,
+    ChatRecord,
+    LeagueRecord,
+    PlayerRecord,
+    SeasonSummary,
+    TableStatus,
+)
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
@@ -146,6 +158,12 @@ class Service:
                 return _checked(cmd, await self._change_notify(cmd, actor))
             case ShowProfile():
                 return _checked(cmd, await self._show_profile(cmd, actor))
+            case StartChallenge():
+                return _checked(cmd, await self._start_challenge(cmd, actor))
+            case PlayChallenge():
+                return _checked(cmd, await self._play_challenge(cmd, actor))
+            case ShowChallenge():
+                return _checked(cmd, await self._show_challenge(actor))
             case _:
                 assert_never(cmd)
 
@@ -297,6 +315,37 @@ class Service:
         name = actor.person.name if whom == me else (cmd.name or whom)[:64]
         profiles = Profiles(self.manager.repo, self.manager.seasons)
         return await profiles.profile(whom, name, None if cmd.everywhere else actor.chat_id)
+
+    # duplicate challenges (bot/core/challenges.py): started by a group's admins, played in private
+
+    async def _start_challenge(self, cmd: StartChallenge, actor: Actor) -> ChallengeRecord:
+        self._group(actor)
+        if not isinstance(cmd.game, str) or type(cmd.boards) is not int or type(cmd.days) is not int:
+            raise TableError(Refusal.BAD_ACTION)
+        if not await actor.is_admin():
+            raise TableError(Refusal.ADMINS_ONLY)
+        return await self.manager.challenges.start(actor.chat_id, actor.person, cmd.game, cmd.boards, cmd.days)
+
+    async def _play_challenge(self, cmd: PlayChallenge, actor: Actor) -> TableSnapshot:
+        """From the group: its open challenge. From the private chat: a challenge the person started in
+        its group (a stranger cannot reach another group's challenge by its number)."""
+        self._sitter(actor)
+        challenges = self.manager.challenges
+        if actor.in_dm:
+            if type(cmd.challenge_id) is not int:
+                raise TableError(Refusal.NO_CHALLENGE)
+            challenge = await self.manager.repo.get_challenge(cmd.challenge_id)
+            if challenge is None or not await challenges.played_by(challenge.challenge_id, actor.person.player_id):
+                raise TableError(Refusal.NO_CHALLENGE)
+        else:
+            challenge = await challenges.open_in(actor.chat_id)
+            if cmd.challenge_id is not None and cmd.challenge_id != challenge.challenge_id:
+                raise TableError(Refusal.STALE)
+        return await challenges.play(challenge, actor.person)
+
+    async def _show_challenge(self, actor: Actor) -> ChallengeView:
+        self._group(actor)
+        return await self.manager.challenges.view(actor.chat_id, actor.person.player_id)
 
     # ------------------------------------------------------------------ the rules
 

@@ -415,7 +415,7 @@ class TableStarted(TypedDict):
 
 class TableCancelled(TypedDict):
     type: Literal["table_cancelled"]
-    reason: Literal["empty", "stopped", "lobby_timeout", "chat_moved"]
+    reason: Literal["empty", "stopped", "lobby_timeout", "chat_moved", "board_done"]
     by: NotRequired[str]  # who stopped it
 
 

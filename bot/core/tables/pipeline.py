@@ -18,7 +18,7 @@ from ai import AIProvider, Player
 from bot.core import metrics
 from bot.core.clock import Clock
 from bot.core.errors import Refusal, TableError
-from bot.core.identity import ai_seat_id
+from bot.core.identity import ai_seat_id, is_dm
 from bot.core.model import Person, TableSnapshot
 from bot.core.prefs import Prefs
 from bot.core.settings import ManagerSettings
@@ -30,7 +30,7 @@ from bot.core.tables.restore import resync
 from bot.core.tables.turns import AI_MOVE, LOBBY_EXPIRED, TIMEOUT, WARNING
 from bot.core.views import Event, events_of
 from engine import Game, IllegalAction
-from storage.records import CANCELLED, FINISHED, ActionRecord, MatchResult, Seat, evolve
+from storage.records import CANCELLED, FINISHED, STOPPED, ActionRecord, MatchResult, Seat, evolve
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -161,6 +161,9 @@ class Pipeline:
             events += recorded
             reason = "ended"
         self.publisher.post(table, events, reason, entry)
+        if table.live and is_dm(table.record.chat_id) and any(e["type"] in DEAL_ENDS for e in events):
+            # a table in a private chat is a duplicate challenge's board (bot/core/challenges.py): one deal
+            await self.lifecycle.end(table, STOPPED, [{"type": "table_cancelled", "reason": "board_done"}])
         if self.settings.latency_sink is not None:
             self.settings.latency_sink(time.perf_counter() - started)
         metrics.action("timeout" if actor == "timer" else "person" if seat_value is not None else "ai",
@@ -302,8 +305,18 @@ def _where(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}{at}"
 
 
+def position_rng(seed: int, version: int) -> random.Random:
+    """A generator for one AI decision, seeded from the table's seed and the position (the number of
+    actions played): the same decision in every process, after every restart."""
+    return random.Random(seed * 1009 + version)
+
+
 def _ai_rng(table: Table) -> random.Random:
-    """The table's generator for AI choices (seeded from the table, made once: seeding is slow)."""
+    """The table's generator for AI choices (seeded from the table, made once: seeding is slow). A
+    duplicate challenge's board (a table in a private chat) seeds every decision from its position
+    (:func:`position_rng`), so that its AI answers every person's same plays the same way."""
+    if is_dm(table.record.chat_id):
+        return position_rng(table.record.seed, table.record.version)
     if table.rng is None:
         table.rng = random.Random(table.record.seed)
     return table.rng

@@ -1,0 +1,395 @@
+"""The duplicate challenge: every member of a chat plays the same deals in the same seat, at their own time.
+
+An admin starts one (``/challenge new``: the game, the number of deals, how many days). Each person
+plays it in their private chat with the bot, one deal ("board") at a time: a table of its own in
+that private chat (its chat id is the person's private destination, ``dm:<player>``), the person in
+seat 0, AI players in the other three. Board ``k`` of a challenge is the first deal of a table whose
+seed is :func:`board_seed` of the challenge's seed and ``k``, dealt by seat :data:`DEALER`: every
+person gets the same cards in the same seat, and the scores start at zero, so the bidding minimums
+are the same for everyone. The table ends as soon as its first deal is scored or thrown in
+(``bot/core/tables/pipeline.py``: a table in a private chat plays one deal); the next board's
+table opens at once.
+
+The AI players are the rule player (:data:`AI_LEVEL`) seeded for every decision from the table's seed
+and the position (the number of actions played, :func:`bot.core.tables.pipeline.position_rng`), so
+what they do depends only on the deal and on what the person played, in every process and after
+every restart. (The searching levels bound their work by CPU time, so two runs of one position may
+search different numbers of deals: they would not answer every person identically.)
+
+Results: per board, each person's score (their own points in Tarneeb 41, their team's in classic
+Tarneeb) against everyone else's on that board, 2 matchpoints for each one beaten and 1 for each tie
+(:func:`matchpoints`), as a percentage of the top; a person's result is the mean of their boards'
+percentages over all the challenge's boards (a board not played counts 0%). A person sees the deal
+by deal comparison with the field only once they have played every board (or the challenge closed).
+The challenge closes at its end (:meth:`Challenges.tick`, each process; storage lets one close it, and
+only that one announces the final ranking).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from bot.core.errors import Refusal, TableError
+from bot.core.identity import dm_dest, is_dm, player_of_dm
+from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.prefs import Prefs, check_options
+from bot.core.table import EMPTY, Table
+from bot.core.tables.lifecycle import Lifecycle
+from bot.core.tables.registry import Registry
+from bot.core.views import Event
+from storage.challenges import OpenChallengeExists
+from storage.errors import ChatHasLiveTable
+from storage.records import FINISHED, LOBBY, PLAYING, STOPPED, BoardRecord, ChallengeRecord, Seat, TableRecord
+from storage.repository import Repository
+
+log = logging.getLogger(__name__)
+
+#: The games a challenge may be of (Trix's "score against the field" is not done yet).
+GAMES = ("tarneeb41", "tarneeb")
+MAX_BOARDS = 16
+MAX_DAYS = 14
+#: The dealer of every board: seat 3, so the person (seat 0) speaks first.
+DEALER = 3
+#: The AI of every board: the rule player, reproducible from its seed (see the module).
+AI_LEVEL = "easy"
+#: The reason of the ``table_cancelled`` event that ends a board's table after its one deal.
+BOARD_DONE = "board_done"
+
+
+def _hash63(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def board_seed(seed: int, board: int) -> int:
+    """The seed of the table of board ``board`` (from 0) of a challenge of ``seed``."""
+    return _hash63(f"challenge:{seed}:board:{board}")
+
+
+def board_result(record: TableRecord, actions: list[tuple[int, str]]) -> tuple[int, int | None, int | None] | None:
+    """``(score, tricks, bid)`` of seat 0 in the first deal of a board's table, replayed from its seed
+    and ``(seat, action)`` log; ``(0, None, None)`` for a deal thrown in; None while it goes on."""
+    game = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+    for seat, action in actions:
+        for ev in game.act(seat, action):
+            if ev["type"] == "deal_thrown_in":
+                return 0, None, None
+            if ev["type"] == "deal_scored":
+                summary, deltas = ev["summary"], ev["deltas"]
+                if record.game == "tarneeb41":
+                    return int(deltas["players"][0]), int(summary["tricks"][0]), int(summary["bids"][0])
+                ours = int(summary["declarer"]) % 2 == 0
+                return int(deltas["teams"][0]), int(summary["tricks"][0]), int(summary["bid"]) if ours else None
+    return None
+
+
+def matchpoints(scores: dict[str, int | None]) -> dict[str, float]:
+    """Each person's percentage on one board: 2 matchpoints for each other score beaten, 1 for each
+    tie, out of 2 for each other person (a board not finished, None, is below every score). A board
+    played by one person alone is 50%."""
+    out: dict[str, float] = {}
+    top = 2 * (len(scores) - 1)
+    for who, mine in scores.items():
+        if top == 0:
+            out[who] = 50.0
+            continue
+        points = 0
+        for other, theirs in scores.items():
+            if other == who:
+                continue
+            a = -10 ** 9 if mine is None else mine
+            b = -10 ** 9 if theirs is None else theirs
+            points += 2 if a > b else 1 if a == b else 0
+        out[who] = 100.0 * points / top
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One person in a challenge's ranking: boards played, total score, percentage."""
+
+    player_id: str
+    name: str
+    played: int
+    total: int
+    percent: float
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One board as a person played it against the field (everyone else who played it)."""
+
+    board: int
+    score: int | None
+    tricks: int | None
+    bid: int | None
+    field: int  # how many others played it
+    field_score: float | None  # their mean score
+    field_tricks: float | None  # their mean tricks (of those whose deal was played out)
+    percent: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeView:
+    """What ``/challenge`` answers: the challenge, its ranking so far, and the asker's boards
+    against the field (``mine``: only once they played every board, or it closed)."""
+
+    challenge: ChallengeRecord
+    ranking: list[Line]
+    played: int  # the asker's boards played
+    mine: list[Comparison] | None
+    me: str | None = None  # the asker
+
+    @property
+    def finished(self) -> list[Line]:
+        """The people who played every board, best first."""
+        return [line for line in self.ranking if line.played == self.challenge.boards]
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeUpdate:
+    """What the challenge's listeners hear: ``reason`` ``"started"``, ``"board"`` (``player`` finished
+    board ``board``), ``"finished"`` (``player`` played every board) or ``"closed"``."""
+
+    view: ChallengeView
+    reason: str
+    player: str | None = None
+    board: int | None = None
+
+
+ChallengeListener = Callable[[ChallengeUpdate], Awaitable[None]]
+
+
+def rank(challenge: ChallengeRecord, boards: list[BoardRecord], me: str | None = None) -> ChallengeView:
+    """The challenge's ranking and ``me``'s comparisons from its board rows."""
+    done = [b for b in boards if b.done_at is not None]
+    names = {b.player_id: b.name for b in boards}
+    by_board: dict[int, dict[str, BoardRecord]] = {}
+    for b in done:
+        by_board.setdefault(b.board, {})[b.player_id] = b
+    percents: dict[str, list[float]] = {p: [] for p in names}
+    comparisons: list[Comparison] = []
+    for k in range(challenge.boards):
+        rows = by_board.get(k, {})
+        pct = matchpoints({p: r.score for p, r in rows.items()})
+        for p, v in pct.items():
+            percents[p].append(v)
+        mine = rows.get(me) if me is not None else None
+        if mine is not None:
+            others = [r for p, r in rows.items() if p != me]
+            scored = [r.score for r in others if r.score is not None]
+            tricks = [r.tricks for r in others if r.tricks is not None]
+            comparisons.append(Comparison(
+                k, mine.score, mine.tricks, mine.bid, len(others),
+                sum(scored) / len(scored) if scored else None, sum(tricks) / len(tricks) if tricks else None,
+                pct[mine.player_id]))
+    ranking = [Line(p, names[p], len(v), sum(b.score or 0 for b in done if b.player_id == p),
+                    sum(v) / challenge.boards) for p, v in percents.items()]
+    ranking.sort(key=lambda line: (-line.percent, -line.played, line.name, line.player_id))
+    played = sum(1 for b in done if b.player_id == me)
+    show = me is not None and (played == challenge.boards or challenge.closed_at is not None)
+    return ChallengeView(challenge, ranking, played, comparisons if show else None, me)
+
+
+class Challenges:
+    """Starts challenges, deals each person's boards, records their results and closes them."""
+
+    def __init__(self, repo: Repository, registry: Registry, lifecycle: Lifecycle, prefs: Prefs,
+                 register: Callable[[Table], None]) -> None:
+        self.repo = repo
+        self.registry = registry
+        self.lifecycle = lifecycle
+        self.prefs = prefs
+        self.clock = lifecycle.clock
+        self.settings = lifecycle.settings
+        self._register = register
+        self._listeners: list[ChallengeListener] = []
+
+    def subscribe(self, listener: ChallengeListener) -> None:
+        """Call ``listener`` with every :class:`ChallengeUpdate` of this process."""
+        self._listeners.append(listener)
+
+    async def _tell(self, update: ChallengeUpdate) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("a challenge listener failed on challenge %s", update.view.challenge.challenge_id)
+
+    # ------------------------------------------------------------------ the commands
+
+    async def start(self, chat_id: str, creator: Person, game: str, boards: int, days: int) -> ChallengeRecord:
+        """Open a challenge in ``chat_id`` (who may is the dispatch's to decide)."""
+        if game not in GAMES:
+            raise TableError(Refusal.UNKNOWN_GAME, game=str(game)[:40])
+        if type(boards) is not int or not 1 <= boards <= MAX_BOARDS:
+            raise TableError(Refusal.BAD_OPTION, detail=f"the deals are 1 to {MAX_BOARDS}")
+        if type(days) is not int or not 1 <= days <= MAX_DAYS:
+            raise TableError(Refusal.BAD_OPTION, detail=f"the days are 1 to {MAX_DAYS}")
+        lang, _ = await self.prefs.public_lang(chat_id, None)
+        seed = self.settings.seed_source() if self.settings.seed_source else _hash63(f"{chat_id}:{self.clock.now()}")
+        now = self.clock.now()
+        record = ChallengeRecord(0, chat_id, game, boards, seed, creator.player_id, now, now + days * 86400.0,
+                                 lang=lang)
+        try:
+            challenge = await self.repo.create_challenge(record)
+        except OpenChallengeExists:
+            raise TableError(Refusal.CHALLENGE_EXISTS) from None
+        await self._tell(ChallengeUpdate(rank(challenge, []), "started"))
+        return challenge
+
+    async def open_in(self, chat_id: str) -> ChallengeRecord:
+        """The chat's open challenge (``no_challenge`` if none)."""
+        challenge = await self.repo.chat_challenge(chat_id)
+        if challenge is None or challenge.closed_at is not None:
+            raise TableError(Refusal.NO_CHALLENGE)
+        return challenge
+
+    async def view(self, chat_id: str, player_id: str) -> ChallengeView:
+        """The chat's newest challenge as ``player_id`` may see it."""
+        challenge = await self.repo.chat_challenge(chat_id)
+        if challenge is None:
+            raise TableError(Refusal.NO_CHALLENGE)
+        return rank(challenge, await self.repo.challenge_boards(challenge.challenge_id), player_id)
+
+    async def played_by(self, challenge_id: int, player_id: str) -> bool:
+        """Whether the person has started the challenge (so they may go on from their private chat)."""
+        return any(b.player_id == player_id for b in await self.repo.challenge_boards(challenge_id))
+
+    async def play(self, challenge: ChallengeRecord, person: Person) -> TableSnapshot:
+        """The person's current board (its table in their private chat), dealing the next one if needed."""
+        if challenge.closed_at is not None or challenge.ends_at <= self.clock.now():
+            raise TableError(Refusal.NO_CHALLENGE)
+        mine = [b for b in await self.repo.challenge_boards(challenge.challenge_id) if b.player_id == person.player_id]
+        if mine:
+            last = max(mine, key=lambda b: b.board)
+            if last.done_at is None:
+                table = self.registry.find(last.table_id)
+                if table is not None and table.live:
+                    return table.snapshot()
+                await self.settle(last.table_id)  # ended without its result (a restart, a stop)
+            if len(mine) >= challenge.boards:
+                raise TableError(Refusal.CHALLENGE_PLAYED)
+        return await self._deal(challenge, person, len(mine))
+
+    async def _deal(self, challenge: ChallengeRecord, person: Person, board: int) -> TableSnapshot:
+        chat_id = dm_dest(person.player_id)
+        seed = board_seed(challenge.seed, board)
+        options = check_options(challenge.game, seed, {})
+        async with self.registry.chat_lock(chat_id):
+            live = self.registry.live_in_chat(chat_id)
+            if live is not None:
+                raise TableError(Refusal.TABLE_EXISTS, table_id=live.table_id)
+            await self.prefs.touch_player(person)
+            now = self.clock.now()
+            seats = (Seat(player_id=person.player_id, name=person.name), EMPTY, EMPTY, EMPTY)
+            record = TableRecord(table_id=0, chat_id=chat_id, game=challenge.game, options=options, seed=seed,
+                                 dealer=DEALER, creator=person.player_id, status=LOBBY, seats=seats,
+                                 created_at=now, lobby_deadline=now + self.settings.lobby_timeout,
+                                 lang=challenge.lang, ai_level=AI_LEVEL)
+            owner = self.settings.owner
+            lease_until = None if owner is None else now + self.settings.lease_seconds
+            try:
+                table_id = await self.repo.create_table(record, owner=owner, lease_until=lease_until)
+            except ChatHasLiveTable as e:
+                raise TableError(Refusal.TABLE_EXISTS,
+                                 **({} if e.table_id is None else {"table_id": e.table_id})) from None
+            await self.repo.start_board(BoardRecord(challenge.challenge_id, person.player_id, person.name, board,
+                                                    table_id))
+            table = Table(record=dataclasses.replace(record, table_id=table_id))
+            self._register(table)
+            events: list[Event] = [{"type": "table_created", "game": challenge.game},
+                                   {"type": "player_joined", "seat": 0, "player": person.player_id}]
+            async with self.lifecycle.publisher.locked(table), table.changing():
+                await self.lifecycle.begin(table, events)
+        return table.snapshot()
+
+    # ------------------------------------------------------------------ results
+
+    async def on_update(self, update: TableUpdate) -> None:
+        """The manager's subscriber: a board's table ended after its deal, so record it and deal the next."""
+        snap = update.snapshot
+        if not is_dm(snap.table.chat_id) or update.reason != "ended" or snap.table.status not in (STOPPED, FINISHED):
+            return
+        board = await self.settle(snap.table_id)
+        played = snap.table.status == FINISHED or any(
+            e["type"] == "table_cancelled" and e.get("reason") == BOARD_DONE for e in update.events)
+        if board is None or not played:
+            return
+        challenge = await self.repo.get_challenge(board.challenge_id)
+        if challenge is None or challenge.closed_at is not None or board.board + 1 >= challenge.boards:
+            return
+        player = player_of_dm(snap.table.chat_id)
+        seat = snap.table.seats[0]
+        if player is None or seat.player_id != player:
+            return
+        try:
+            await self.play(challenge, Person(player, seat.name))
+        except TableError as e:
+            log.info("challenge %s: the next board of %s was not dealt (%s)", challenge.challenge_id, player, e.code)
+
+    async def settle(self, table_id: int) -> BoardRecord | None:
+        """Record the result of the board played at ``table_id`` from its log (once; a board whose
+        deal did not end scores None) and tell the listeners; the board, if the table is one."""
+        board = await self.repo.board_of_table(table_id)
+        record = await self.repo.get_table(table_id)
+        if board is None or record is None or board.done_at is not None:
+            return board
+        if record.status in (LOBBY, PLAYING):
+            return None  # still being played
+        actions = [(a.seat, a.action) for a in await self.repo.actions(table_id)]
+        score, tricks, bid = board_result(record, actions) or (None, None, None)
+        done = dataclasses.replace(board, score=score, tricks=tricks, bid=bid, done_at=self.clock.now())
+        if not await self.repo.finish_board(done):
+            return board
+        challenge = await self.repo.get_challenge(board.challenge_id)
+        if challenge is not None:
+            view = rank(challenge, await self.repo.challenge_boards(challenge.challenge_id), board.player_id)
+            await self._tell(ChallengeUpdate(view, "board", board.player_id, board.board))
+            if view.played == challenge.boards:
+                await self._tell(ChallengeUpdate(view, "finished", board.player_id))
+        return done
+
+    async def tick(self) -> list[ChallengeRecord]:
+        """Close the challenges whose end has come (every process calls it; each is closed by one):
+        boards still being played are stopped and count as not played. The ones closed here."""
+        closed = []
+        now = self.clock.now()
+        for challenge in await self.repo.due_challenges(now):
+            for b in await self.repo.challenge_boards(challenge.challenge_id):
+                if b.done_at is None:
+                    await self._end_board(b.table_id, "stopped")
+            if not await self.repo.close_challenge(challenge.challenge_id, now):
+                continue
+            for b in await self.repo.challenge_boards(challenge.challenge_id):
+                if b.done_at is None:
+                    await self.settle(b.table_id)
+            final = dataclasses.replace(challenge, closed_at=now)
+            await self._tell(ChallengeUpdate(rank(final, await self.repo.challenge_boards(final.challenge_id)),
+                                             "closed"))
+            closed.append(final)
+        return closed
+
+    async def recover(self) -> None:
+        """After a restart: a board's table restored live though its deal ended (the process died
+        between the deal's last move and the table's end) ends now, and its result is recorded."""
+        for table in list(self.registry.tables.values()):
+            if not (table.live and is_dm(table.record.chat_id)):
+                continue
+            actions = [(a.seat, a.action) for a in await self.repo.actions(table.table_id)]
+            if board_result(table.record, actions) is not None:
+                await self._end_board(table.table_id, BOARD_DONE)
+
+    async def _end_board(self, table_id: int, reason: str) -> None:
+        table = self.registry.find(table_id)
+        if table is None or not table.live:
+            return
+        events: list[Any] = [{"type": "table_cancelled", "reason": reason}]
+        async with self.lifecycle.publisher.locked(table):
+            if table.live:
+                await self.lifecycle.end(table, STOPPED, events)
