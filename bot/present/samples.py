@@ -112,6 +112,9 @@ READER_AS_A_NAME = frozenset({
     "{name}: {change} → {total}", "{name}: {score}", "{seat}. {name}", "{table} · {game} · {status} · {names}",
     "{team} ({name_a} & {name_b}): {total}", "{team}: {total} ({name_a} {score_a}, {name_b} {score_b})",
     "{who} {change}",
+    # a duplicate challenge's list and ranking name everyone, the reader as well; its reply calls them by name
+    "Finished: {names}", "{rank}. {name} · {percent}% · {played} of {boards} deals",
+    "{name}, your deal is waiting in our private chat.",
 })
 #: Sentences that take a name but are never said of the reader, and why.
 NEVER_THE_READER: dict[str, str] = {
@@ -435,6 +438,13 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
             "{n} action", "{n} actions", 52),
         "number": 3, "count": 14, "length": t.gettext("a calendar month"), "history": "/season history",
         "mention": PEOPLE[t.lang][1], "share": 50, "usage": "/notify turn 50%",
+        "boards": 8, "played": 5, "percent": 62, "command": "/challenge play",
+        "deal": t.gettext("Deal {number}:", number=3),
+        "mine": t.ngettext("you bid {bid} and made {n} trick, {score} points",
+                           "you bid {bid} and made {n} tricks, {score} points", 5, bid=4, score=t.signed(4)),
+        "field": t.ngettext("the field ({n} player) made {tricks} tricks on average, {score} points",
+                            "the field ({n} players) made {tricks} tricks on average, {score} points", 5,
+                            tricks="3.4", score="−1.2"),
     }
 
 

@@ -22,6 +22,7 @@ from bot.adapters.telegram.transport import TelegramTransport, group_dest
 from bot.adapters.throttle import CommandLimits
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
+from bot.present.challenge_notices import announce_challenges
 from bot.present.keys import hand_key
 from bot.present.season_notices import announce_seasons
 
@@ -115,6 +116,7 @@ def build_application(
         # a season's end, posted once; each chat's standings message, edited after every counted match
         services.standings = announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:", tables=manager,
                                               repo=manager.repo)
+        announce_challenges(manager.challenges, manager.prefs, presenter.hubs["tg"], "tg:")
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

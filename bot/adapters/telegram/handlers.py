@@ -15,7 +15,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot.adapters.telegram import profile, seasons, texts
+from bot.adapters.telegram import challenges, profile, seasons, texts
 from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
@@ -65,6 +65,7 @@ class Handlers(Base):
             "settings": self.settings, "rules": self.rules, "help": self.help, "notify": self.notify,
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
             "season": functools.partial(seasons.season, self),
+            "challenge": functools.partial(challenges.challenge, self),
             "profile": functools.partial(profile.profile, self),
         }
         for name, callback in commands.items():

@@ -53,6 +53,11 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.GROUP_ONLY: lambda t, p: t.gettext("This works only in a group, not in a private chat."),
     Refusal.PRIVATE_ONLY: lambda t, p: t.gettext("Your figures across every chat are shown only in your private "
                                                  "chat with me: ask there."),
+    Refusal.NO_CHALLENGE: lambda t, p: t.gettext("There is no open challenge here."),
+    Refusal.CHALLENGE_EXISTS: lambda t, p: t.gettext("This group has an open challenge already; a new one can "
+                                                     "start once it has ended."),
+    Refusal.CHALLENGE_PLAYED: lambda t, p: t.gettext("You have played every deal of this challenge. Send "
+                                                     "/challenge to see your deals against the field."),
     Refusal.SEASON_OVER: lambda t, p: t.gettext("That season has ended already; nothing was changed."),
     Refusal.INTERNAL: lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
     Refusal.ROUTE_TIMEOUT: lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
