@@ -35,7 +35,7 @@ def render_challenge(view: ChallengeView, t: T, now: float, *, play: str = "/cha
         days = max(0, int((ch.ends_at - now + DAY - 1) // DAY))
         lines.append(t.ngettext("{n} day left", "{n} days left", days))
         lines.append(t.gettext("Everyone plays the same deals in the same seat, with AI partners and opponents, "
-                               "in private with the bot. Send {command} here to play.", command=play))
+                               "in private with the bot. Send {play} here to play.", play=play))
         done = view.finished
         if done:
             lines.append(t.gettext("Finished: {names}", names=t.join([line.name for line in done])))
@@ -71,7 +71,7 @@ def _comparison(c: Comparison, t: T) -> str:
         field = t.ngettext("the field ({n} player) made {tricks} tricks on average, {score} points",
                            "the field ({n} players) made {tricks} tricks on average, {score} points", c.field,
                            tricks=_decimal(t, c.field_tricks), score=_decimal(t, c.field_score))
-    return t.gettext("{deal} {mine}; {field} · {percent}%", deal=deal, mine=mine, field=field,
+    return t.gettext("{which} {mine}; {field} · {percent}%", which=deal, mine=mine, field=field,
                      percent=round(c.percent))
 
 
