@@ -224,12 +224,7 @@ class WebServer:
         if not bot_token:
             raise web.HTTPNotFound()
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return self._deny(Forged("not JSON"))
-        if not isinstance(body, dict):
-            return self._deny(Forged("not an object"))
-        try:
+            body = await _object(request)
             user = validate_init_data(body.get("init_data"), bot_token, now=self.now(),
                                       max_age=self.settings.telegram_max_age)
         except CredentialError as e:
@@ -271,12 +266,7 @@ class WebServer:
         if auth is None:
             raise web.HTTPNotFound()
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return self._deny(Forged("not JSON"))
-        if not isinstance(body, dict):
-            return self._deny(Forged("not an object"))
-        try:
+            body = await _object(request)
             who = await auth.sign_in(body.get("code"), body.get("instance_id"))
         except CredentialError as e:
             return self._deny(e)
@@ -469,3 +459,14 @@ class WebServer:
             viewer.put(json.dumps({"type": "error", "code": "internal", "ref": ref,
                                    "text": render_error("illegal", {"reason": "internal"}, viewer.t)},
                                   ensure_ascii=False))
+
+
+async def _object(request: web.Request) -> dict[str, Any]:
+    """A sign-in's JSON object, else :class:`Forged` (not JSON, or not an object)."""
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise Forged("not JSON") from None
+    if not isinstance(body, dict):
+        raise Forged("not an object")
+    return body
