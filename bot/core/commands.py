@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from ai import advice
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
 from bot.core.notify import NotifyState
@@ -38,6 +39,16 @@ class Hand(NamedTuple):
     snapshot: TableSnapshot
     seat: int
     view: View
+
+
+class Advice(NamedTuple):
+    """What "Hint" and "Review" answer, to the person who asked only: the table, their seat, and the
+    hint (:class:`Hint`) or the review of their last finished deal (:class:`Review`)."""
+
+    snapshot: TableSnapshot
+    seat: int
+    hint: advice.Hint | None = None
+    review: advice.Review | None = None
 
 
 #: The chat's leaderboard of each game asked for (game id -> rows).
@@ -149,6 +160,22 @@ class ShowHand(Answers[Hand]):
 
 
 @dataclass(frozen=True, slots=True)
+class Hint(Answers[Advice]):
+    """What the strong search would play at the asker's turn (tables with hints on only); ``version``:
+    the position the button was drawn for (a press after the table moved on is ``stale``)."""
+
+    table_id: int | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Review(Answers[Advice]):
+    """The asker's costliest card of their last finished deal at the table (tables with hints on only)."""
+
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ShowScores(Answers[TableSnapshot]):
     """The running totals of the chat's live table (group chats only)."""
 
@@ -244,9 +271,9 @@ SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowP
 
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
-           | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason | ShowSeasonHistory | EndSeason
-           | ChangeSeason | ChangeNotify | ShowProfile)
+           | Hint | Review | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason
+           | ShowSeasonHistory | EndSeason | ChangeSeason | ChangeNotify | ShowProfile)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
-Answer = (TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord | Standings | list[ChampionRecord]
-          | SeasonSummary | LeagueRecord | NotifyState | Profile)
+Answer = (TableSnapshot | Hand | Advice | Leaderboards | ChatRecord | PlayerRecord | Standings
+          | list[ChampionRecord] | SeasonSummary | LeagueRecord | NotifyState | Profile)

@@ -22,10 +22,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar, assert_never, cast
 
 import engine
+from bot.core.advice import hints_on
 from bot.core.cluster.routing import Router
 from bot.core.commands import (
     Act,
     Actor,
+    Advice,
     Answer,
     Answers,
     Begin,
@@ -36,6 +38,7 @@ from bot.core.commands import (
     Command,
     EndSeason,
     Hand,
+    Hint,
     Join,
     JoinByLink,
     Leaderboards,
@@ -43,6 +46,7 @@ from bot.core.commands import (
     NewTable,
     NextDeal,
     Rematch,
+    Review,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
@@ -110,6 +114,10 @@ class Service:
                 return _checked(cmd, await self._next_deal(cmd, actor))
             case ShowHand():
                 return _checked(cmd, await self._show_hand(cmd, actor))
+            case Hint():
+                return _checked(cmd, await self._hint(cmd, actor))
+            case Review():
+                return _checked(cmd, await self._review(cmd, actor))
             case ShowScores():
                 return _checked(cmd, await self._show_scores(cmd, actor))
             case ShowLeaderboard():
@@ -169,6 +177,30 @@ class Service:
         if table.game is None:
             raise TableError(Refusal.NOT_STARTED)
         return Hand(table.snapshot(), seat, self.manager.view(table.table_id, seat))
+
+    async def _hint(self, cmd: Hint, actor: Actor) -> Advice:
+        """Only to the seated person whose turn it is, at a table that allows hints; the answer goes to
+        them alone (nothing is published)."""
+        if cmd.version is not None and type(cmd.version) is not int:
+            raise TableError(Refusal.STALE)
+        table, seat = self._advised(cmd.table_id, actor)
+        return await self.manager.hint(table.table_id, seat, cmd.version)
+
+    async def _review(self, cmd: Review, actor: Actor) -> Advice:
+        """Only to a seated person, of their own cards, at a table that allows it; to them alone."""
+        table, seat = self._advised(cmd.table_id, actor)
+        return await self.manager.review(table.table_id, seat)
+
+    def _advised(self, table_id: int | None, actor: Actor) -> tuple[Table, int]:
+        table = self._table(table_id, actor, seated=True)
+        seat = table.seat_of(actor.person.player_id)
+        if seat is None:  # _table(seated=True) found the seat already
+            raise TableError(Refusal.NOT_SEATED)
+        if table.game is None:
+            raise TableError(Refusal.NOT_STARTED)
+        if not hints_on(table.record.options):
+            raise TableError(Refusal.HINTS_OFF)
+        return table, seat
 
     async def _show_scores(self, cmd: ShowScores, actor: Actor) -> TableSnapshot:
         self._group(actor)

@@ -406,6 +406,9 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
     game = game_name("tarneeb41", t)
     return {
         "n": n, "table": 7, "game": game, "bid": 5, "path": "/srv/majlis/majlis.db", "command": "majlis play --resume",
+        "other": card_label("9S", t), "better": card_label("9S", t), "amount": "0.4", "percent": 83, "trick": 5,
+        "hint": "t", "review": "v",
+        "action": card_label("QS", t),
         "card": card_label("QS", t), "cards": cards_line(["QS", "TH", "3C"], t), "deal": 4, "total": 9, "seat": 2,
         "trump": trump_label("H", t), "team": t.gettext("Team A"), "detail": "disk I/O error",
         "db": "majlis.db", "reason": "timed out", "kingdom": 2, "contract": contract_name("queens", t),

@@ -54,6 +54,8 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.PRIVATE_ONLY: lambda t, p: t.gettext("Your figures across every chat are shown only in your private "
                                                  "chat with me: ask there."),
     Refusal.SEASON_OVER: lambda t, p: t.gettext("That season has ended already; nothing was changed."),
+    Refusal.HINTS_OFF: lambda t, p: t.gettext("Hints and reviews are off at this table (rated play)."),
+    Refusal.AI_BUSY: lambda t, p: t.gettext("I could not think it through in time; ask again in a moment."),
     Refusal.INTERNAL: lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
     Refusal.ROUTE_TIMEOUT: lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
                                             "Please try again."),
