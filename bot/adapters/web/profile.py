@@ -121,7 +121,8 @@ def profile_json(p: Profile, t: T) -> dict[str, Any]:
         "chart": _chart(p, t),
         "partner": partner,
         "best_deal": best,
-        "badges": [t.gettext("🏆 Champion of season {number} · {game}", number=c.number, game=game_name(c.game, t))
+        # the page draws the cup itself (a phone may have no emoji font)
+        "badges": [t.gettext("Champion of season {number} · {game}", number=c.number, game=game_name(c.game, t))
                    for c in p.badges],
         "ui": {"title": t.gettext("Majlis"), "badges": t.gettext("Season badges"),
                "no_badges": t.gettext("No season won yet.")},

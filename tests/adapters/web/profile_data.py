@@ -81,13 +81,13 @@ def two_seeds() -> tuple[int, int, int, int]:
 async def record(repo: Any, chat: str, people: tuple[str, str, str, str], won: bool, started: float,
                  *, seed: int | None = None, names: dict[str, str]) -> int:
     """A finished Tarneeb match of ``chat`` (seat 0's side won or lost); with ``seed`` its log is a real
-    first deal (its best deal is found), else two stand-in moves (their log does not replay)."""
+    first deal (its best deal is found), else two passes (no deal scored)."""
     seats = tuple(Seat(player_id=p, name=names[p]) for p in people)
     table = TableRecord(table_id=0, chat_id=chat, game="tarneeb", options={}, seed=seed or 1, dealer=0,
                         creator=people[0], status="playing", seats=seats, created_at=started)  # type: ignore[arg-type]
     tid = await repo.create_table(table)
     stored = await repo.get_table(tid)
-    moves = first_deal("tarneeb", seed) if seed is not None else [(0, "bid 7"), (0, "play QS")]
+    moves = first_deal("tarneeb", seed) if seed is not None else [(1, "pass"), (2, "pass")]
     for i, (seat, action) in enumerate(moves[:-1]):
         stored = await repo.append_action(ActionRecord(tid, i + 1, seat, action, people[seat], started + i),
                                           replace(stored, version=i + 1))

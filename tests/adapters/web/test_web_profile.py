@@ -93,7 +93,7 @@ async def test_a_leagues_page_shows_its_figures_only_and_every_chat_only_the_per
         assert here["title"] == "Profile · Sara" and here["summary"] == f"{h.matches_here} matches · 11 wins"
         assert here["best_deal"] == f"Best deal: +{h.best_here} in Tarneeb"  # not the other group's +{best_other}
         assert here["partner"] == "Favourite partner: Omar · 12 matches together"
-        assert here["badges"] == ["🏆 Champion of season 1 · Tarneeb"]
+        assert here["badges"] == ["Champion of season 1 · Tarneeb"]
         assert len(here["chart"]["points"]) == h.matches_here and here["chart"]["seasons"][0] == 1
         tiles = {t["label"]: t["value"] for t in here["games"][0]["tiles"]}
         assert tiles["Matches"] == str(h.matches_here) and tiles["Season 2 rank"] == "1 of 4"

@@ -88,6 +88,14 @@
     svg.dataset.points = String(pts.length);
   }
 
+  // A champion's cup, drawn here (no emoji font needed).
+  function cup() {
+    const svg = el("svg", { viewBox: "0 0 24 24", width: 18, height: 18, class: "cup", "aria-hidden": "true" });
+    el("path", { d: "M7 3h10v3h3a1 1 0 0 1 1 1c0 3-2 5-4.6 5.4A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 " +
+      "7.6 12.4C5 12 3 10 3 7a1 1 0 0 1 1-1h3zm10 5v2.3c1.2-.4 2-1.2 2.2-2.3zM5 8c.2 1.1 1 1.9 2 2.3V8z" }, svg);
+    return svg;
+  }
+
   function drawGames(games) {
     const box = $("games");
     box.replaceChildren();
@@ -142,7 +150,10 @@
     ul.replaceChildren();
     for (const b of p.badges) {
       const li = document.createElement("li");
-      li.textContent = b;
+      li.appendChild(cup());
+      const span = document.createElement("span");
+      span.textContent = b;
+      li.appendChild(span);
       ul.appendChild(li);
     }
     if (!p.badges.length) {
