@@ -8,8 +8,9 @@ the dispatch's rule (bot/core/service.py): a league's card in its chats, one's o
 in one's private chat; the adapters sign the link of the card they answer with.
 
 The page is in the league's language (the card's link sits in its chats) or, across every chat,
-the person's own. Every word is made here from the catalogs; the page draws the figures and the
-rating chart (an SVG of its own, with these words).
+the person's own; where none was ever chosen, the browser's (as the chats use the platform's).
+Every word is made here from the catalogs; the page draws the figures and the rating chart (an SVG
+of its own, with these words).
 
 The rating chart's time runs left to right (oldest on the left) in both languages, like the chat
 card's sparkline: a chart is a figure, not a line of text, and the page says which end is which
@@ -28,12 +29,13 @@ from bot.present.render.cards import game_name
 from bot.present.render.profile import streak_line
 
 
-async def page_t(manager: TableManager, player_id: str, league: str | None) -> T:
-    """The page's translator: the league's language and digits, or (across every chat) the person's."""
+async def page_t(manager: TableManager, player_id: str, league: str | None, hint: str | None = None) -> T:
+    """The page's translator: the league's language and digits, or (across every chat) the person's;
+    ``hint`` (the browser's language) where none was chosen, as the platform's is in the chats."""
     if league is not None:
         chat = await manager.chat_settings(league)
-        return translator(resolve_lang(chat.lang, None), chat.digits)
-    lang, digits = await manager.prefs.private_lang(player_id)
+        return translator(resolve_lang(chat.lang, hint), chat.digits)
+    lang, digits = await manager.prefs.private_lang(player_id, None, hint)
     return translator(lang, digits)
 
 
@@ -129,13 +131,14 @@ def profile_json(p: Profile, t: T) -> dict[str, Any]:
     }
 
 
-async def profile_page(manager: TableManager, player_id: str, league: str | None) -> dict[str, Any]:
-    """The page's JSON for the person and league a verified credential names.
+async def profile_page(manager: TableManager, player_id: str, league: str | None,
+                       hint: str | None = None) -> dict[str, Any]:
+    """The page's JSON for the person and league a verified credential names (``hint``: see :func:`page_t`).
 
     A league is its own chat for the seasons' lookups (:func:`storage.seasons.league_of` gives a
     Telegram group or a Discord server back as it is), so the card is built as in the chat.
     """
-    t = await page_t(manager, player_id, league)
+    t = await page_t(manager, player_id, league, hint)
     profile = await Profiles(manager.repo, manager.seasons).profile(
         player_id, await person_name(manager, player_id), league)
     return profile_json(profile, t)

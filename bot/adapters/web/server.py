@@ -15,7 +15,7 @@ Routes:
   exchanged and the Activity's channel asked of Discord (:mod:`bot.adapters.web.discord_auth`); the
   answer is a play credential for the person's seat at that channel's live table, or a spectator's.
 - ``GET /api/replay/<id>?k=<credential>``: a finished table's replay frames.
-- ``GET /profile`` (the page ``static/profile.html``) and ``GET /api/profile?k=<credential>``: a
+- ``GET /profile`` (the page ``static/profile.html``) and ``GET /api/profile?k=<credential>&lang=``: a
   person's profile page and its figures (:mod:`bot.adapters.web.profile`); a missing or expired
   credential gets 401, a forged one or one of another kind 403.
 - ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
@@ -359,7 +359,8 @@ class WebServer:
         if grant.kind != "profile" or grant.player_id is None:
             return self._deny(Forged("not a profile credential"))
         manager = self.manager.owner_of_chat(grant.league) if grant.league is not None else self.manager.managers[0]
-        body = await profile_page(manager, grant.player_id, grant.league)
+        hint = request.query.get("lang")
+        body = await profile_page(manager, grant.player_id, grant.league, hint[:16] if hint else None)
         return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     # -- the live table -------------------------------------------------------------------------

@@ -185,7 +185,8 @@
   const token = new URLSearchParams(location.hash.slice(1)).get("k");
   if (!token) deny();
   else {
-    fetch(`/api/profile?k=${encodeURIComponent(token)}`, { cache: "no-store" }).then((r) => {
+    const hint = encodeURIComponent(navigator.language || "");
+    fetch(`/api/profile?k=${encodeURIComponent(token)}&lang=${hint}`, { cache: "no-store" }).then((r) => {
       if (!r.ok) { deny(); return null; }
       return r.json();
     }).then((p) => { if (p) show(p); }).catch(deny);
