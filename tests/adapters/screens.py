@@ -55,6 +55,10 @@ WEB_IMAGES = {
     "trix-phone-ar": "web-trix-phone-ar",
     "trix-desktop-en": "web-trix-en",
     "match-desktop-en": "web-match-en",
+    "profile-desktop-en": "web-profile-en",
+    "profile-desktop-ar": "web-profile-ar",
+    "profile-phone-ar": "web-profile-phone-ar",
+    "profile-phone-en": "web-profile-phone-en",
 }
 PEOPLE = {"en": ("Sara", "Omar"), "ar": ("سارة", "عمر")}
 #: The Telegram group's title and the Discord server's name.

@@ -15,6 +15,9 @@ Routes:
   exchanged and the Activity's channel asked of Discord (:mod:`bot.adapters.web.discord_auth`); the
   answer is a play credential for the person's seat at that channel's live table, or a spectator's.
 - ``GET /api/replay/<id>?k=<credential>``: a finished table's replay frames.
+- ``GET /profile`` (the page ``static/profile.html``) and ``GET /api/profile?k=<credential>&lang=``: a
+  person's profile page and its figures (:mod:`bot.adapters.web.profile`); a missing or expired
+  credential gets 401, a forged one or one of another kind 403.
 - ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
 """
 
@@ -37,6 +40,7 @@ from bot.adapters.web import actions
 from bot.adapters.web.discord_auth import DiscordActivity, DiscordAuth
 from bot.adapters.web.hub import Viewer, WebHub
 from bot.adapters.web.links import WebLinks
+from bot.adapters.web.profile import profile_page
 from bot.adapters.web.relay import Relay
 from bot.adapters.web.replay import replay_frames
 from bot.adapters.web.tables import ManagerSet
@@ -55,7 +59,10 @@ log = logging.getLogger(__name__)
 #: The Embedded App SDK, vendored (docs/configuration.md says which version and how to update it).
 SDK_FILE = "discord-embedded-app-sdk.mjs"
 STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css", "index.html": "text/html",
-                "activity.mjs": "text/javascript", SDK_FILE: "text/javascript"}
+                "activity.mjs": "text/javascript", SDK_FILE: "text/javascript", "profile.html": "text/html",
+                "profile.js": "text/javascript", "profile.css": "text/css"}
+#: The pages (served at their own addresses, never under /static).
+PAGES = ("index.html", "profile.html")
 FRAME_ANCESTORS = "'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
 #: Where Discord's clients frame an Activity (desktop, browser, the test builds); only with Activities on.
 DISCORD_ANCESTORS = "https://discord.com https://ptb.discord.com https://canary.discord.com"
@@ -130,6 +137,8 @@ class WebServer:
             web.get("/api/discord", self._discord_config),
             web.post("/api/discord", self._discord),
             web.get("/api/replay/{table_id}", self._replay),
+            web.get("/profile", self._profile_page),
+            web.get("/api/profile", self._profile),
             web.get("/api/words", self._words),
         ])
 
@@ -189,12 +198,15 @@ class WebServer:
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(body=self._files["index.html"], content_type="text/html", charset="utf-8")
 
+    async def _profile_page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._files["profile.html"], content_type="text/html", charset="utf-8")
+
     async def _favicon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
 
     async def _file(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in STATIC_FILES or name == "index.html":
+        if name not in STATIC_FILES or name in PAGES:
             raise web.HTTPNotFound()
         return web.Response(body=self._files[name], content_type=STATIC_FILES[name], charset="utf-8")
 
@@ -328,6 +340,19 @@ class WebServer:
         return web.json_response({"type": "replay", "ui": ui_strings(t), "lang": t.lang, "rtl": t.rtl, **story},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
+    async def _profile(self, request: web.Request) -> web.Response:
+        """A person's profile (the figures of the league the credential names, or across every chat)."""
+        try:
+            grant = self._grant(request.query.get("k"))
+        except CredentialError as e:
+            return self._deny(e)
+        if grant.kind != "profile" or grant.player_id is None:
+            return self._deny(Forged("not a profile credential"))
+        manager = self.manager.owner_of_chat(grant.league) if grant.league is not None else self.manager.managers[0]
+        hint = request.query.get("lang")
+        body = await profile_page(manager, grant.player_id, grant.league, hint[:16] if hint else None)
+        return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
     # -- the live table -------------------------------------------------------------------------
 
     async def _ws(self, request: web.Request) -> web.StreamResponse:
@@ -337,8 +362,8 @@ class WebServer:
             grant = self._grant(request.query.get("k"))
         except CredentialError as e:
             return self._deny(e)
-        if grant.kind == "replay":
-            return self._deny(Forged("a replay credential"))
+        if grant.kind not in ("play", "watch"):
+            return self._deny(Forged(f"a {grant.kind} credential"))
         snap = self.manager.get(grant.table_id)
         if snap is None and self.relay is not None:  # another process may hold it
             found = await self.relay.holder(grant.table_id)

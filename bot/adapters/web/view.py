@@ -129,6 +129,7 @@ def ui_strings(t: T) -> dict[str, str]:
         "connecting": t.gettext("Connecting…"),
         "reconnecting": t.gettext("The connection was lost. Reconnecting…"),
         "denied": t.gettext("This link is not valid any more. Open the table again from the chat."),
+        "profile_denied": t.gettext("This link is not valid any more. Ask for the profile again in the chat."),
         "keys": t.gettext("Keys: arrows choose a card, Enter plays it."),
         "turn_of": t.gettext("to act"),
         "replay": t.gettext("Replay"),
