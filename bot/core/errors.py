@@ -39,6 +39,7 @@ class Refusal(StrEnum):
     GROUP_ONLY = "group_only"
     PRIVATE_ONLY = "private_only"  # one's figures across every chat: shown only in one's private chat
     SEASON_OVER = "season_over"  # ending a season that is no longer the running one (bot/core/seasons.py)
+    TOURNAMENT = "tournament"  # a tournament's rule (bot/core/tournaments.py); ``reason`` says which
     INTERNAL = "internal"
     # a command forwarded to the process that holds the table (bot/core/cluster/routing.py) got no answer in time:
     # not applied (route_timeout), or perhaps applied (route_unknown: its holder stopped mid-way)
