@@ -66,14 +66,16 @@ from storage.seasons import (
     season_scope,
     summarize,
 )
+from storage.tournaments import MemoryTournaments
 
 RatingKey = tuple[str, str, str]  # (scope: chat id or GLOBAL, game, player id)
 
 
-class MemoryRepository:
+class MemoryRepository(MemoryTournaments):
     """The :class:`storage.repository.Repository` kept in dicts."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._chats: dict[str, Row] = {}
         self._players: dict[str, Row] = {}
         self._subscriptions: dict[tuple[str, str], float] = {}  # (chat, player) -> since

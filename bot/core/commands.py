@@ -23,6 +23,7 @@ from bot.core.profiles import Profile
 from bot.core.seasons import Standings
 from bot.core.views import View
 from storage.records import ChampionRecord, ChatRecord, LeaderRow, LeagueRecord, PlayerRecord, SeasonSummary
+from storage.tournaments import Tournament
 
 R = TypeVar("R")
 
@@ -266,14 +267,44 @@ class ShowProfile(Answers[Profile]):
     name: str | None = None
 
 
-#: The season commands: they read and change storage only, so every process runs them itself.
-SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile)
+@dataclass(frozen=True, slots=True)
+class NewTournament(Answers[Tournament]):
+    """``/tournament new``: a pair knockout of ``game`` in this group (admins only, bot/core/tournaments.py).
+    Check-in opens ``checkin_minutes`` before the start, ``start_minutes`` from now; the players of a
+    called match have ``round_minutes`` to be ready; ``ai``: byes are AI pairs the people must beat."""
+
+    game: str
+    pairing: str = "draw"
+    start_minutes: int = 60
+    checkin_minutes: int = 30
+    round_minutes: int = 15
+    ai: bool = False
+    options: dict[str, Any] | None = None
+    format: str = "knockout"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentAction(Answers[Tournament]):
+    """A tournament button or ``/tournament <verb>`` in its group: ``show``, ``register`` (``pair``: join
+    that fixed pair), ``withdraw``, ``checkin``, ``ready``; the organiser's (or an admin's) ``start``
+    and ``cancel``. ``tournament_id``: the one a button names (None: the chat's)."""
+
+    verb: str
+    tournament_id: int | None = None
+    pair: int | None = None
+
+
+#: The season and tournament commands: they read and change storage only, so every process runs them
+#: itself (a tournament's changes are compare-and-sets in storage; a match table it opens is this process's).
+SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile, NewTournament,
+                   TournamentAction)
 
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
            | Hint | Review | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason
-           | ShowSeasonHistory | EndSeason | ChangeSeason | ChangeNotify | ShowProfile)
+           | ShowSeasonHistory | EndSeason | ChangeSeason | ChangeNotify | ShowProfile | NewTournament
+           | TournamentAction)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
 Answer = (TableSnapshot | Hand | Advice | Leaderboards | ChatRecord | PlayerRecord | Standings
-          | list[ChampionRecord] | SeasonSummary | LeagueRecord | NotifyState | Profile)
+          | list[ChampionRecord] | SeasonSummary | LeagueRecord | NotifyState | Profile | Tournament)

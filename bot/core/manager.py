@@ -36,6 +36,7 @@ from bot.core.tables.publish import Listener, Publisher
 from bot.core.tables.registry import Registry
 from bot.core.tables.restore import load_live, resume
 from bot.core.tables.turns import Turns
+from bot.core.tournaments import Tournaments
 from bot.core.views import View, seat_view
 from storage.records import CANCELLED, PLAYING, STOPPED, ChatRecord, LeaderRow, MatchResult, PlayerRecord, PlayerStats
 from storage.repository import Repository
@@ -86,6 +87,7 @@ class TableManager:
         self.lobby = Lobby(self.registry, self.lifecycle, self.prefs)
         self.pipeline = Pipeline(self.registry, self.lifecycle, self.prefs, ai or ai_player)
         self.seasons = Seasons(repo, self.prefs, self.clock)
+        self.tournaments = Tournaments(self)  # bot/core/tournaments.py: their steps run with the seasons' tick
         self._season_ticker: asyncio.Task[None] | None = None
         self.leases: Leases | None = None
         self._make_router = router
@@ -206,6 +208,10 @@ class TableManager:
                 await self.seasons.tick()
             except Exception:
                 logging.getLogger(__name__).exception("closing the seasons that ended failed; trying again")
+            try:
+                await self.tournaments.tick()
+            except Exception:
+                logging.getLogger(__name__).exception("a tournament's step failed; trying again")
             await self.clock.sleep(TICK_SECONDS)
 
     async def run_due(self) -> None:

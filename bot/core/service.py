@@ -44,6 +44,7 @@ from bot.core.commands import (
     Leaderboards,
     Leave,
     NewTable,
+    NewTournament,
     NextDeal,
     Rematch,
     Review,
@@ -55,6 +56,7 @@ from bot.core.commands import (
     ShowSeason,
     ShowSeasonHistory,
     Stop,
+    TournamentAction,
 )
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dm
@@ -64,7 +66,9 @@ from bot.core.notify import NotifyState
 from bot.core.profiles import Profile, Profiles
 from bot.core.seasons import Standings
 from bot.core.table import Table
+from bot.core.tournaments import tournament_command, tournament_new
 from storage.records import ChampionRecord, ChatRecord, LeagueRecord, PlayerRecord, SeasonSummary, TableStatus
+from storage.tournaments import Tournament
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
@@ -154,6 +158,10 @@ class Service:
                 return _checked(cmd, await self._change_notify(cmd, actor))
             case ShowProfile():
                 return _checked(cmd, await self._show_profile(cmd, actor))
+            case NewTournament():
+                return _checked(cmd, await self._new_tournament(cmd, actor))
+            case TournamentAction():
+                return _checked(cmd, await self._tournament(cmd, actor))
             case _:
                 assert_never(cmd)
 
@@ -329,6 +337,20 @@ class Service:
         name = actor.person.name if whom == me else (cmd.name or whom)[:64]
         profiles = Profiles(self.manager.repo, self.manager.seasons)
         return await profiles.profile(whom, name, None if cmd.everywhere else actor.chat_id)
+
+    # tournaments (bot/core/tournaments.py): in their group; made by its admins, run by their organiser
+
+    async def _new_tournament(self, cmd: NewTournament, actor: Actor) -> Tournament:
+        self._group(actor)
+        if not await actor.is_admin():
+            raise TableError(Refusal.ADMINS_ONLY)
+        return await tournament_new(self.manager.tournaments, cmd, actor)
+
+    async def _tournament(self, cmd: TournamentAction, actor: Actor) -> Tournament:
+        self._group(actor)
+        if cmd.verb not in ("show", "start", "cancel"):
+            self._sitter(actor)
+        return await tournament_command(self.manager.tournaments, cmd, actor)
 
     # ------------------------------------------------------------------ the rules
 

@@ -144,6 +144,8 @@ NEVER_THE_READER: dict[str, str] = {
     "The option {name} is one of: {values}.": "{name} is an option, not a seat",
     "The option {name} is {n} whole number separated by commas.": "{name} is an option, not a seat",
     "{game} has no option {name}. Its options: {names}.": "{name} is an option, not a seat",
+    "Organiser: {name}": "a tournament's message in its group, the same for everyone",
+    "Partner {name}": "a button of a tournament's message: joining that person's pair",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})
@@ -438,6 +440,9 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
             "{n} action", "{n} actions", 52),
         "number": 3, "count": 14, "length": t.gettext("a calendar month"), "history": "/season history",
         "mention": PEOPLE[t.lang][1], "share": 50, "usage": "/notify turn 50%",
+        "kind": t.gettext("drawn pairs"), "pair": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "),
+        "a": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "b": t.gettext("🤖 AI pair"),
+        "winner": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "ready": 3, "need": 4,
     }
 
 

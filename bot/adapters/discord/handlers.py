@@ -33,6 +33,7 @@ from bot.core.commands import (
     ShowLeaderboard,
     ShowScores,
     Stop,
+    TournamentAction,
 )
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
@@ -234,6 +235,12 @@ class Handlers(HandlerBase):
             await self._act(interaction, cmd)
             return
         await self.ack(interaction)
+        if isinstance(cmd, TournamentAction):  # the tournament's message is edited by its listener
+            try:
+                await self.dispatch(cmd, interaction)
+            except TableError as e:
+                await self.answer(interaction, _error(e.code, e.params, await self.translator_for(interaction)))
+            return
         snap = self.manager.get(cmd.table_id) if cmd.table_id is not None else None
         t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
         if isinstance(cmd, ShowHand):

@@ -24,6 +24,7 @@ from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
 from bot.present.keys import hand_key
 from bot.present.season_notices import announce_seasons
+from bot.present.tournament_notices import Brackets
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -115,6 +116,7 @@ def build_application(
         # a season's end, posted once; each chat's standings message, edited after every counted match
         services.standings = announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:", tables=manager,
                                               repo=manager.repo)
+        Brackets(manager.tournaments, presenter.hubs["tg"], "tg:")  # each tournament's message, edited in place
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

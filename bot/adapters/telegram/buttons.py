@@ -20,7 +20,7 @@ from telegram.ext import ContextTypes
 from bot.adapters.telegram import texts
 from bot.adapters.telegram.common import Base
 from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
-from bot.core.commands import Act, Actor, Hint, Review, ShowHand
+from bot.core.commands import Act, Actor, Hint, Review, ShowHand, TournamentAction
 from bot.core.errors import Refusal, TableError
 from bot.core.lang import resolve_lang
 from bot.core.views import View
@@ -106,6 +106,9 @@ class Buttons(Base):
                 else:
                     return None
             return await self._hand_alert(actor, hand.view)
+        if isinstance(cmd, TournamentAction):  # the tournament's message is edited by its listener
+            await self.dispatch(cmd, actor)
+            return None
         await self.dispatch(cmd, actor)
         return None
 
@@ -120,6 +123,8 @@ class Buttons(Base):
         try:
             cmd = codec.to_command(data)
         except TableError:
+            return
+        if isinstance(cmd, TournamentAction):
             return
         snap = self.s.manager.get(cmd.table_id) if cmd.table_id is not None else None
         if self.s.hands is not None and snap is not None:

@@ -15,7 +15,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot.adapters.telegram import profile, seasons, texts
+from bot.adapters.telegram import profile, seasons, texts, tournaments
 from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
@@ -66,6 +66,7 @@ class Handlers(Base):
             "top": self.leaderboard, "language": self.lang, "hand": self.hand,
             "season": functools.partial(seasons.season, self),
             "profile": functools.partial(profile.profile, self),
+            "tournament": functools.partial(tournaments.tournament, self),
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, self._guarded(callback), filters=filters.UpdateType.MESSAGE))
