@@ -8,6 +8,9 @@ Routes:
 - ``GET /ws?k=<credential>``: the live table. A missing or expired credential gets 401, a forged
   one, a foreign ``Origin`` or a seat that is no longer the person's gets 403, all before the
   upgrade; nothing changes.
+  The page sends ``act`` (a move), ``next`` (Next deal), ``rematch`` (Play again), ``hint``
+  ``{"version"}`` and ``review``; a hint or a review is answered with an ``advice`` message to that
+  page alone (one at a time per page, never blocking its moves), a refusal with an ``error``.
 - ``POST /api/telegram`` ``{"init_data", "table"}``: a Mini App sign-in; Telegram's ``initData``
   is validated (:mod:`bot.adapters.web.telegram_auth`) and a play credential for the person's seat returned.
 - ``GET /api/discord``: the application's client id, for the Embedded App SDK's handshake;
@@ -51,6 +54,7 @@ from bot.core.identity import ascii_int
 from bot.core.manager import TableManager
 from bot.core.model import Person, TableSnapshot
 from bot.core.table import Table
+from bot.present.render.advice import advice_text
 from bot.present.render.errors import render_error
 from storage.records import LIVE_STATUSES, TableStatus
 
@@ -125,6 +129,8 @@ class WebServer:
         self.relay: Relay | None = None
         self.base_url = (self.settings.public_url or "").rstrip("/")
         self._discord_auth: DiscordAuth | None = None
+        #: The hint or review each page is waiting for (one at a time; it never holds up the page's moves).
+        self._advising: dict[Viewer, asyncio.Task[None]] = {}
         self.app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
         self.app.add_routes([
             web.get("/", self._page),
@@ -412,6 +418,9 @@ class WebServer:
             pass
         finally:
             self.hub.detach(viewer)
+            advising = self._advising.pop(viewer, None)
+            if advising is not None:
+                advising.cancel()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
@@ -459,12 +468,19 @@ class WebServer:
             msg = json.loads(data)
         except ValueError:
             return
-        if not isinstance(msg, dict) or msg.get("type") not in ("act", "next", "rematch"):
+        if not isinstance(msg, dict) or msg.get("type") not in ("act", "next", "rematch", "hint", "review"):
             return
         ref = msg.get("ref")
         try:
             if viewer.seat is None or viewer.player_id is None:
                 raise TableError(Refusal.NOT_SEATED)
+            if msg["type"] in ("hint", "review"):
+                if viewer in self._advising:  # one question at a time
+                    raise TableError(Refusal.AI_BUSY)
+                task = asyncio.create_task(self._advise(viewer, msg["type"], msg.get("version"), ref))
+                self._advising[viewer] = task
+                task.add_done_callback(lambda _: self._advising.pop(viewer, None))
+                return
             if msg["type"] == "rematch":
                 await self._rematch(viewer, msg.get("swap"))
                 return
@@ -477,13 +493,46 @@ class WebServer:
             else:
                 await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
         except TableError as e:
-            viewer.put(json.dumps({"type": "error", "code": e.code, "ref": ref,
-                                   "text": render_error(e.code, e.params, viewer.t)}, ensure_ascii=False))
+            about = msg["type"] if msg["type"] in ("hint", "review") else None
+            self._refuse(viewer, e, ref, about)
         except Exception:  # a storage failure, say: the move did not happen; the page stays connected
             log.exception("a move from the web failed on table %s", viewer.table_id)
             viewer.put(json.dumps({"type": "error", "code": "internal", "ref": ref,
                                    "text": render_error("illegal", {"reason": "internal"}, viewer.t)},
                                   ensure_ascii=False))
+
+
+    @staticmethod
+    def _refuse(viewer: Viewer, e: TableError, ref: Any, about: str | None = None) -> None:
+        """Tell this page why nothing happened (``about``: the hint or review it asked for)."""
+        message = {"type": "error", "code": e.code, "ref": ref, "text": render_error(e.code, e.params, viewer.t)}
+        if about is not None:
+            message["about"] = about
+        viewer.put(json.dumps(message, ensure_ascii=False))
+
+    async def _advise(self, viewer: Viewer, kind: str, version: Any, ref: Any) -> None:
+        """Hint or Review for this page's seat: the same dispatch as the chats', answered to this page
+        alone (``advice``), in its reader's words; ``card``/``action``: what the page raises."""
+        try:
+            snap = self.manager.get(viewer.table_id)
+            if snap is None:
+                raise TableError(Refusal.NO_TABLE)
+            assert viewer.seat is not None
+            actor = actions.WebActor(person=viewer.person(snap), table_id=viewer.table_id, seat=viewer.seat)
+            if kind == "hint":
+                answer = await actions.hint(self.manager, actor, version)
+            else:
+                answer = await actions.review(self.manager, actor)
+        except TableError as e:
+            self._refuse(viewer, e, ref, kind)
+            return
+        except Exception:  # the page stays connected; it may ask again
+            log.exception("a %s from the web failed on table %s", kind, viewer.table_id)
+            self._refuse(viewer, TableError(Refusal.INTERNAL), ref, kind)
+            return
+        action = answer.hint.action if answer.hint is not None else None
+        viewer.put(json.dumps({"type": "advice", "kind": kind, "ref": ref, "version": answer.snapshot.table.version,
+                               "text": advice_text(answer, viewer.t), "action": action}, ensure_ascii=False))
 
 
 async def _object(request: web.Request) -> dict[str, Any]:
