@@ -52,6 +52,8 @@ WEB_IMAGES = {
     "table-phone-en": "web-table-phone-en",
     "result-phone-ar": "web-result-phone-ar",
     "result-desktop-en": "web-result-en",
+    "hint-phone-ar": "web-hint-phone-ar",
+    "review-phone-en": "web-review-phone-en",
     "trix-phone-ar": "web-trix-phone-ar",
     "trix-desktop-en": "web-trix-en",
     "match-desktop-en": "web-match-en",

@@ -453,7 +453,11 @@
     p.textContent = a ? a.text : "";
     p.classList.toggle("waiting", !!(a && a.waiting));
     p.classList.toggle("refused", !!(a && a.refused));
-    for (const b of $("panelbtns").querySelectorAll("#panelreviewbtn")) b.disabled = !!(a && a.waiting);
+    p.dataset.code = a && a.code ? a.code : "";
+    for (const b of $("panelbtns").querySelectorAll("#panelreviewbtn")) {
+      b.disabled = !!(a && a.waiting);
+      b.hidden = !!(a && !a.waiting && !a.refused);  // answered: the same deal gives the same answer
+    }
   }
   function drawAdvice(s) {
     // a hint is about one position: it goes once the table moves on
@@ -463,6 +467,7 @@
     box.dataset.kind = advice ? advice.kind : "";
     box.classList.toggle("waiting", !!(advice && advice.waiting));
     box.classList.toggle("refused", !!(advice && advice.refused));
+    box.dataset.code = advice && advice.code ? advice.code : "";
     text("advicetext", advice ? advice.text : "");
     const close = $("adviceclose");
     close.textContent = "×";
@@ -711,7 +716,7 @@
       return;
     }
     if (m.type === "error" && m.about) {  // a hint or review refused (hints off, busy, not your turn ...)
-      answered({ kind: m.about, text: m.text, version: state ? state.version : -1, refused: true });
+      answered({ kind: m.about, text: m.text, version: state ? state.version : -1, refused: true, code: m.code });
       return;
     }
     if (m.type === "error") {
