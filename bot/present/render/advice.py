@@ -25,6 +25,10 @@ def _card(code: str, t: T) -> str:
 def hint_text(hint: Hint, t: T) -> str:
     """"Hint: play Q♠; the next best, 9♠, loses 0.4 tricks on average." (or the search's bid)."""
     if hint.runner_up is None or hint.loss is None:
+        if hint.action.startswith("bid "):
+            return t.gettext("Hint: bid {bid}.", bid=t.isolate(_card(hint.action, t)))
+        if hint.action == "pass":
+            return t.gettext("Hint: pass.")
         return t.gettext("Hint: {action}.", action=t.isolate(_card(hint.action, t)))
     best, other = t.isolate(_card(hint.action, t)), t.isolate(_card(hint.runner_up, t))
     if hint.loss < 0.05:
@@ -56,8 +60,8 @@ def review_text(review: Review, t: T) -> str:
                          amount=amount(review.cost, t), better=better)
     if review.share is None or not review.samples:
         return cost
-    reason = t.ngettext("It did at least as well in {percent}% of the {n} deal I considered.",
-                        "It did at least as well in {percent}% of the {n} deals I considered.",
+    reason = t.ngettext("The better card did at least as well in {percent}% of the {n} deal I considered.",
+                        "The better card did at least as well in {percent}% of the {n} deals I considered.",
                         review.samples, percent=t.number(round(100 * review.share)))
     return t.lines([cost, reason])
 
