@@ -9,6 +9,10 @@
     python bench/ai.py --game trix-choice --deals 2000 --jobs 2 --cpu-only   # the owner's contract choice alone
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
+    python bench/ai.py --game share --deals 100 --cpu-only # strong's gain as a share of the cheater's
+    python bench/ai.py --game population --population noisy --deals 100 --cpu-only
+    python bench/ai.py --game dd --deals 100 --dd-levels easy,normal,strong,cheater --cpu-only
+    python bench/ai.py --game matches --deals 100 --cpu-only   # win rates, one strong seat among easy
 
 Deal sets: ``--seeds report`` (the default) is held out: nothing was tuned on it; ``--seeds tune``
 is the set the budgets and models were tuned on (the seeds this script always used before).
@@ -37,6 +41,23 @@ choice counts too; the figure is the same difference per deal. Prints means with
 and the level's decision times (of decisions with a choice only: a forced move is answered at
 once and would flatter the median; the opening lead apart), median, p95 and max: every decision
 is under the one-second cap, thinking in this process (``--jobs``: contention included).
+
+Honest measures (issue 33; docs/ai.md, "Measuring strength"). ``cheater`` is the strong search
+given the true hands (:mod:`ai.strong.cheater`). Share (``--game share``, ``--share-in``): strong's
+gain over easy and the cheater's on the same deals and seats (classic card play with the rule
+player's bids, Tarneeb 41, each Trix contract imposed on ``--deals`` / 4 deals, optionally
+``trix-kingdom`` on ``--deals`` / 20 kingdoms), and their ratio with its standard error (delta
+method on the pairs). Populations (``--game population``, ``--population strong|noisy``): the three
+other seats of that population (``noisy``: the rule player with 30 % random legal moves, its dice
+drawn from the position so both runs meet the same noise), in each chair the level's points minus
+easy's in that chair, every player bidding (classic: the chair's team's points minus the other
+team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the rule player's bids,
+each level's side against easy's, declaring then defending: the declaring side's tricks below
+double-dummy par (the tricks double-dummy at the opening lead) and the share of the level's cards
+with a choice that lose a double-dummy trick. Matches (``--game matches``, ``--deals`` matches,
+``--match-games``): whole matches with the default options, one seat of ``--level`` among three
+easy seats in each chair, the share it wins (its team in the Tarneeb games; first place in Trix,
+a shared first place split) against four easy seats on the same match seed.
 
 Lag (``--game lag``): ``--flight`` tables (16) ask the strong AI for a decision, one after another,
 through the process pool (:mod:`ai.pool`), while a ticker measures how late the event loop
@@ -136,7 +157,8 @@ def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.R
         action = str(who.decide(view, game, rng, deadline=time.monotonic() + 30.0))
     else:
         action = str(who.decide(view, game, rng))
-    if timed and isinstance(who, StrongPlayer) and len(view["legal"]) > 1:
+    # (the cheater's decisions are not the level's: --game share times strong's alone)
+    if timed and isinstance(who, StrongPlayer) and not isinstance(who, CheaterPlayer) and len(view["legal"]) > 1:
         kind = "bid"
         if phase == "play":  # the opening lead apart: it is the most expensive card
             kind = "card" if view.get("history") or view.get("trick") or view.get("layout_history") else "lead"
