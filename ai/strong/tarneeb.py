@@ -70,6 +70,8 @@ class TarneebBrain:
         self.new_think: Callable[[float, float | None], Think] = Think
         #: When a dict: each card's utility on every sampled deal of the last card decision (advice)
         self.trace: dict[str, list[float]] | None = None
+        #: What the seat knows, from its view (:mod:`ai.strong.cheater` adds the true hands)
+        self.knowledge: Callable[[dict[str, Any]], Knowledge] = from_view
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
@@ -78,7 +80,7 @@ class TarneebBrain:
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
-        k = from_view(view)
+        k = self.knowledge(view)
         trump = _suit(view.get("trump"))
         cards = {C.parse(a[5:]): a for a in legal}
         trick = [c for _, c in k.trick]

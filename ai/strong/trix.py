@@ -99,6 +99,8 @@ class TrixBrain:
         self.new_think: Callable[[float, float | None], Think] = Think
         #: When a dict: each card's points on every sampled deal of the last card decision (advice)
         self.trace: dict[str, list[float]] | None = None
+        #: What the seat knows, from its view (:mod:`ai.strong.cheater` adds the true hands)
+        self.knowledge: Callable[[dict[str, Any]], Knowledge] = from_view
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -107,7 +109,7 @@ class TrixBrain:
         plays = [a for a in legal if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
-        k = from_view(view)
+        k = self.knowledge(view)
         contract = str(view.get("contract"))
         cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
         totals = dict.fromkeys(cands, 0.0)
@@ -188,7 +190,7 @@ class TrixBrain:
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("contract ")]
         if len(legal) == 1:
             return legal[0]
-        k = from_view(view)
+        k = self.knowledge(view)
         if not k.hand:  # owner_sees_cards_before_choice off: nothing to read, as the rule player does
             return legal[0]
         me = k.seat
@@ -222,7 +224,7 @@ class TrixBrain:
         done = "done" if "done" in legal else legal[0]
         if not options:
             return done
-        k = from_view(view)
+        k = self.knowledge(view)
         me = k.seat
         contract = str(view.get("contract"))
         owner_seat = view.get("owner")
