@@ -2,6 +2,8 @@
 
 Level ``easy`` is the rule player (``ai.rules.RulePlayer``); ``normal`` and ``strong`` are the
 searching player (``ai.strong.StrongPlayer``, heavy: run in a worker or the process pool).
+``cheater`` is that search given the true hands (``ai.strong.cheater``): a yardstick for
+``bench/ai.py``, never a table's level (it refuses a view without the true hands).
 ``LegalPlayer`` (random legal moves) is a yardstick for benchmarks and tests.
 """
 
@@ -16,7 +18,12 @@ __all__ = ["AIProvider", "LegalPlayer", "Player", "ai_player", "is_heavy"]
 @cache
 def ai_player(level: str = "easy") -> Player:
     """The AI for ``level``: the searching player for ``normal`` and ``strong``, the rule player for
-    ``easy``. A player that fails to load fails loudly here instead of quietly playing weaker."""
+    ``easy``, the same search given the true hands for ``cheater`` (benchmarks only). A player that
+    fails to load fails loudly here instead of quietly playing weaker."""
+    if level == "cheater":
+        from ai.strong.cheater import CheaterPlayer
+
+        return CheaterPlayer()
     if level in ("normal", "strong"):
         from ai.strong import StrongPlayer
 

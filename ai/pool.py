@@ -166,6 +166,11 @@ def _work(level: str, view: dict[str, Any], game: str, seed: int, deadline: floa
     return str(action), time.thread_time() - cpu
 
 
+def _advise(fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
+    """Advice in a worker (:mod:`ai.advice`): ``fn(*args, deadline=deadline)``."""
+    return fn(*args, deadline=deadline)
+
+
 # ---------------------------------------------------------------------- in the asking process
 def _context() -> multiprocessing.context.BaseContext:
     """Workers forked from a clean server process that has the AI imported (never a fork of this
@@ -188,6 +193,9 @@ class PoolStats:
     failed: int = 0        # the worker raised
     cpu: list[float] = field(default_factory=list)  # CPU seconds of each worker decision (last 1000)
     in_flight_max: int = 0
+    advised: int = 0       # advice (hints, reviews) answered by a worker
+    advice_busy: int = 0   # advice refused: no worker free beside the one kept for the tables
+    advice_late: int = 0   # advice whose worker missed the cap
 
 
 def _view_of(game_json_or_view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -314,6 +322,55 @@ class AIPool:
         self.stats.cpu.append(cpu)
         del self.stats.cpu[:-1000]
         return action
+
+    async def advise(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Advice for a person (:mod:`ai.advice`): ``fn(*args, deadline=...)`` in a worker, within
+        the cap, at a lower priority than the tables' decisions; None when it cannot be had.
+
+        It never waits in line: it starts only when a worker is free beside one kept for the tables'
+        own decisions (with a single worker slot: when that slot is idle), so a table's AI move never
+        queues behind more than one piece of advice (none at all with two slots or more). An answer
+        not back by the cap, a failure or a broken pool give None; the late worker's slot stays
+        taken until it is done, as for decisions.
+        """
+        cap_at = time.monotonic() + self.cap
+        ex = self._ensure()
+        assert self._slots is not None
+        keep = 1 if self.in_flight > 1 else 0
+        if self._slots.locked() or self._busy + keep >= self.in_flight:
+            self.stats.advice_busy += 1
+            return None
+        await self._slots.acquire()  # free: no wait
+        self._busy += 1
+        loop = asyncio.get_running_loop()
+        try:
+            fut = loop.run_in_executor(ex, _advise, fn, args, cap_at - SEARCH_MARGIN)
+        except (BrokenProcessPool, RuntimeError):
+            self._release(None)
+            return None
+        fut.add_done_callback(self._release)
+        self._pending.add(fut)
+        try:
+            out = await asyncio.wait_for(asyncio.shield(fut), max(0.0, cap_at - ANSWER_MARGIN - time.monotonic()))
+        except TimeoutError:
+            self.stats.advice_late += 1
+            log.info("AI advice did not come within %.1f s", self.cap)
+            return None
+        except BrokenProcessPool:
+            self._broken_pool()
+            return None
+        except Exception:
+            log.exception("AI advice failed in its worker")
+            return None
+        self.stats.advised += 1
+        return out
+
+    def _broken_pool(self) -> None:
+        self.stats.broken += 1
+        log.warning("the AI process pool broke; a new pool starts")
+        ex, self._executor = self._executor, None
+        if ex is not None:
+            ex.shutdown(wait=False, cancel_futures=True)
 
     def _release(self, fut: asyncio.Future[Any] | None) -> None:
         self._busy -= 1

@@ -9,6 +9,10 @@
     python bench/ai.py --game trix-choice --deals 2000 --jobs 2 --cpu-only   # the owner's contract choice alone
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
+    python bench/ai.py --game share --deals 100 --cpu-only # strong's gain as a share of the cheater's
+    python bench/ai.py --game population --population noisy --deals 100 --cpu-only
+    python bench/ai.py --game dd --deals 100 --dd-levels easy,normal,strong,cheater --cpu-only
+    python bench/ai.py --game matches --deals 100 --cpu-only   # win rates, one strong seat among easy
 
 Deal sets: ``--seeds report`` (the default) is held out: nothing was tuned on it; ``--seeds tune``
 is the set the budgets and models were tuned on (the seeds this script always used before).
@@ -38,6 +42,23 @@ and the level's decision times (of decisions with a choice only: a forced move i
 once and would flatter the median; the opening lead apart), median, p95 and max: every decision
 is under the one-second cap, thinking in this process (``--jobs``: contention included).
 
+Honest measures (issue 33; docs/ai.md, "Measuring strength"). ``cheater`` is the strong search
+given the true hands (:mod:`ai.strong.cheater`). Share (``--game share``, ``--share-in``): strong's
+gain over easy and the cheater's on the same deals and seats (classic card play with the rule
+player's bids, Tarneeb 41, each Trix contract imposed on ``--deals`` / 4 deals, optionally
+``trix-kingdom`` on ``--deals`` / 20 kingdoms), and their ratio with its standard error (delta
+method on the pairs). Populations (``--game population``, ``--population strong|noisy``): the three
+other seats of that population (``noisy``: the rule player with 30 % random legal moves, its dice
+drawn from the position so both runs meet the same noise), in each chair the level's points minus
+easy's in that chair, every player bidding (classic: the chair's team's points minus the other
+team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the rule player's bids,
+each level's side against easy's, declaring then defending: the declaring side's tricks below
+double-dummy par (the tricks double-dummy at the opening lead) and the share of the level's cards
+with a choice that lose a double-dummy trick. Matches (``--game matches``, ``--deals`` matches,
+``--match-games``): whole matches with the default options, one seat of ``--level`` among three
+easy seats in each chair, the share it wins (its team in the Tarneeb games; first place in Trix,
+a shared first place split) against four easy seats on the same match seed.
+
 Lag (``--game lag``): ``--flight`` tables (16) ask the strong AI for a decision, one after another,
 through the process pool (:mod:`ai.pool`), while a ticker measures how late the event loop
 wakes up (p50/p99/max); the same with ``--lag-mode thread`` (``asyncio.to_thread``, the old way).
@@ -61,6 +82,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine
 from ai.rules import RulePlayer
 from ai.strong import StrongPlayer
+from ai.strong.cheater import TRUE_HANDS, CheaterPlayer
+from bench._ai_measure import NoisyRulePlayer, dd_cards, share
 from bench._stats import percentile
 
 TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
@@ -74,6 +97,10 @@ def player(level: str) -> Any:
     the strong level with the rule player's bids, to measure the bidding alone with strong card play)."""
     if level == "easy":
         return RulePlayer()
+    if level == "noisy":  # the rule player with 30 % random legal moves (a population, --game population)
+        return NoisyRulePlayer(0.3)
+    if level == "cheater":  # the strong search given the true hands (--game share)
+        return CheaterPlayer()
     if level == "strong-rule-bids":
         p = StrongPlayer("strong")
         p.bid_games = set()
@@ -112,21 +139,26 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
             action = f"contract {contract}"
         else:
             who = (bidders or players)[seat] if phase in ("bid", "trump") else players[seat]
-            action = _decide(who, view, game, phase, rng, seat in timed)
+            action = _decide(who, view, game, phase, rng, seat in timed, g)
         for ev in g.act(seat, action):
             if ev["type"] in ("deal_scored", "deal_thrown_in"):
                 return ev
 
 
-def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.Random, timed: bool) -> str:
-    """``who``'s action; a searching player's thinking time is recorded when it had a choice."""
+def _decide(who: Any, view: dict[str, Any], game: str, phase: str, rng: random.Random, timed: bool,
+            g: Any = None) -> str:
+    """``who``'s action; a searching player's thinking time is recorded when it had a choice (the
+    cheater is shown every hand of ``g``)."""
+    if getattr(who, "needs_true_hands", False):
+        view = {**view, TRUE_HANDS: [g.hand(s) for s in range(4)]}
     t0 = time.perf_counter()
     c0 = time.thread_time()
     if isinstance(who, StrongPlayer) and os.environ.get("MAJLIS_BENCH_CPU_ONLY"):
         action = str(who.decide(view, game, rng, deadline=time.monotonic() + 30.0))
     else:
         action = str(who.decide(view, game, rng))
-    if timed and isinstance(who, StrongPlayer) and len(view["legal"]) > 1:
+    # (the cheater's decisions are not the level's: --game share times strong's alone)
+    if timed and isinstance(who, StrongPlayer) and not isinstance(who, CheaterPlayer) and len(view["legal"]) > 1:
         kind = "bid"
         if phase == "play":  # the opening lead apart: it is the most expensive card
             kind = "card" if view.get("history") or view.get("trick") or view.get("layout_history") else "lead"
@@ -363,7 +395,7 @@ def play_kingdom(deals: list[list[list[str]]], players: list[Any], seed: int,
         assert seat is not None
         if g.phase == "contract":
             owner = seat
-        action = _decide(players[seat], g.view(seat), "trix", g.phase, rng, seat in timed)
+        action = _decide(players[seat], g.view(seat), "trix", g.phase, rng, seat in timed, g)
         for ev in g.act(seat, action):
             if ev["type"] == "deal_scored":
                 d = [int(x) for x in ev["deltas"]["players"]]
@@ -479,6 +511,238 @@ def bench_trix(deals: int, level: str, against: str, jobs: int = 1) -> None:
         print(f"    {c:9s} {_fig(xs, '', 1)}")
 
 
+# ------------------------------------------------------------------ honest measures (issue 33)
+#: ``--share-in``: the games (and Trix's five contracts, imposed) of the share of the cheater's gain
+SHARE_GAMES = ("tarneeb", "tarneeb41", "trix", "trix-kingdom")
+
+
+def _card_play_gain(i: int, a: Any, b: Any) -> float | None:
+    """Classic deal ``i`` in both seatings, the rule player bidding: team 0's tricks with ``a``'s
+    card play minus with ``b``'s (the card-play figure of :func:`bench_tarneeb`)."""
+    cards = _deal_cards(1000 + i)
+    tricks: dict[int, int] = {}
+    for a_team in (0, 1):
+        players = [a if s % 2 == a_team else b for s in range(4)]
+        ev = play_deal("tarneeb", cards, players, 1000 + i, bidders=[RulePlayer()] * 4,
+                       timed={s for s in range(4) if s % 2 == a_team})
+        if ev["type"] == "deal_scored":
+            tricks[a_team] = ev["summary"]["tricks"][0]
+    return float(tricks[0] - tricks[1]) if len(tricks) == 2 else None
+
+
+def _share_unit(args: tuple[str, int, int]) -> tuple[dict[str, list[tuple[float, float]]], dict[str, list[float]]]:
+    """One deal (a kingdom) of ``game``: per figure, the pairs (strong's gain over easy, the
+    cheater's gain over easy) on the same deal and seat."""
+    game, i, offset = args
+    _set_offset(offset)
+    before = _times_mark()
+    out: dict[str, list[tuple[float, float]]] = {}
+    if game == "tarneeb":
+        easy = player("easy")
+        x, y = _card_play_gain(i, player("strong"), easy), _card_play_gain(i, player("cheater"), easy)
+        if x is not None and y is not None:
+            out["tarneeb card play (tricks)"] = [(x, y)]
+    elif game == "tarneeb41":
+        (xs, _), _ = _t41_deal((i, "strong", "easy", offset))
+        (ys, _), _ = _t41_deal((i, "cheater", "easy", offset))
+        out["tarneeb41 (points a seat)"] = list(zip(xs, ys, strict=True))
+    elif game == "trix":
+        sx, _ = _trix_deal((i, "strong", "easy", offset))
+        sy, _ = _trix_deal((i, "cheater", "easy", offset))
+        for c in sx:
+            out[f"trix {c}"] = list(zip(sx[c], sy[c], strict=True))
+    elif game == "trix-kingdom":
+        (kx, _, _), _ = _trix_kingdom((i, "strong", "easy", offset))
+        (ky, _, _), _ = _trix_kingdom((i, "cheater", "easy", offset))
+        out["trix kingdoms (points a deal)"] = list(zip(kx, ky, strict=True))
+    return out, _times_since(before)
+
+
+def bench_share(deals: int, games: list[str], jobs: int = 1) -> None:
+    """The strong level's gain over easy as a share of the cheater's, per game and contract, on
+    the same deals and seats (the cheater: the same search given the true hands)."""
+    pairs: dict[str, list[tuple[float, float]]] = {}
+    for game in games:
+        n = max(1, deals // 20) if game == "trix-kingdom" else max(1, deals // 4) if game == "trix" else deals
+        work = [(game, i, OFFSET) for i in range(SKIP, SKIP + n)]
+        for out in _in_workers(_share_unit, work, jobs):
+            for label, ps in out.items():
+                pairs.setdefault(label, []).extend(ps)
+    print(f"share of the cheater's gain (strong over easy / cheater over easy, same deals): {deals} deals"
+          " (trix: /4 deals x 5 contracts x 4 seats; kingdoms: /20)")
+    for label, ps in pairs.items():
+        xs, ys = [p[0] for p in ps], [p[1] for p in ps]
+        _dump(f"share-{label}", "strong", "easy", xs)
+        _dump(f"share-{label}", "cheater", "easy", ys)
+        r, se = share(xs, ys)
+        print(f"  {label:30s} share {r * 100:+.0f} ± {se * 100:.0f} %   strong {_fig(xs, '', 2)}"
+              f"   cheater {_fig(ys, '', 2)}")
+
+
+def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Deal ``i`` of each game with three seats of the population ``pop``: in every chair, the
+    chair's points with ``level`` there minus with ``easy`` there (classic: the chair's team's
+    points minus the other team's; Tarneeb 41: its own; Trix: its own, each contract imposed)."""
+    i, level, pop, offset = args
+    _set_offset(offset)
+    before = _times_mark()
+    a, e, p = player(level), player("easy"), player(pop)
+    chosen = [c for c in CONTRACTS if c in os.environ.get("MAJLIS_BENCH_CONTRACTS", ",".join(CONTRACTS)).split(",")]
+    games = os.environ.get("MAJLIS_BENCH_POP_GAMES", "tarneeb,tarneeb41,trix").split(",")
+    out: dict[str, list[float]] = {}
+    for chair in range(4):
+        def run(game: str, seed: int, contract: str | None = None, chair: int = chair) -> list[int]:
+            got = []
+            for who in (a, e):
+                players = [who if s == chair else p for s in range(4)]
+                ev = play_deal(game, _deal_cards(seed), players, seed, contract=contract,
+                               timed={chair} if who is a else set())
+                if ev["type"] != "deal_scored":
+                    got.append(0)
+                elif game == "tarneeb":
+                    d = ev["deltas"]["teams"]
+                    got.append(d[chair % 2] - d[1 - chair % 2])
+                else:
+                    got.append(int(ev["deltas"]["players"][chair]))
+            return got
+        if "tarneeb" in games:
+            x, y = run("tarneeb", 1000 + i)
+            out.setdefault("tarneeb (team points)", []).append(float(x - y))
+        if "tarneeb41" in games:
+            x, y = run("tarneeb41", 2000 + i)
+            out.setdefault("tarneeb41 (own points)", []).append(float(x - y))
+        if "trix" in games:
+            for c in chosen:
+                x, y = run("trix", 3000 + i, c)
+                out.setdefault(f"trix {c}", []).append(float(x - y))
+    return out, _times_since(before)
+
+
+def bench_population(deals: int, level: str, pop: str, jobs: int = 1) -> None:
+    """The level's seat minus easy's in the same chair, the three other seats ``pop``."""
+    diffs: dict[str, list[float]] = {}
+    for out in _in_workers(_population_unit, [(i, level, pop, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
+        for label, xs in out.items():
+            diffs.setdefault(label, []).extend(xs)
+    print(f"population: three {pop} seats; the {level} seat minus the easy seat in the same chair:"
+          f" {deals} deals x 4 chairs")
+    for label, xs in diffs.items():
+        _dump(f"population-{pop}-{label}", level, "easy", xs)
+        print(f"  {label:24s} {_fig(xs, 'points a deal', 2)}")
+
+
+def _dd_unit(args: tuple[int, str, int]) -> tuple[tuple[float | None, list[tuple[bool, int]]], dict[str, list[float]]]:
+    """Classic deal ``i``, the rule player bidding (the same contract for every level), played twice:
+    the level's two seats declaring against ``easy``, then defending. The declaring side's tricks
+    below double-dummy par (par: the double-dummy tricks at the opening lead) in the first run,
+    and for every card of the level with a choice: (declaring?, tricks it lost double-dummy)."""
+    i, level, offset = args
+    _set_offset(offset)
+    before = _times_mark()
+    a, e, rule = player(level), player("easy"), RulePlayer()
+    cards = _deal_cards(1000 + i)
+    below: float | None = None
+    lost: list[tuple[bool, int]] = []
+    for declaring in (True, False):
+        g = engine.new_game("tarneeb", seed=1000 + i + OFFSET, dealer=0, deals=[cards])
+        rng = random.Random(1000 + i + OFFSET)
+        par: int | None = None
+        side = -1
+        while g.to_act is not None and g.phase != "over":
+            seat = g.to_act
+            view = g.view(seat)
+            if g.phase != "play":
+                action = _decide(rule, view, "tarneeb", g.phase, rng, False, g)
+            else:
+                side = int(view["declarer"]) % 2
+                hands = [g.hand(s) for s in range(4)]
+                if par is None:
+                    best = max(dd_cards(view, hands).values())
+                    par = best if seat % 2 == side else 13 - best
+                ours = (seat % 2 == side) == declaring
+                action = _decide(a if ours else e, view, "tarneeb", "play", rng, ours, g)
+                if ours and len(view["legal"]) > 1:
+                    dd = dd_cards(view, hands)
+                    lost.append((declaring, max(dd.values()) - dd[action]))
+            evs = g.act(seat, action)
+            done = [ev for ev in evs if ev["type"] in ("deal_scored", "deal_thrown_in")]
+            if done:
+                if declaring and done[0]["type"] == "deal_scored" and par is not None:
+                    below = float(par - done[0]["summary"]["tricks"][side])
+                break
+        if declaring and below is None:
+            return (None, []), _times_since(before)  # all passed: no contract to measure
+    return (below, lost), _times_since(before)
+
+
+def bench_dd(deals: int, levels: list[str], jobs: int = 1) -> None:
+    """Opponent-free yardsticks of classic Tarneeb card play, per level, against easy's cards."""
+    print(f"classic tarneeb double-dummy yardsticks: {deals} deals, the rule player bidding;"
+          " the level's side against easy's, declaring and defending")
+    for level in levels:
+        below: list[float] = []
+        lost: list[tuple[bool, int]] = []
+        for b, ls in _in_workers(_dd_unit, [(i, level, OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
+            if b is not None:
+                below.append(b)
+            lost.extend(ls)
+        _dump("dd-below-par", level, "easy", below)
+        share_lost = [float(x > 0) for _, x in lost]
+        decl = [float(x > 0) for d, x in lost if d]
+        defe = [float(x > 0) for d, x in lost if not d]
+        tricks = [float(x) for _, x in lost]
+        print(f"  {level}: declaring side's tricks below par {_fig(below, 'tricks a deal')}")
+        print(f"  {level}: cards that lose a double-dummy trick {_fig(share_lost, '(share)', 3)};"
+              f" declaring {_fig(decl, '', 3)}, defending {_fig(defe, '', 3)};"
+              f" tricks lost a card {_fig(tricks, '', 3)}")
+
+
+def play_match(game: str, players: list[Any], seed: int, timed: set[int] | frozenset[int] = frozenset()) -> list[int]:
+    """A whole match of ``game`` (its default options: to the target, or Trix's four kingdoms) from
+    ``seed``: the winners' seats."""
+    g = engine.new_game(game, seed=seed + OFFSET)
+    rng = random.Random(seed + OFFSET)
+    for _ in range(100_000):
+        seat = g.to_act
+        if seat is None:
+            break
+        g.act(seat, _decide(players[seat], g.view(seat), game, g.phase, rng, seat in timed, g))
+    if g.winner is None:
+        raise RuntimeError(f"{game} match {seed} did not end")
+    return list(g.winner)
+
+
+def _match_unit(args: tuple[str, int, str, int]) -> tuple[list[tuple[float, float]], dict[str, list[float]]]:
+    """Match ``i`` with the level in each chair among three easy seats, and with four easy seats:
+    per chair (the level's win, easy's win there), a shared first place split."""
+    game, i, level, offset = args
+    _set_offset(offset)
+    before = _times_mark()
+    a, e = player(level), player("easy")
+    base = play_match(game, [e] * 4, 6000 + i)
+    out = []
+    for chair in range(4):
+        won = play_match(game, [a if s == chair else e for s in range(4)], 6000 + i, timed={chair})
+        win = (1 / len(won) if game == "trix" else 1.0) if chair in won else 0.0
+        was = (1 / len(base) if game == "trix" else 1.0) if chair in base else 0.0
+        out.append((win, was))
+    return out, _times_since(before)
+
+
+def bench_matches(matches: int, level: str, games: list[str], jobs: int = 1) -> None:
+    """What users feel: one seat of ``level`` among three easy seats, whole matches."""
+    print(f"whole matches, one {level} seat among three easy seats: {matches} matches x 4 chairs")
+    for game in games:
+        pairs: list[tuple[float, float]] = []
+        for out in _in_workers(_match_unit, [(game, i, level, OFFSET) for i in range(SKIP, SKIP + matches)], jobs):
+            pairs.extend(out)
+        wins, base = [p[0] for p in pairs], [p[1] for p in pairs]
+        what = "first place (ties split)" if game == "trix" else "its team wins the match"
+        _dump(f"matches-{game}", level, "easy", wins)
+        print(f"  {game:9s} {what}: {_fig(wins, '', 3)}; easy in the same chairs {_fig(base, '', 3)};"
+              f" difference {_fig([w - b for w, b in pairs], '', 3)}")
+
+
 # ---------------------------------------------------------------------- the event loop's lag
 def _positions(n: int, seed: int) -> list[tuple[dict[str, Any], str]]:
     """``n`` real decisions (more than one legal action) from games played by the rule player."""
@@ -568,9 +832,10 @@ def main() -> None:
     global OFFSET, DUMP, SKIP, BIDS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="all", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "trix-choice",
-                                                      "bids", "lag", "all"])
+                                                      "bids", "lag", "share", "population", "dd", "matches",
+                                                      "all"])
     ap.add_argument("--deals", type=int, default=20)
-    levels = ["easy", "normal", "strong", "strong-rule-bids"]
+    levels = ["easy", "normal", "strong", "strong-rule-bids", "cheater", "noisy"]
     ap.add_argument("--level", choices=levels, default="strong")
     ap.add_argument("--against", choices=levels, default="easy")
     ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",
@@ -590,6 +855,16 @@ def main() -> None:
     ap.add_argument("--contracts", help="trix: only these contracts (comma-separated, e.g. king,tricks)")
     ap.add_argument("--trix-param", action="append", default=[], metavar="NAME=VALUE",
                     help="trix: set a strong TrixBrain attribute (tuning; e.g. exact_tricks=6)")
+    ap.add_argument("--share-in", default="tarneeb,tarneeb41,trix",
+                    help="share: these of " + ", ".join(SHARE_GAMES) + " (comma-separated)")
+    ap.add_argument("--population", choices=["strong", "noisy"], default="strong",
+                    help="population: the three seats that are not measured (noisy: the rule player with 30%%"
+                         " random moves)")
+    ap.add_argument("--population-games", default="tarneeb,tarneeb41,trix",
+                    help="population: these games (comma-separated)")
+    ap.add_argument("--dd-levels", default="easy,strong", help="dd: the levels measured (comma-separated)")
+    ap.add_argument("--match-games", default="tarneeb,tarneeb41,trix",
+                    help="matches: these games (comma-separated); --deals is the number of matches")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
     ap.add_argument("--seconds", type=float, default=20.0, help="lag: how long to measure")
     ap.add_argument("--lag-mode", choices=["pool", "thread"], default="pool")
@@ -621,6 +896,18 @@ def main() -> None:
         bench_trix_choice(max(1, a.deals // 20), a.level, a.against, a.jobs)
     if a.game in ("trix-kingdom", "all"):
         bench_trix_kingdoms(max(1, a.deals // 20), a.level, a.against, a.jobs)
+    if a.game == "share":
+        games = a.share_in.split(",")
+        if unknown := set(games) - set(SHARE_GAMES):
+            ap.error(f"--share-in: unknown {sorted(unknown)}")
+        bench_share(a.deals, games, a.jobs)
+    if a.game == "population":
+        os.environ["MAJLIS_BENCH_POP_GAMES"] = a.population_games
+        bench_population(a.deals, a.level, a.population, a.jobs)
+    if a.game == "dd":
+        bench_dd(a.deals, a.dd_levels.split(","), a.jobs)
+    if a.game == "matches":
+        bench_matches(a.deals, a.level, a.match_games.split(","), a.jobs)
     for kind, ts in TIMES.items():
         if ts:
             what = "CPU of every timed decision" if kind == "cpu" else kind

@@ -67,14 +67,16 @@ from storage.seasons import (
     season_scope,
     summarize,
 )
+from storage.tournaments import MemoryTournaments
 
 RatingKey = tuple[str, str, str]  # (scope: chat id or GLOBAL, game, player id)
 
 
-class MemoryRepository(MemoryChallenges):
+class MemoryRepository(MemoryTournaments, MemoryChallenges):
     """The :class:`storage.repository.Repository` kept in dicts."""
 
     def __init__(self) -> None:
+        MemoryTournaments.__init__(self)
         MemoryChallenges.__init__(self)
         self._chats: dict[str, Row] = {}
         self._players: dict[str, Row] = {}

@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from storage import season_store
+from storage import season_store, tournaments
 from storage.challenges import SqlChallenges
 from storage.errors import (
     ChatHasLiveTable,
@@ -789,6 +789,26 @@ class PostgresRepository(SqlChallenges):
 
     async def meta_prefixed(self, prefix: str) -> dict[str, str]:
         return await self._read(lambda c: season_store.meta_prefixed(_sql(c), prefix))
+
+    # tournaments (storage/tournaments.py)
+
+    async def create_tournament(self, t: tournaments.Tournament) -> tournaments.Tournament:
+        return await self._write(lambda c: tournaments.create(_sql(c), t))
+
+    async def save_tournament(self, t: tournaments.Tournament) -> tournaments.Tournament:
+        return await self._write(lambda c: tournaments.save(_sql(c), t))
+
+    async def get_tournament(self, tournament_id: int) -> tournaments.Tournament | None:
+        return await self._read(lambda c: tournaments.get(_sql(c), tournament_id))
+
+    async def chat_tournament(self, chat_id: str) -> tournaments.Tournament | None:
+        return await self._read(lambda c: tournaments.in_chat(_sql(c), chat_id))
+
+    async def open_tournaments(self) -> list[int]:
+        return await self._read(lambda c: tournaments.open_ids(_sql(c)))
+
+    async def due_tournaments(self, now: float) -> list[int]:
+        return await self._read(lambda c: tournaments.due(_sql(c), now))
 
     async def table_results(self, table_id: int) -> MatchResult | None:
         async def read(c: Conn) -> tuple[Any, list[Any]]:

@@ -38,6 +38,7 @@ from storage.records import (
     TableRecord,
 )
 from storage.rows import Snapshot
+from storage.tournaments import Tournament
 
 __all__ = [
     "DatabaseLocked",
@@ -295,6 +296,32 @@ class Repository(Protocol):
 
     async def meta_prefixed(self, prefix: str) -> dict[str, str]:
         """Every install-wide setting whose key starts with ``prefix``, by key."""
+
+    # tournaments (storage/tournaments.py): each written whole, a compare-and-set on its rev
+
+    async def create_tournament(self, t: Tournament) -> Tournament:
+        """Insert a tournament with its rows (its id is ignored, rev 0); the stored one.
+
+        :class:`~storage.tournaments.TournamentExists` when its chat has an open tournament.
+        """
+
+    async def save_tournament(self, t: Tournament) -> Tournament:
+        """Write the tournament whole if the stored one is still at ``t.rev``; it at its new rev.
+
+        :class:`~storage.tournaments.TournamentConflict` (nothing written) otherwise: of processes
+        advancing a tournament at once, one wins.
+        """
+
+    async def get_tournament(self, tournament_id: int) -> Tournament | None: ...
+
+    async def chat_tournament(self, chat_id: str) -> Tournament | None:
+        """The chat's open tournament, else its newest one."""
+
+    async def open_tournaments(self) -> list[int]:
+        """Every open tournament (registration, check-in, running), oldest first."""
+
+    async def due_tournaments(self, now: float) -> list[int]:
+        """The open tournaments whose next pending step (``next_at``) is due by ``now``."""
 
     # duplicate challenges (storage/challenges.py, bot/core/challenges.py)
 

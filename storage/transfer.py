@@ -39,6 +39,15 @@ TABLES: dict[str, tuple[str, ...]] = {
     "season_matches": ("table_id", "league", "number", "counts"),
     "rating_changes": ("table_id", "player_id", "rating_before", "rating_after", "matches"),
     "champions": ("league", "number", "game", "player_id", "rating", "matches", "wins"),
+    "tournaments": ("tournament_id", "chat_id", "game", "format", "pairing", "organiser", "organiser_name", "status",
+                    "created_at", "checkin_at", "start_at", "round_minutes", "ai_allowed", "options", "lang",
+                    "message_id", "next_at", "rev"),
+    "tournament_players": ("tournament_id", "player_id", "name", "registered_at", "checked_in", "entry"),
+    "tournament_entries": ("tournament_id", "number", "players", "ai"),
+    "tournament_rounds": ("tournament_id", "number", "opened_at", "deadline", "closed_at"),
+    "tournament_matches": ("tournament_id", "round", "slot", "entry_a", "entry_b", "status", "table_id", "ready",
+                           "winner", "how", "decided_at"),
+    "tournament_audit": ("tournament_id", "seq", "at", "actor", "action", "detail"),
     "challenges": ("challenge_id", "chat_id", "game", "boards", "seed", "creator", "created_at", "ends_at",
                    "closed_at", "lang"),
     "challenge_boards": ("challenge_id", "player_id", "name", "board", "table_id", "score", "tricks", "bid",
@@ -60,6 +69,9 @@ _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "t
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",
          "seasons": "league, number", "season_matches": "table_id", "rating_changes": "table_id, player_id",
          "champions": "league, number, game", "subscriptions": "chat_id, player_id",
+         "tournaments": "tournament_id", "tournament_players": "tournament_id, player_id",
+         "tournament_entries": "tournament_id, number", "tournament_rounds": "tournament_id, number",
+         "tournament_matches": "tournament_id, round, slot", "tournament_audit": "tournament_id, seq",
          "challenges": "challenge_id", "challenge_boards": "challenge_id, player_id, board"}
 
 Repo = SQLiteRepository | PostgresRepository
@@ -147,6 +159,8 @@ async def import_database(repo: Repo, rows: Iterable[tuple[str, Row]]) -> dict[s
                                         by_table[name])
             await c.execute("SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
                             "COALESCE((SELECT MAX(table_id) FROM tables), 0) + 1, false)")
+            await c.execute("SELECT setval(pg_get_serial_sequence('tournaments', 'tournament_id'), "
+                            "COALESCE((SELECT MAX(tournament_id) FROM tournaments), 0) + 1, false)")
             await c.execute("SELECT setval(pg_get_serial_sequence('challenges', 'challenge_id'), "
                             "COALESCE((SELECT MAX(challenge_id) FROM challenges), 0) + 1, false)")
 

@@ -66,15 +66,21 @@ class TarneebBrain:
         self.classic_bid_seconds = bid_seconds if classic_bid_seconds is None else classic_bid_seconds
         self.min_samples = min_samples
         self.max_samples = max_samples
+        #: Makes each decision's budget (:mod:`ai.advice` counts samples instead of CPU time)
+        self.new_think: Callable[[float, float | None], Think] = Think
+        #: When a dict: each card's utility on every sampled deal of the last card decision (advice)
+        self.trace: dict[str, list[float]] | None = None
+        #: What the seat knows, from its view (:mod:`ai.strong.cheater` adds the true hands)
+        self.knowledge: Callable[[dict[str, Any]], Knowledge] = from_view
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The card with the best mean double-dummy outcome over sampled deals (None: no time)."""
-        think = Think(self.card_seconds, deadline)
+        think = self.new_think(self.card_seconds, deadline)
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
-        k = from_view(view)
+        k = self.knowledge(view)
         trump = _suit(view.get("trump"))
         cards = {C.parse(a[5:]): a for a in legal}
         trick = [c for _, c in k.trick]
@@ -88,8 +94,11 @@ class TarneebBrain:
         while n < self.max_samples and think.more(n, self.min_samples):
             hands = sample_deal(k, rng)
             scored = _solve(think, partial(dds.score_cards, hands, trump, leader, trick))
-            for c in cards:
-                totals[c] += utility(ours + scored.get(c, 0))
+            for c, code in cards.items():
+                u = utility(ours + scored.get(c, 0))
+                totals[c] += u
+                if self.trace is not None:
+                    self.trace.setdefault(code, []).append(u)
             n += 1
         if not n:
             return None
@@ -124,15 +133,15 @@ class TarneebBrain:
     # ------------------------------------------------------------------ bids (by simulation)
     def bid_classic(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """Pass or bid: the best mean team score over sampled deals (:mod:`ai.strong.bidsim`)."""
-        return bidsim.bid_classic(view, rng, Think(self.classic_bid_seconds, deadline), self.bid_samples)
+        return bidsim.bid_classic(view, rng, self.new_think(self.classic_bid_seconds, deadline), self.bid_samples)
 
     def trump(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The suit with the best mean score for the contract won (:mod:`ai.strong.bidsim`)."""
-        return bidsim.trump(view, rng, Think(self.classic_bid_seconds, deadline), self.bid_samples)
+        return bidsim.trump(view, rng, self.new_think(self.classic_bid_seconds, deadline), self.bid_samples)
 
     def bid41(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The personal bid with the best mean score of the seat and its partner (:mod:`ai.strong.bidsim`)."""
-        return bidsim.bid41(view, rng, Think(self.bid_seconds, deadline), self.bid_samples)
+        return bidsim.bid41(view, rng, self.new_think(self.bid_seconds, deadline), self.bid_samples)
 
 
 def _wins(k: Knowledge, card: int, trump: int | None) -> bool:

@@ -95,6 +95,12 @@ class TrixBrain:
         # are searched exactly (as the real endgame is played), not played by a policy (0, the
         # default: 6 measured -2.0 +- 1.1 points a layout deal, 240 tune deals)
         self.own_layout_exact = own_layout_exact
+        #: Makes each decision's budget (:mod:`ai.advice` counts rounds instead of CPU time)
+        self.new_think: Callable[[float, float | None], Think] = Think
+        #: When a dict: each card's points on every sampled deal of the last card decision (advice)
+        self.trace: dict[str, list[float]] | None = None
+        #: What the seat knows, from its view (:mod:`ai.strong.cheater` adds the true hands)
+        self.knowledge: Callable[[dict[str, Any]], Knowledge] = from_view
 
     # ------------------------------------------------------------------ card play
     def play(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str:
@@ -103,12 +109,12 @@ class TrixBrain:
         plays = [a for a in legal if a.startswith("play ")]
         if len(legal) == 1:
             return legal[0]
-        k = from_view(view)
+        k = self.knowledge(view)
         contract = str(view.get("contract"))
         cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
         totals = dict.fromkeys(cands, 0.0)
         counts = dict.fromkeys(cands, 0)
-        think = Think(self.card_seconds, deadline)
+        think = self.new_think(self.card_seconds, deadline)
         chain_cpu = self.card_seconds * self.infer_share
         draw = self._sampler(view, k, rng, lambda: think.more(1, 1, chain_cpu))
         rounds = 0
@@ -123,9 +129,11 @@ class TrixBrain:
                 vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), budget) for c in cands}
             except E.TooDeep:
                 vals = {c: self._value_after(view, k, contract, hands, c, random.Random(seed), None) for c in cands}
-            for c in cands:
+            for c, code in cands.items():
                 totals[c] += vals[c]
                 counts[c] += 1
+                if self.trace is not None:
+                    self.trace.setdefault(code, []).append(vals[c])
             rounds += 1
             think.measured(t)
         best = max(cands, key=lambda c: (totals[c] / counts[c], -C.rank_of(c)))
@@ -182,7 +190,7 @@ class TrixBrain:
         legal: list[str] = [str(a) for a in view["legal"] if a.startswith("contract ")]
         if len(legal) == 1:
             return legal[0]
-        k = from_view(view)
+        k = self.knowledge(view)
         if not k.hand:  # owner_sees_cards_before_choice off: nothing to read, as the rule player does
             return legal[0]
         me = k.seat
@@ -190,7 +198,7 @@ class TrixBrain:
         scores = trix_scores(view)
         totals = dict.fromkeys(legal, 0.0)
         n = 0
-        think = Think(self.choice_seconds, deadline)
+        think = self.new_think(self.choice_seconds, deadline)
         while n < 300 and (n == 0 or think.more(n, 6)):
             t = time.monotonic()
             hands = sample_deal(k, rng)
@@ -216,7 +224,7 @@ class TrixBrain:
         done = "done" if "done" in legal else legal[0]
         if not options:
             return done
-        k = from_view(view)
+        k = self.knowledge(view)
         me = k.seat
         contract = str(view.get("contract"))
         owner_seat = view.get("owner")
@@ -226,7 +234,7 @@ class TrixBrain:
         cards = [C.parse(a.split()[1]) for a in options]
         gains = [0.0] * len(cards)
         n = 0
-        think = Think(self.card_seconds, deadline)  # one budget for all the options
+        think = self.new_think(self.card_seconds, deadline)  # one budget for all the options
         while n < 200 and (n == 0 or think.more(n, 12)):
             t = time.monotonic()
             hands = sample_deal(k, rng)

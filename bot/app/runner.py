@@ -124,6 +124,8 @@ def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any
         concurrent_updates=config.telegram_concurrent_updates or RUN_CONCURRENCY,
         outbox_pool_size=config.telegram_outbox_pool_size or 32,
         start_manager=gate.arrive, close_manager=False, presenter_factory=presenter, limits=config.limits())
+    if front is not None:  # /profile's card offers the person's page on the web table
+        app.bot_data["majlis"].services.profile_link = front.profile_link
 
     async def start() -> None:
         if not config.telegram_webhook:
@@ -189,6 +191,7 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
                           limits=config.limits(), **options)
     if front is not None:
         client.handlers.web_link = front.discord_button
+        client.handlers.profile_link = front.profile_link
     task: asyncio.Task[None] | None = None
     ready = asyncio.Event()
 

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from ai import advice
 from bot.core.challenges import ChallengeView
 from bot.core.identity import is_dm
 from bot.core.model import Person, TableSnapshot
@@ -31,6 +32,7 @@ from storage.records import (
     PlayerRecord,
     SeasonSummary,
 )
+from storage.tournaments import Tournament
 
 R = TypeVar("R")
 
@@ -47,6 +49,16 @@ class Hand(NamedTuple):
     snapshot: TableSnapshot
     seat: int
     view: View
+
+
+class Advice(NamedTuple):
+    """What "Hint" and "Review" answer, to the person who asked only: the table, their seat, and the
+    hint (:class:`Hint`) or the review of their last finished deal (:class:`Review`)."""
+
+    snapshot: TableSnapshot
+    seat: int
+    hint: advice.Hint | None = None
+    review: advice.Review | None = None
 
 
 #: The chat's leaderboard of each game asked for (game id -> rows).
@@ -154,6 +166,22 @@ class NextDeal(Answers[TableSnapshot]):
 
 @dataclass(frozen=True, slots=True)
 class ShowHand(Answers[Hand]):
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(Answers[Advice]):
+    """What the strong search would play at the asker's turn (tables with hints on only); ``version``:
+    the position the button was drawn for (a press after the table moved on is ``stale``)."""
+
+    table_id: int | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Review(Answers[Advice]):
+    """The asker's costliest card of their last finished deal at the table (tables with hints on only)."""
+
     table_id: int | None = None
 
 
@@ -274,16 +302,46 @@ class ShowChallenge(Answers[ChallengeView]):
     played them all (group chats only)."""
 
 
-#: The season and challenge commands: they read and change storage only (a challenge's deal is a table
-#: in the asker's own private chat, held where it is made), so every process runs them itself.
-SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile, StartChallenge,
-                   PlayChallenge, ShowChallenge)
+@dataclass(frozen=True, slots=True)
+class NewTournament(Answers[Tournament]):
+    """``/tournament new``: a pair knockout of ``game`` in this group (admins only, bot/core/tournaments.py).
+    Check-in opens ``checkin_minutes`` before the start, ``start_minutes`` from now; the players of a
+    called match have ``round_minutes`` to be ready; ``ai``: byes are AI pairs the people must beat."""
+
+    game: str
+    pairing: str = "draw"
+    start_minutes: int = 60
+    checkin_minutes: int = 30
+    round_minutes: int = 15
+    ai: bool = False
+    options: dict[str, Any] | None = None
+    format: str = "knockout"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentAction(Answers[Tournament]):
+    """A tournament button or ``/tournament <verb>`` in its group: ``show``, ``register`` (``pair``: join
+    that fixed pair), ``withdraw``, ``checkin``, ``ready``; the organiser's (or an admin's) ``start``
+    and ``cancel``. ``tournament_id``: the one a button names (None: the chat's)."""
+
+    verb: str
+    tournament_id: int | None = None
+    pair: int | None = None
+
+
+#: The season, tournament and challenge commands: they read and change storage only (a tournament's
+#: changes are compare-and-sets in storage; a match table it opens, or a challenge's deal at a table in
+#: the asker's own private chat, is held where it is made), so every process runs them itself.
+SEASON_COMMANDS = (ShowSeason, ShowSeasonHistory, EndSeason, ChangeSeason, ShowProfile, NewTournament,
+                   TournamentAction, StartChallenge, PlayChallenge, ShowChallenge)
 
 #: Every command the dispatch runs.
 Command = (NewTable | Join | JoinByLink | Leave | Begin | Stop | Claim | Rematch | Act | NextDeal | ShowHand
-           | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason | ShowSeasonHistory | EndSeason
-           | ChangeSeason | ChangeNotify | ShowProfile | StartChallenge | PlayChallenge | ShowChallenge)
+           | Hint | Review | ShowScores | ShowLeaderboard | SetLanguage | ChangeSettings | ShowSeason
+           | ShowSeasonHistory | EndSeason | ChangeSeason | ChangeNotify | ShowProfile | NewTournament
+           | TournamentAction | StartChallenge | PlayChallenge | ShowChallenge)
 
 #: Every answer the dispatch gives (each command's own is in its class line).
-Answer = (TableSnapshot | Hand | Leaderboards | ChatRecord | PlayerRecord | Standings | list[ChampionRecord]
-          | SeasonSummary | LeagueRecord | NotifyState | Profile | ChallengeRecord | ChallengeView)
+Answer = (TableSnapshot | Hand | Advice | Leaderboards | ChatRecord | PlayerRecord | Standings
+          | list[ChampionRecord] | SeasonSummary | LeagueRecord | NotifyState | Profile | Tournament
+          | ChallengeRecord | ChallengeView)

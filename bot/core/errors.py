@@ -43,6 +43,9 @@ class Refusal(StrEnum):
     CHALLENGE_PLAYED = "challenge_played"  # the person played every deal of it
     PRIVATE_ONLY = "private_only"  # one's figures across every chat: shown only in one's private chat
     SEASON_OVER = "season_over"  # ending a season that is no longer the running one (bot/core/seasons.py)
+    HINTS_OFF = "hints_off"  # hints and reviews asked at a table that does not allow them (bot/core/advice.py)
+    AI_BUSY = "ai_busy"  # no hint or review within the cap (the AI pool busy with the tables' moves)
+    TOURNAMENT = "tournament"  # a tournament's rule (bot/core/tournaments.py); ``reason`` says which
     INTERNAL = "internal"
     # a command forwarded to the process that holds the table (bot/core/cluster/routing.py) got no answer in time:
     # not applied (route_timeout), or perhaps applied (route_unknown: its holder stopped mid-way)

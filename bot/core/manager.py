@@ -16,9 +16,11 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
-from ai import AIProvider, ai_player
+from ai import AIProvider, advice, ai_player
+from bot.core.advice import engine_options
 from bot.core.challenges import Challenges
 from bot.core.clock import Clock, RealClock
+from bot.core.commands import Advice
 from bot.core.errors import Refusal, TableError
 from bot.core.links import Links
 from bot.core.model import Person, TableSnapshot
@@ -35,6 +37,7 @@ from bot.core.tables.publish import Listener, Publisher
 from bot.core.tables.registry import Registry
 from bot.core.tables.restore import load_live, resume
 from bot.core.tables.turns import Turns
+from bot.core.tournaments import Tournaments
 from bot.core.views import View, seat_view
 from storage.records import CANCELLED, PLAYING, STOPPED, ChatRecord, LeaderRow, MatchResult, PlayerRecord, PlayerStats
 from storage.repository import Repository
@@ -87,6 +90,7 @@ class TableManager:
         self.seasons = Seasons(repo, self.prefs, self.clock)
         self.challenges = Challenges(repo, self.registry, self.lifecycle, self.prefs, self.lobby.register)
         self.publisher.subscribe(self.challenges.on_update)  # a board's end deals the person's next one
+        self.tournaments = Tournaments(self)  # bot/core/tournaments.py: their steps run with the seasons' tick
         self._season_ticker: asyncio.Task[None] | None = None
         self.leases: Leases | None = None
         self._make_router = router
@@ -210,6 +214,10 @@ class TableManager:
             except Exception:
                 logging.getLogger(__name__).exception("closing the seasons (or challenges) that ended failed; "
                                                       "trying again")
+            try:
+                await self.tournaments.tick()
+            except Exception:
+                logging.getLogger(__name__).exception("a tournament's step failed; trying again")
             await self.clock.sleep(TICK_SECONDS)
 
     async def run_due(self) -> None:
@@ -329,6 +337,43 @@ class TableManager:
         """The seated ``person`` has read the deal's result: end the pause before the next deal's
         first AI move (``ManagerSettings.deal_pause``) when they are the only person at the table."""
         return await self.pipeline.next_deal(table_id, person)
+
+    # ------------------------------------------------------------------ hints and reviews (bot/core/advice.py)
+
+    async def hint(self, table_id: int, seat: int, version: int | None = None) -> Advice:
+        """What the strong search would play for ``seat`` now (its turn; at ``version`` if given), from
+        the AI pool within the cap, seeded from the table's seed and the position; ``ai_busy`` if the
+        pool cannot answer in time. Nothing about the table changes and nobody else hears of it."""
+        table = self.registry.table(table_id)
+        if table.game is None:
+            raise TableError(Refusal.NOT_STARTED)
+        if not table.playing:
+            raise TableError(Refusal.FINISHED)
+        if version is not None and version != table.record.version:
+            raise TableError(Refusal.STALE)
+        view = dict(seat_view(table.game, seat))
+        if not view.get("legal"):
+            raise TableError(Refusal.NOT_YOUR_TURN)
+        record = table.record
+        seed = advice.advice_seed(record.seed, record.version, seat)
+        found = await ai_runner.advise(advice.hint, view, record.game, seed)
+        if found is None:
+            raise TableError(Refusal.AI_BUSY)
+        return Advice(table.snapshot(), seat, hint=found)
+
+    async def review(self, table_id: int, seat: int) -> Advice:
+        """``seat``'s costliest card of its last finished deal at the table, with every hand known,
+        from the AI pool within the cap (``ai_busy`` if it cannot answer in time)."""
+        table = self.registry.table(table_id)
+        if table.game is None:
+            raise TableError(Refusal.NOT_STARTED)
+        record = table.record
+        actions = [(a.seat, a.action) for a in await self.repo.actions(table_id)]
+        found = await ai_runner.advise(advice.review_deal, record.game, record.seed, record.dealer,
+                                       engine_options(record.options), actions, seat)
+        if found is None:
+            raise TableError(Refusal.AI_BUSY)
+        return Advice(table.snapshot(), seat, review=found)
 
     # ------------------------------------------------------------------ settings and scoreboards
 

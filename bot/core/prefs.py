@@ -20,6 +20,7 @@ import logging
 from typing import Any
 
 import engine
+from bot.core.advice import HINTS, engine_options
 from bot.core.cache import TTLCache
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dc_channel, is_dm
@@ -44,15 +45,19 @@ MAX_SUBSCRIBERS = 100
 
 def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
     """The engine's resolved options of ``game``, else ``TableError(Refusal.BAD_OPTION/"unknown_game")``."""
+    hints = options.get(HINTS)
+    if hints is not None and type(hints) is not bool:
+        raise TableError(Refusal.BAD_OPTION, detail=f"{HINTS} is true or false")
     try:
-        probe = engine.new_game(game, seed=seed, options=options)
+        probe = engine.new_game(game, seed=seed, options=engine_options(options))
     except InvalidOptions as e:
         raise TableError(Refusal.BAD_OPTION, detail=str(e)) from None
     except ImportError:
         raise TableError(Refusal.UNKNOWN_GAME, game=game) from None
     except (TypeError, ValueError) as e:
         raise TableError(Refusal.BAD_OPTION, detail=str(e)) from None
-    return dict(getattr(probe, "options", options))
+    resolved = dict(getattr(probe, "options", engine_options(options)))
+    return resolved if hints is None else {**resolved, HINTS: hints}
 
 
 class Prefs:

@@ -22,11 +22,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar, assert_never, cast
 
 import engine
+from bot.core.advice import hints_on
 from bot.core.challenges import ChallengeView
 from bot.core.cluster.routing import Router
 from bot.core.commands import (
     Act,
     Actor,
+    Advice,
     Answer,
     Answers,
     Begin,
@@ -37,14 +39,17 @@ from bot.core.commands import (
     Command,
     EndSeason,
     Hand,
+    Hint,
     Join,
     JoinByLink,
     Leaderboards,
     Leave,
     NewTable,
+    NewTournament,
     NextDeal,
     PlayChallenge,
     Rematch,
+    Review,
     SetLanguage,
     ShowChallenge,
     ShowHand,
@@ -55,6 +60,7 @@ from bot.core.commands import (
     ShowSeasonHistory,
     StartChallenge,
     Stop,
+    TournamentAction,
 )
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import is_dm
@@ -64,6 +70,7 @@ from bot.core.notify import NotifyState
 from bot.core.profiles import Profile, Profiles
 from bot.core.seasons import Standings
 from bot.core.table import Table
+from bot.core.tournaments import tournament_command, tournament_new
 from storage.records import (
     ChallengeRecord,
     ChampionRecord,
@@ -73,6 +80,7 @@ from storage.records import (
     SeasonSummary,
     TableStatus,
 )
+from storage.tournaments import Tournament
 
 if TYPE_CHECKING:
     from bot.core.manager import TableManager
@@ -122,6 +130,10 @@ class Service:
                 return _checked(cmd, await self._next_deal(cmd, actor))
             case ShowHand():
                 return _checked(cmd, await self._show_hand(cmd, actor))
+            case Hint():
+                return _checked(cmd, await self._hint(cmd, actor))
+            case Review():
+                return _checked(cmd, await self._review(cmd, actor))
             case ShowScores():
                 return _checked(cmd, await self._show_scores(cmd, actor))
             case ShowLeaderboard():
@@ -158,6 +170,10 @@ class Service:
                 return _checked(cmd, await self._change_notify(cmd, actor))
             case ShowProfile():
                 return _checked(cmd, await self._show_profile(cmd, actor))
+            case NewTournament():
+                return _checked(cmd, await self._new_tournament(cmd, actor))
+            case TournamentAction():
+                return _checked(cmd, await self._tournament(cmd, actor))
             case StartChallenge():
                 return _checked(cmd, await self._start_challenge(cmd, actor))
             case PlayChallenge():
@@ -187,6 +203,30 @@ class Service:
         if table.game is None:
             raise TableError(Refusal.NOT_STARTED)
         return Hand(table.snapshot(), seat, self.manager.view(table.table_id, seat))
+
+    async def _hint(self, cmd: Hint, actor: Actor) -> Advice:
+        """Only to the seated person whose turn it is, at a table that allows hints; the answer goes to
+        them alone (nothing is published)."""
+        if cmd.version is not None and type(cmd.version) is not int:
+            raise TableError(Refusal.STALE)
+        table, seat = self._advised(cmd.table_id, actor)
+        return await self.manager.hint(table.table_id, seat, cmd.version)
+
+    async def _review(self, cmd: Review, actor: Actor) -> Advice:
+        """Only to a seated person, of their own cards, at a table that allows it; to them alone."""
+        table, seat = self._advised(cmd.table_id, actor)
+        return await self.manager.review(table.table_id, seat)
+
+    def _advised(self, table_id: int | None, actor: Actor) -> tuple[Table, int]:
+        table = self._table(table_id, actor, seated=True)
+        seat = table.seat_of(actor.person.player_id)
+        if seat is None:  # _table(seated=True) found the seat already
+            raise TableError(Refusal.NOT_SEATED)
+        if table.game is None:
+            raise TableError(Refusal.NOT_STARTED)
+        if not hints_on(table.record.options):
+            raise TableError(Refusal.HINTS_OFF)
+        return table, seat
 
     async def _show_scores(self, cmd: ShowScores, actor: Actor) -> TableSnapshot:
         self._group(actor)
@@ -315,6 +355,20 @@ class Service:
         name = actor.person.name if whom == me else (cmd.name or whom)[:64]
         profiles = Profiles(self.manager.repo, self.manager.seasons)
         return await profiles.profile(whom, name, None if cmd.everywhere else actor.chat_id)
+
+    # tournaments (bot/core/tournaments.py): in their group; made by its admins, run by their organiser
+
+    async def _new_tournament(self, cmd: NewTournament, actor: Actor) -> Tournament:
+        self._group(actor)
+        if not await actor.is_admin():
+            raise TableError(Refusal.ADMINS_ONLY)
+        return await tournament_new(self.manager.tournaments, cmd, actor)
+
+    async def _tournament(self, cmd: TournamentAction, actor: Actor) -> Tournament:
+        self._group(actor)
+        if cmd.verb not in ("show", "start", "cancel"):
+            self._sitter(actor)
+        return await tournament_command(self.manager.tournaments, cmd, actor)
 
     # duplicate challenges (bot/core/challenges.py): started by a group's admins, played in private
 

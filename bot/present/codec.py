@@ -17,15 +17,18 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from bot.core.commands import Act, Begin, Claim, Join, Leave, Rematch, ShowHand, Stop
+from bot.core.commands import Act, Begin, Claim, Hint, Join, Leave, Rematch, Review, ShowHand, Stop, TournamentAction
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
 
 PREFIX = "mj1"
 MAX_BYTES = 64
 #: a: engine action; j: join (arg = seat or empty); b: begin; h: my hand; l: leave; c: claim seat;
-#: x: stop; r: play again (arg ``swap``: with partners swapped, else empty).
-VERBS = frozenset("ajbhlcxr")
+#: x: stop; r: play again (arg ``swap``: with partners swapped, else empty); t: a hint (at the version);
+#: v: the review of one's last deal; o: a tournament's button (the id is the tournament's; arg
+#: ``register [pair]``, ``withdraw``, ``checkin``, ``ready``, ``start``).
+VERBS = frozenset("ajbhlcxrtvo")
+TOURNAMENT_VERBS = ("register", "withdraw", "checkin", "ready", "start")
 _ARG = re.compile(r"[A-Za-z0-9_]*")
 _NUM = re.compile(r"0|[1-9][0-9]{0,17}")
 
@@ -92,7 +95,7 @@ def is_ours(s: str) -> bool:
 
 
 #: What a button asks for.
-ButtonCommand = Act | Join | Begin | Leave | Claim | Stop | ShowHand | Rematch
+ButtonCommand = Act | Join | Begin | Leave | Claim | Stop | ShowHand | Rematch | Hint | Review | TournamentAction
 
 
 def to_command(payload: str) -> ButtonCommand:
@@ -125,10 +128,19 @@ def to_command(payload: str) -> ButtonCommand:
             return Stop(tid)
         case "h":
             return ShowHand(tid)
+        case "t":
+            return Hint(tid, p.version)
+        case "v":
+            return Review(tid)
         case "r":
             if p.arg not in ("", "swap"):
                 raise TableError(Refusal.BAD_ACTION)
             return Rematch(tid, swap=p.arg == "swap")
+        case "o":
+            verb, _, pair = p.arg.partition(" ")
+            if verb not in TOURNAMENT_VERBS or (pair and verb != "register"):
+                raise TableError(Refusal.BAD_ACTION)
+            return TournamentAction(verb, tid, _seat(pair) if pair else None)
     raise TableError(Refusal.STALE)  # a verb of VERBS without a command here is never taken for another
 
 

@@ -71,3 +71,9 @@ def human_of(snapshot: TableSnapshot, seat: int) -> str | None:
     if not pid or is_ai_id(pid) or (s.is_ai and not s.away):
         return None
     return pid
+
+
+def tournament_key(tournament_id: int) -> str:
+    """The outbox key of a tournament's message in its group (bot/present/tournament_notices.py): edited
+    in place; its id is kept in meta under the same key, so that every process edits the same message."""
+    return f"tournament:{tournament_id}"

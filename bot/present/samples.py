@@ -147,6 +147,8 @@ NEVER_THE_READER: dict[str, str] = {
     "The option {name} is one of: {values}.": "{name} is an option, not a seat",
     "The option {name} is {n} whole number separated by commas.": "{name} is an option, not a seat",
     "{game} has no option {name}. Its options: {names}.": "{name} is an option, not a seat",
+    "Organiser: {name}": "a tournament's message in its group, the same for everyone",
+    "Partner {name}": "a button of a tournament's message: joining that person's pair",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})
@@ -409,6 +411,9 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
     game = game_name("tarneeb41", t)
     return {
         "n": n, "table": 7, "game": game, "bid": 5, "path": "/srv/majlis/majlis.db", "command": "majlis play --resume",
+        "other": card_label("9S", t), "better": card_label("9S", t), "amount": "0.4", "percent": 83, "trick": 5,
+        "hint": "t", "review": "v",
+        "action": card_label("QS", t),
         "card": card_label("QS", t), "cards": cards_line(["QS", "TH", "3C"], t), "deal": 4, "total": 9, "seat": 2,
         "trump": trump_label("H", t), "team": t.gettext("Team A"), "detail": "disk I/O error",
         "db": "majlis.db", "reason": "timed out", "kingdom": 2, "contract": contract_name("queens", t),
@@ -438,13 +443,16 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
             "{n} action", "{n} actions", 52),
         "number": 3, "count": 14, "length": t.gettext("a calendar month"), "history": "/season history",
         "mention": PEOPLE[t.lang][1], "share": 50, "usage": "/notify turn 50%",
-        "boards": 8, "played": 5, "percent": 62, "play": "/challenge play",
+        "boards": 8, "played": 5, "play": "/challenge play",
         "which": t.gettext("Deal {number}:", number=3),
         "mine": t.ngettext("you bid {bid} and made {n} trick, {score} points",
                            "you bid {bid} and made {n} tricks, {score} points", 5, bid=4, score=t.signed(4)),
         "field": t.ngettext("the field ({n} player) made {tricks} tricks on average, {score} points",
                             "the field ({n} players) made {tricks} tricks on average, {score} points", 5,
                             tricks="3.4", score="−1.2"),
+        "kind": t.gettext("drawn pairs"), "pair": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "),
+        "a": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "b": t.gettext("🤖 AI pair"),
+        "winner": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "ready": 3, "need": 4,
     }
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import engine
+from bot.core.advice import engine_options
 from bot.core.model import TableSnapshot
 from bot.core.views import DealScored, DealStarted, Event, events_of, public_view
 from bot.present.i18n import T
@@ -201,7 +202,7 @@ def tell(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> str:
     story.header(len(acts))
     if not acts and record.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
         return "\n".join(story.lines)
-    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=engine_options(record.options))
     story.event(_first_deal(g))
     story.deal_hands(g)
     for a in acts:

@@ -52,9 +52,15 @@ WEB_IMAGES = {
     "table-phone-en": "web-table-phone-en",
     "result-phone-ar": "web-result-phone-ar",
     "result-desktop-en": "web-result-en",
+    "hint-phone-ar": "web-hint-phone-ar",
+    "review-phone-en": "web-review-phone-en",
     "trix-phone-ar": "web-trix-phone-ar",
     "trix-desktop-en": "web-trix-en",
     "match-desktop-en": "web-match-en",
+    "profile-desktop-en": "web-profile-en",
+    "profile-desktop-ar": "web-profile-ar",
+    "profile-phone-ar": "web-profile-phone-ar",
+    "profile-phone-en": "web-profile-phone-en",
 }
 PEOPLE = {"en": ("Sara", "Omar"), "ar": ("سارة", "عمر")}
 #: The Telegram group's title and the Discord server's name.

@@ -269,3 +269,50 @@ async def test_the_manager_plays_search_ai_seats_in_the_pool_and_stops_it_on_clo
     for p in workers:
         p.join(timeout=5)
         assert not p.is_alive()
+
+
+def slow_advice(seconds: float, view: dict[str, Any], deadline: float) -> str:
+    """A stubbed slow search for advice: sleeps ``seconds``, then names the first legal move."""
+    time.sleep(seconds)
+    return str(view["legal"][0])
+
+
+async def test_advice_comes_from_the_workers_within_the_cap_and_a_slow_search_gives_none() -> None:
+    from ai import advice
+
+    pool = AIPool(2, cap=1.0)
+    try:
+        await pool.start()
+        view = _view("trix", 5)
+        hint = await pool.advise(advice.hint, view, "trix", 9)
+        assert hint is not None and hint.action in view["legal"]
+        assert await pool.advise(advice.hint, view, "trix", 9) == hint  # same position and seed
+        started = time.monotonic()
+        assert await pool.advise(slow_advice, 3.0, view) is None  # the stubbed slow search
+        assert time.monotonic() - started < 1.0  # answered (with nothing) within the cap
+        assert pool.stats.advice_late == 1 and pool.stats.advised == 2
+    finally:
+        await pool.close()
+
+
+async def test_advice_never_takes_the_last_free_worker_from_the_tables_moves(tmp_path: Path) -> None:
+    pool = AIPool(2, cap=5.0, provider=functools.partial(slow_provider, 0.6, None))
+    try:
+        await pool.start()
+        view = _view()
+        move = asyncio.create_task(pool.decide("strong", view, view["seat"], 1))
+        await asyncio.sleep(0.1)  # one table decision thinks: one worker left, kept for the tables
+        assert await pool.advise(slow_advice, 0.0, view) is None and pool.stats.advice_busy == 1
+        assert await move == view["legal"][-1]
+        assert await pool.advise(slow_advice, 0.0, view) == view["legal"][0]  # both free again
+        lone = AIPool(1, cap=5.0, provider=functools.partial(slow_provider, 0.6, None))
+        try:  # a pool of one slot gives advice only while that slot is idle
+            await lone.start()
+            move = asyncio.create_task(lone.decide("strong", view, view["seat"], 1))
+            await asyncio.sleep(0.1)
+            assert await lone.advise(slow_advice, 0.0, view) is None
+            await move
+        finally:
+            await lone.close()
+    finally:
+        await pool.close()

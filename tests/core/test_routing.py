@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ from bot.core.commands import (
     Act,
     Actor,
     Begin,
+    ChangeNotify,
     ChangeSettings,
     Join,
     NewTable,
@@ -373,6 +374,38 @@ async def test_settings_and_languages_changed_in_one_process_are_seen_by_the_oth
     await Service(a.manager).dispatch(SetLanguage("ar", "me"), dm(BOB))
     await _until(lambda: (b.manager.prefs._players.peek(BOB.player_id) or BOB).lang == "ar")
     assert b.manager.prefs.refreshed >= 3
+
+
+async def test_notifications_asked_for_in_one_process_are_honoured_by_the_other(
+        pair: tuple[Harness, Harness], database: str) -> None:
+    """A turn mention and a table call asked for through one process are what the process that holds the
+    table reads: the prefs' caches hear each other's writes on PostgreSQL."""
+    a, b = pair
+    if not database.startswith("postgresql://"):
+        return  # one process per database there (the time bound of the caches, as above)
+    assert await b.manager.prefs.subscribers(CHAT) == ()  # b holds the empty list in its cache
+    await b.manager.player(BOB)  # b holds Bob's record (no turn mention) in its cache too
+    await Service(a.manager).dispatch(ChangeSettings({"notify": True}), Actor(ALICE, CHAT, is_admin=admin))
+    await Service(a.manager).dispatch(ChangeNotify("tables", on=True), Actor(BOB, CHAT))
+    await Service(a.manager).dispatch(ChangeNotify("turn", share=40), Actor(BOB, CHAT))
+
+    async def seen(read: Callable[[], Awaitable[object]], want: object) -> None:
+        started = time.perf_counter()
+        while await read() != want:  # through b's cache: stale until b hears a's write
+            assert time.perf_counter() - started < 5.0, "the other process did not see the change"
+            await asyncio.sleep(0.005)
+
+    async def subscribers() -> list[str]:
+        return [pid for pid, _ in await b.manager.prefs.subscribers(CHAT)]
+
+    async def turn_ping() -> int | None:
+        record = await b.manager.prefs.player_record(BOB.player_id)
+        return record.turn_ping if record is not None else None
+
+    await seen(subscribers, [BOB.player_id])
+    await seen(turn_ping, 40)
+    await Service(a.manager).dispatch(ChangeNotify("tables", on=False), Actor(BOB, CHAT))
+    await seen(subscribers, [])
 
 
 async def test_a_pending_command_is_served_by_the_process_that_takes_the_table_over(

@@ -97,7 +97,8 @@ def test_a_payload_becomes_its_command(payload: str, command: object) -> None:
 
 def test_every_verb_has_a_command() -> None:
     for verb in VERBS:
-        to_command(encode(verb, 5, 0, "swap" if verb == "r" else "1"))  # never refused for its verb
+        arg = {"r": "swap", "o": "ready"}.get(verb, "1")
+        to_command(encode(verb, 5, 0, arg))  # never refused for its verb
 
 
 @pytest.mark.parametrize("payload", ["mj1:z:12:-:", "mj1:q:12:3:x", "mj1:zz:12:-:", "mj1::12:-:", "mj1:1:12:-:"])

@@ -135,8 +135,8 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                                 scope.value if scope else "server", notify=notify)
 
     @group.command(name="notify", description="Your turn mention and table calls · تنبيهاتك")
-    @app_commands.describe(turn="Mention me after this share of my turn · نبّهني بعد هالقدر من دوري",
-                           tables="Call me when a table opens or a seat frees · ناديني لما تفتح طاولة")
+    @app_commands.describe(turn="Mention me after this share of my turn · نبّهني بعد هذا القدر من وقت دوري",
+                           tables="Call me when a table opens or a seat frees · نادِني عند فتح طاولة أو خلوّ مقعد")
     @app_commands.choices(turn=TURN_PING_CHOICES)
     async def notify(interaction: Interaction, turn: Choice[str] | None = None, tables: bool | None = None) -> None:
         await handlers.notify(interaction, turn.value if turn else None, tables)

@@ -22,15 +22,18 @@ from bot.core.commands import (
     ChangeNotify,
     ChangeSettings,
     Claim,
+    Hint,
     Join,
     Leave,
     NewTable,
     Rematch,
+    Review,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
     ShowScores,
     Stop,
+    TournamentAction,
 )
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import ascii_int
@@ -46,6 +49,7 @@ from bot.present.render import (
     render_rules,
     render_scores,
 )
+from bot.present.render.advice import advice_text
 from bot.present.render.cards import game_name
 from bot.present.render.message import OutMessage
 from bot.present.render.notify import DISCORD_USAGE, render_notify_state
@@ -231,12 +235,20 @@ class Handlers(HandlerBase):
             await self._act(interaction, cmd)
             return
         await self.ack(interaction)
+        if isinstance(cmd, TournamentAction):  # the tournament's message is edited by its listener
+            try:
+                await self.dispatch(cmd, interaction)
+            except TableError as e:
+                await self.answer(interaction, _error(e.code, e.params, await self.translator_for(interaction)))
+            return
         snap = self.manager.get(cmd.table_id) if cmd.table_id is not None else None
         t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
         if isinstance(cmd, ShowHand):
             await self._show_hand(interaction, cmd.table_id, t)
         elif isinstance(cmd, Join):
             await self._join(interaction, cmd.table_id, cmd.seat)
+        elif isinstance(cmd, Hint | Review):
+            await self._advice(interaction, cmd)
         else:
             await self._simple(interaction, cmd)
 
@@ -271,6 +283,16 @@ class Handlers(HandlerBase):
             await self._refresh_hand(interaction, cmd.table_id, t)
 
     # ---- shared steps ----
+
+    async def _advice(self, interaction: Interaction, cmd: Hint | Review) -> None:
+        """A hint or a review: in the presser's ephemeral answer only (never the channel)."""
+        t = await self.translator_for(interaction)
+        try:
+            answer = await self.dispatch(cmd, interaction)
+        except TableError as e:
+            await self.answer(interaction, _error(e.code, e.params, t))
+            return
+        await self.answer(interaction, advice_text(answer, t))
 
     async def _simple(self, interaction: Interaction, cmd: Answers[TableSnapshot]) -> None:
         t = await self.translator_for(interaction)

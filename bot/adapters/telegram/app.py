@@ -25,6 +25,7 @@ from bot.core.model import Person, TableSnapshot
 from bot.present.challenge_notices import announce_challenges
 from bot.present.keys import hand_key
 from bot.present.season_notices import announce_seasons
+from bot.present.tournament_notices import Brackets
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -117,6 +118,7 @@ def build_application(
         services.standings = announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:", tables=manager,
                                               repo=manager.repo)
         announce_challenges(manager.challenges, manager.prefs, presenter.hubs["tg"], "tg:")
+        Brackets(manager.tournaments, presenter.hubs["tg"], "tg:")  # each tournament's message, edited in place
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

@@ -20,13 +20,14 @@ from telegram.ext import ContextTypes
 from bot.adapters.telegram import texts
 from bot.adapters.telegram.common import Base
 from bot.adapters.telegram.transport import DISABLED, NOOP, player_id
-from bot.core.commands import Act, Actor, ShowHand
+from bot.core.commands import Act, Actor, Hint, Review, ShowHand, TournamentAction
 from bot.core.errors import Refusal, TableError
 from bot.core.lang import resolve_lang
 from bot.core.views import View
 from bot.present import codec
-from bot.present.i18n import translator
+from bot.present.i18n import T, translator
 from bot.present.outbox import TransportError
+from bot.present.render.advice import advice_text
 from bot.present.render.cards import cards_line
 from bot.present.render.errors import render_error
 
@@ -91,6 +92,9 @@ class Buttons(Base):
                 await _answer(query.answer(alert, show_alert=True))
 
     async def _apply(self, cmd: codec.ButtonCommand, actor: Actor, query_id: str) -> str | None:
+        if isinstance(cmd, Hint | Review):  # to the presser alone, in an alert (never the group)
+            answer = await self.dispatch(cmd, actor)
+            return advice_text(answer, await self._actor_t(actor))[:200]
         if isinstance(cmd, ShowHand):
             hand = await self.dispatch(cmd, actor)
             hands = self.s.hands
@@ -102,6 +106,9 @@ class Buttons(Base):
                 else:
                     return None
             return await self._hand_alert(actor, hand.view)
+        if isinstance(cmd, TournamentAction):  # the tournament's message is edited by its listener
+            await self.dispatch(cmd, actor)
+            return None
         await self.dispatch(cmd, actor)
         return None
 
@@ -117,14 +124,19 @@ class Buttons(Base):
             cmd = codec.to_command(data)
         except TableError:
             return
+        if isinstance(cmd, TournamentAction):
+            return
         snap = self.s.manager.get(cmd.table_id) if cmd.table_id is not None else None
         if self.s.hands is not None and snap is not None:
             await self.s.hands.refresh(snap, player)
 
-    async def _hand_alert(self, actor: Actor, view: View) -> str:
+    async def _actor_t(self, actor: Actor) -> T:
         person = actor.person
         record = await self.s.manager.prefs.player_record(person.player_id)
-        t = translator(resolve_lang(record.lang if record is not None else None, person.lang_hint))
+        return translator(resolve_lang(record.lang if record is not None else None, person.lang_hint))
+
+    async def _hand_alert(self, actor: Actor, view: View) -> str:
+        t = await self._actor_t(actor)
         hand = list(view.get("hand") or [])
         return texts.hand_alert(hand, list(view.get("legal") or []), t, cards_line(hand, t))
 

@@ -15,7 +15,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
-from bot.adapters.telegram import challenges, profile, seasons, texts
+from bot.adapters.telegram import challenges, profile, seasons, texts, tournaments
 from bot.adapters.telegram.buttons import Buttons
 from bot.adapters.telegram.common import GROUP_TYPES, Base, Services, join_payload, person_of
 from bot.adapters.telegram.transport import player_id
@@ -67,6 +67,7 @@ class Handlers(Base):
             "season": functools.partial(seasons.season, self),
             "challenge": functools.partial(challenges.challenge, self),
             "profile": functools.partial(profile.profile, self),
+            "tournament": functools.partial(tournaments.tournament, self),
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, self._guarded(callback), filters=filters.UpdateType.MESSAGE))

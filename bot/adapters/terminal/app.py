@@ -31,12 +31,16 @@ from bot.adapters.terminal.console import InputEnded, LineReader, Quit, term_ok
 from bot.adapters.terminal.frame import ask_text, choices_line, display_order, hand_box, menu_for, table_box
 from bot.adapters.terminal.screen import Screen
 from bot.core import identity
+from bot.core.advice import HINTS
+from bot.core.commands import Actor, Hint, Review
 from bot.core.errors import TableError
 from bot.core.lang import resume_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
+from bot.core.service import Service
 from bot.core.settings import ManagerSettings
 from bot.core.views import View
 from bot.present.i18n import T, translator
+from bot.present.render.advice import advice_text
 from bot.present.render.cards import card_label, game_name
 from bot.present.render.common import action_label
 from bot.present.render.errors import render_error
@@ -255,6 +259,7 @@ class TerminalGame:
                             ai_level=self.opts.ai_level, digits=self.opts.digits)
         await m.update_player(PLAYER, name=self.person.name, lang=self.opts.lang)
         options: dict[str, Any] = dict(self.opts.options)
+        options.setdefault(HINTS, True)  # a practice table: hints and reviews on (bot/core/advice.py)
         if self.opts.target is not None and self.opts.game != "trix":
             options["target"] = self.opts.target
         try:
@@ -334,6 +339,16 @@ class TerminalGame:
 
     # -- the player's turn --------------------------------------------------------------------
 
+    async def _advice(self, what: str, snap: TableSnapshot) -> None:
+        """``t``: the strong search's hint for this turn; ``v``: the review of the last deal (bot/core/advice.py)."""
+        cmd = Hint(snap.table_id, snap.table.version) if what == "hint" else Review(snap.table_id)
+        try:
+            answer = await Service(self.manager).dispatch(cmd, Actor(self.person, CHAT))
+        except TableError as e:
+            self.screen.line(render_error(e.code, e.params, self.t))
+            return
+        self.screen.line(advice_text(answer, self.t))
+
     async def _turn(self, snap: TableSnapshot, seat: int, view: View) -> None:
         """Show the table and the hand, read a choice, act; repeat until the action is accepted."""
         t = self.t
@@ -356,6 +371,9 @@ class TerminalGame:
                 self.screen.line("")
                 return
             parsed = menu.parse(line)
+            if parsed.kind == "command" and parsed.code in ("hint", "review"):
+                await self._advice(parsed.code, snap)
+                continue
             if parsed.kind == "command":
                 run_command(self.screen, parsed.code, self._snapshot(), seat, menu, t)
                 continue

@@ -17,10 +17,11 @@ import unicodedata
 from dataclasses import dataclass
 
 #: Prompt commands: the letter (or ``?``) and what it does.
-COMMANDS: dict[str, str] = {"h": "help", "?": "help", "r": "rules", "s": "scores", "l": "last", "q": "quit"}
+COMMANDS: dict[str, str] = {"h": "help", "?": "help", "r": "rules", "s": "scores", "l": "last", "q": "quit",
+                             "t": "hint", "v": "review"}
 #: Keys for choices that are not bids: no command letter, no ``p`` (pass), ``d`` (done), ``y``/``n``
 #: (questions).
-KEYS = "abcefgijkmotuvwxz"
+KEYS = "abcefgijkmouwxz"
 PASS_KEY = "p"
 DONE_KEY = "d"
 ACTION_VERBS = ("play", "bid", "trump", "contract", "double")

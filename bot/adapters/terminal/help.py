@@ -29,4 +29,6 @@ def help_text(menu: Menu, t: T) -> str:
                            "{scores} the scores, {last} the last trick, {quit} save and quit (continue with "
                            "{command}).", help="h ?", rules="r", scores="s", last="l", quit="q",
                            command="majlis play --resume"))
+    lines.append(t.gettext("At a casual table: {hint} a hint for this turn, {review} the review of your last deal.",
+                           hint="t", review="v"))
     return "\n".join(lines)

@@ -5,7 +5,8 @@ and the person the credential names. It goes through the same :meth:`bot.core.se
 as a press in a private chat with the bot (the page counts as the person's private chat: they
 must sit at the table), then the manager's seat, turn and version checks. Next deal and Play
 again, from the result panels, go through the same dispatch. Nothing else in ``bot/adapters/web``
-changes a table.
+changes a table. Hint and Review (:func:`hint`, :func:`review`) change nothing: they ask the same
+dispatch for advice to the one page that pressed them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.core.commands import Act, Actor, NextDeal, Rematch
+from bot.core.commands import Act, Actor, Advice, Hint, NextDeal, Rematch, Review
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
@@ -75,3 +76,33 @@ async def rematch(managers: ManagerSet, person: Person, chat_id: str, table_id: 
     actor = Actor(person, dm_dest(person.player_id))
     result: TableSnapshot = await service.dispatch(Rematch(table_id, swap=swap), actor)
     return result
+
+
+def _seated(managers: ManagerSet, actor: WebActor) -> None:
+    """The page's credential is for a seat the table still gives this person."""
+    snap = managers.get(actor.table_id)
+    if snap is None:
+        raise TableError(Refusal.NO_TABLE)
+    if snap.seat_of(actor.person.player_id) != actor.seat:
+        raise TableError(Refusal.NOT_SEATED)
+
+
+async def hint(managers: ManagerSet, actor: WebActor, version: Any) -> Advice:
+    """What the strong search would play now, for ``actor``'s seat at its turn, at the ``version`` the
+    page showed (``stale`` otherwise); refused where the table has hints off (``hints_off``)."""
+    if type(version) is not int:
+        raise TableError(Refusal.STALE)
+    _seated(managers, actor)
+    service = Service(managers.owner(actor.table_id))
+    answer: Advice = await service.dispatch(Hint(actor.table_id, version),
+                                            Actor(actor.person, dm_dest(actor.person.player_id)))
+    return answer
+
+
+async def review(managers: ManagerSet, actor: WebActor) -> Advice:
+    """The costliest card of ``actor``'s last finished deal at the table (tables with hints on only)."""
+    _seated(managers, actor)
+    service = Service(managers.owner(actor.table_id))
+    answer: Advice = await service.dispatch(Review(actor.table_id),
+                                            Actor(actor.person, dm_dest(actor.person.player_id)))
+    return answer

@@ -23,6 +23,7 @@ from typing import Any
 
 import engine
 from bot.adapters.web.view import build_state, deal_panel, sheet_row, thrown_panel, ui_strings
+from bot.core.advice import engine_options
 from bot.core.lang import resolve_lang
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.queries import TableQueries
@@ -269,7 +270,7 @@ class WebHub:
 
 def replay_rows(record: Any, actions: Iterable[Any]) -> tuple[list[dict[str, Any]], int]:
     """The score-sheet rows of a table's log replayed from its seed, and the version reached."""
-    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=engine_options(record.options))
     rows = []
     version = 0
     for a in actions:

@@ -1,4 +1,4 @@
-"""Addresses of the web table: signed links for players, spectators and replays."""
+"""Addresses of the web table: signed links for players, spectators, replays and profiles."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from bot.adapters.web.tokens import Grant, sign
 LINK_TTL = 6 * 3600
 #: How long a replay link works.
 REPLAY_TTL = 30 * 24 * 3600
+#: How long a profile page's link works (like a replay's: the card it sits under stays in the chat).
+PROFILE_TTL = REPLAY_TTL
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,13 @@ class WebLinks:
     def replay_path(self, table_id: int, now: float) -> str:
         """The replay page of a finished table, relative to the site (for its own pages)."""
         return f"/replay/{table_id}#k={self.token('replay', table_id, now, ttl=REPLAY_TTL)}"
+
+    def profile_url(self, player_id: str, league: str | None, now: float) -> str:
+        """The profile page of ``player_id`` in ``league`` (None: across every chat, for the person's own
+        eyes only: see :mod:`bot.adapters.web.profile`)."""
+        token = sign(self.secret, Grant(kind="profile", table_id=0, player_id=player_id, league=league,
+                                        expires=now + PROFILE_TTL))
+        return f"{self.base_url}/profile#k={token}"
 
     def telegram_url(self, table_id: int) -> str:
         """The Mini App address of a table (Telegram adds the signed ``initData``)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.adapters.web.server import WebServer, WebSettings
 from bot.adapters.web.tokens import install_secret
+from bot.core.advice import HINTS
 from bot.core.errors import TableError
 from bot.core.identity import TERMINAL_PLAYER, cli_id
 from bot.core.lang import resume_lang
@@ -133,7 +134,7 @@ class LocalTable:
             self.out(self.t.gettext(
                 "The unfinished match at table {table} was abandoned (use {command} to continue a match).",
                 table=snap.table_id, command="majlis web --resume"))
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = {HINTS: True}  # a practice table: hints and reviews on (bot/core/advice.py)
         if self.opts.target is not None and self.opts.game != "trix":
             options["target"] = self.opts.target
         snap = await m.create(CHAT, self.person, self.opts.game, options)

@@ -11,6 +11,7 @@ from typing import Any
 
 import engine
 from bot.adapters.web.view import card
+from bot.core.advice import engine_options
 from bot.core.model import TableSnapshot
 from bot.core.views import events_of
 from bot.present.i18n import T
@@ -29,7 +30,7 @@ def replay_frames(record: TableRecord, actions: Iterable[ActionRecord], t: T) ->
     if record.status in LIVE_STATUSES:
         raise ValueError("a live table is not replayed")
     snap = TableSnapshot(table=record)
-    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=engine_options(record.options))
     frames: list[dict[str, Any]] = []
     deal = 1
     hands = _hands(g, t)

@@ -8,6 +8,9 @@ Routes:
 - ``GET /ws?k=<credential>``: the live table. A missing or expired credential gets 401, a forged
   one, a foreign ``Origin`` or a seat that is no longer the person's gets 403, all before the
   upgrade; nothing changes.
+  The page sends ``act`` (a move), ``next`` (Next deal), ``rematch`` (Play again), ``hint``
+  ``{"version"}`` and ``review``; a hint or a review is answered with an ``advice`` message to that
+  page alone (one at a time per page, never blocking its moves), a refusal with an ``error``.
 - ``POST /api/telegram`` ``{"init_data", "table"}``: a Mini App sign-in; Telegram's ``initData``
   is validated (:mod:`bot.adapters.web.telegram_auth`) and a play credential for the person's seat returned.
 - ``GET /api/discord``: the application's client id, for the Embedded App SDK's handshake;
@@ -15,6 +18,9 @@ Routes:
   exchanged and the Activity's channel asked of Discord (:mod:`bot.adapters.web.discord_auth`); the
   answer is a play credential for the person's seat at that channel's live table, or a spectator's.
 - ``GET /api/replay/<id>?k=<credential>``: a finished table's replay frames.
+- ``GET /profile`` (the page ``static/profile.html``) and ``GET /api/profile?k=<credential>&lang=``: a
+  person's profile page and its figures (:mod:`bot.adapters.web.profile`); a missing or expired
+  credential gets 401, a forged one or one of another kind 403.
 - ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
 """
 
@@ -37,6 +43,7 @@ from bot.adapters.web import actions
 from bot.adapters.web.discord_auth import DiscordActivity, DiscordAuth
 from bot.adapters.web.hub import Viewer, WebHub
 from bot.adapters.web.links import WebLinks
+from bot.adapters.web.profile import profile_page
 from bot.adapters.web.relay import Relay
 from bot.adapters.web.replay import replay_frames
 from bot.adapters.web.tables import ManagerSet
@@ -47,6 +54,7 @@ from bot.core.identity import ascii_int
 from bot.core.manager import TableManager
 from bot.core.model import Person, TableSnapshot
 from bot.core.table import Table
+from bot.present.render.advice import advice_text
 from bot.present.render.errors import render_error
 from storage.records import LIVE_STATUSES, TableStatus
 
@@ -55,7 +63,10 @@ log = logging.getLogger(__name__)
 #: The Embedded App SDK, vendored (docs/configuration.md says which version and how to update it).
 SDK_FILE = "discord-embedded-app-sdk.mjs"
 STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css", "index.html": "text/html",
-                "activity.mjs": "text/javascript", SDK_FILE: "text/javascript"}
+                "activity.mjs": "text/javascript", SDK_FILE: "text/javascript", "profile.html": "text/html",
+                "profile.js": "text/javascript", "profile.css": "text/css"}
+#: The pages (served at their own addresses, never under /static).
+PAGES = ("index.html", "profile.html")
 FRAME_ANCESTORS = "'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
 #: Where Discord's clients frame an Activity (desktop, browser, the test builds); only with Activities on.
 DISCORD_ANCESTORS = "https://discord.com https://ptb.discord.com https://canary.discord.com"
@@ -118,6 +129,8 @@ class WebServer:
         self.relay: Relay | None = None
         self.base_url = (self.settings.public_url or "").rstrip("/")
         self._discord_auth: DiscordAuth | None = None
+        #: The hint or review each page is waiting for (one at a time; it never holds up the page's moves).
+        self._advising: dict[Viewer, asyncio.Task[None]] = {}
         self.app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
         self.app.add_routes([
             web.get("/", self._page),
@@ -130,6 +143,8 @@ class WebServer:
             web.get("/api/discord", self._discord_config),
             web.post("/api/discord", self._discord),
             web.get("/api/replay/{table_id}", self._replay),
+            web.get("/profile", self._profile_page),
+            web.get("/api/profile", self._profile),
             web.get("/api/words", self._words),
         ])
 
@@ -189,12 +204,15 @@ class WebServer:
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(body=self._files["index.html"], content_type="text/html", charset="utf-8")
 
+    async def _profile_page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._files["profile.html"], content_type="text/html", charset="utf-8")
+
     async def _favicon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
 
     async def _file(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in STATIC_FILES or name == "index.html":
+        if name not in STATIC_FILES or name in PAGES:
             raise web.HTTPNotFound()
         return web.Response(body=self._files[name], content_type=STATIC_FILES[name], charset="utf-8")
 
@@ -224,12 +242,7 @@ class WebServer:
         if not bot_token:
             raise web.HTTPNotFound()
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return self._deny(Forged("not JSON"))
-        if not isinstance(body, dict):
-            return self._deny(Forged("not an object"))
-        try:
+            body = await _object(request)
             user = validate_init_data(body.get("init_data"), bot_token, now=self.now(),
                                       max_age=self.settings.telegram_max_age)
         except CredentialError as e:
@@ -271,12 +284,7 @@ class WebServer:
         if auth is None:
             raise web.HTTPNotFound()
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return self._deny(Forged("not JSON"))
-        if not isinstance(body, dict):
-            return self._deny(Forged("not an object"))
-        try:
+            body = await _object(request)
             who = await auth.sign_in(body.get("code"), body.get("instance_id"))
         except CredentialError as e:
             return self._deny(e)
@@ -338,6 +346,19 @@ class WebServer:
         return web.json_response({"type": "replay", "ui": ui_strings(t), "lang": t.lang, "rtl": t.rtl, **story},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
+    async def _profile(self, request: web.Request) -> web.Response:
+        """A person's profile (the figures of the league the credential names, or across every chat)."""
+        try:
+            grant = self._grant(request.query.get("k"))
+        except CredentialError as e:
+            return self._deny(e)
+        if grant.kind != "profile" or grant.player_id is None:
+            return self._deny(Forged("not a profile credential"))
+        manager = self.manager.owner_of_chat(grant.league) if grant.league is not None else self.manager.managers[0]
+        hint = request.query.get("lang")
+        body = await profile_page(manager, grant.player_id, grant.league, hint[:16] if hint else None)
+        return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
     # -- the live table -------------------------------------------------------------------------
 
     async def _ws(self, request: web.Request) -> web.StreamResponse:
@@ -347,8 +368,8 @@ class WebServer:
             grant = self._grant(request.query.get("k"))
         except CredentialError as e:
             return self._deny(e)
-        if grant.kind == "replay":
-            return self._deny(Forged("a replay credential"))
+        if grant.kind not in ("play", "watch"):
+            return self._deny(Forged(f"a {grant.kind} credential"))
         snap = self.manager.get(grant.table_id)
         if snap is None and self.relay is not None:  # another process may hold it
             found = await self.relay.holder(grant.table_id)
@@ -397,6 +418,9 @@ class WebServer:
             pass
         finally:
             self.hub.detach(viewer)
+            advising = self._advising.pop(viewer, None)
+            if advising is not None:
+                advising.cancel()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
@@ -444,12 +468,19 @@ class WebServer:
             msg = json.loads(data)
         except ValueError:
             return
-        if not isinstance(msg, dict) or msg.get("type") not in ("act", "next", "rematch"):
+        if not isinstance(msg, dict) or msg.get("type") not in ("act", "next", "rematch", "hint", "review"):
             return
         ref = msg.get("ref")
         try:
             if viewer.seat is None or viewer.player_id is None:
                 raise TableError(Refusal.NOT_SEATED)
+            if msg["type"] in ("hint", "review"):
+                if viewer in self._advising:  # one question at a time
+                    raise TableError(Refusal.AI_BUSY)
+                task = asyncio.create_task(self._advise(viewer, msg["type"], msg.get("version"), ref))
+                self._advising[viewer] = task
+                task.add_done_callback(lambda _: self._advising.pop(viewer, None))
+                return
             if msg["type"] == "rematch":
                 await self._rematch(viewer, msg.get("swap"))
                 return
@@ -462,10 +493,54 @@ class WebServer:
             else:
                 await actions.act(self.manager, actor, msg.get("version"), msg.get("action"))
         except TableError as e:
-            viewer.put(json.dumps({"type": "error", "code": e.code, "ref": ref,
-                                   "text": render_error(e.code, e.params, viewer.t)}, ensure_ascii=False))
+            about = msg["type"] if msg["type"] in ("hint", "review") else None
+            self._refuse(viewer, e, ref, about)
         except Exception:  # a storage failure, say: the move did not happen; the page stays connected
             log.exception("a move from the web failed on table %s", viewer.table_id)
             viewer.put(json.dumps({"type": "error", "code": "internal", "ref": ref,
                                    "text": render_error("illegal", {"reason": "internal"}, viewer.t)},
                                   ensure_ascii=False))
+
+
+    @staticmethod
+    def _refuse(viewer: Viewer, e: TableError, ref: Any, about: str | None = None) -> None:
+        """Tell this page why nothing happened (``about``: the hint or review it asked for)."""
+        message = {"type": "error", "code": e.code, "ref": ref, "text": render_error(e.code, e.params, viewer.t)}
+        if about is not None:
+            message["about"] = about
+        viewer.put(json.dumps(message, ensure_ascii=False))
+
+    async def _advise(self, viewer: Viewer, kind: str, version: Any, ref: Any) -> None:
+        """Hint or Review for this page's seat: the same dispatch as the chats', answered to this page
+        alone (``advice``), in its reader's words; ``card``/``action``: what the page raises."""
+        try:
+            snap = self.manager.get(viewer.table_id)
+            if snap is None:
+                raise TableError(Refusal.NO_TABLE)
+            assert viewer.seat is not None
+            actor = actions.WebActor(person=viewer.person(snap), table_id=viewer.table_id, seat=viewer.seat)
+            if kind == "hint":
+                answer = await actions.hint(self.manager, actor, version)
+            else:
+                answer = await actions.review(self.manager, actor)
+        except TableError as e:
+            self._refuse(viewer, e, ref, kind)
+            return
+        except Exception:  # the page stays connected; it may ask again
+            log.exception("a %s from the web failed on table %s", kind, viewer.table_id)
+            self._refuse(viewer, TableError(Refusal.INTERNAL), ref, kind)
+            return
+        action = answer.hint.action if answer.hint is not None else None
+        viewer.put(json.dumps({"type": "advice", "kind": kind, "ref": ref, "version": answer.snapshot.table.version,
+                               "text": advice_text(answer, viewer.t), "action": action}, ensure_ascii=False))
+
+
+async def _object(request: web.Request) -> dict[str, Any]:
+    """A sign-in's JSON object, else :class:`Forged` (not JSON, or not an object)."""
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise Forged("not JSON") from None
+    if not isinstance(body, dict):
+        raise Forged("not an object")
+    return body

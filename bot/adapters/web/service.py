@@ -9,7 +9,8 @@ runner gets a :class:`WebFront` whose buttons go on private hand messages:
 
 - Telegram: an "Open table" ``web_app`` button to ``<url>/tg?table=<id>`` (the Mini App; the page
   signs in with Telegram's ``initData``, so the address itself carries no secret);
-- Discord: an "Open table" link to a per-player signed address (table and seat inside, expiring).
+- Discord: an "Open table" link to a per-player signed address (table and seat inside, expiring);
+- both: the "Open the profile page" link under a ``/profile`` card (:meth:`WebFront.profile_link`).
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ class WebFront:
         url = self.server.links.play_url(snap.table_id, seat, player_id, self.managers.clock.now())
         return Button(t.gettext("Open table"), url=url, style="primary")
 
+    def profile_link(self, player_id: str, league: str | None) -> str | None:
+        """The signed address of a person's profile page in ``league`` (None: across every chat; the
+        chat side asks for that one only for the person's own card in their private chat)."""
+        if not self.config.url:
+            return None
+        return self.server.links.profile_url(player_id, league, self.managers.clock.now())
 
     def watch_button(self, snap: TableSnapshot, t: T) -> Button | None:
         """A spectator's link under a chat's public table (the public view only). Signed from the

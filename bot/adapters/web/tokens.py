@@ -1,12 +1,16 @@
 """Signed web credentials: who may open which table as whom, until when.
 
 A credential is ``v1.<payload>.<signature>``: the payload is compact JSON in URL-safe base64
-(``k`` kind, ``t`` table id, ``s`` seat, ``p`` player id, ``e`` expiry in epoch seconds), the
+(``k`` kind, ``t`` table id, ``s`` seat, ``p`` player id, ``l`` league, ``e`` expiry in epoch seconds), the
 signature the first 16 bytes of HMAC-SHA256 over ``v1.<payload>`` under the install's secret. Kinds:
 
 - ``play``: the person ``p`` in seat ``s`` of table ``t`` (their own hand, their moves);
 - ``watch``: the public view of table ``t`` (spectators);
-- ``replay``: the story of finished table ``t``.
+- ``replay``: the story of finished table ``t``;
+- ``profile``: the profile page of person ``p`` in league ``l`` (a Telegram group, a Discord
+  server), or across every chat when ``l`` is null (given only to the person themselves, in their
+  private chat: bot/core/service.py). ``t`` is 0; ``l`` is always present, so that a league's
+  link can never be read as an across-chats one.
 
 Nothing in a credential is trusted before :func:`verify` checked its signature and expiry; the
 seat it names is checked again against the live table on every connection and every move.
@@ -23,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 VERSION = "v1"
-KINDS = ("play", "watch", "replay")
-_KIND_CODE = {"play": "p", "watch": "w", "replay": "r"}
+KINDS = ("play", "watch", "replay", "profile")
+_KIND_CODE = {"play": "p", "watch": "w", "replay": "r", "profile": "f"}
 _CODE_KIND = {v: k for k, v in _KIND_CODE.items()}
 SIG_BYTES = 16
 MAX_TOKEN = 600
@@ -65,6 +69,8 @@ class Grant:
     seat: int | None = None
     player_id: str | None = None
     expires: float = 0.0
+    #: A profile's league (None: across every chat); only in ``profile`` grants.
+    league: str | None = None
 
 
 def _b64(data: bytes) -> str:
@@ -88,6 +94,10 @@ def sign(secret: bytes, grant: Grant) -> str:
         payload["s"] = grant.seat
     if grant.player_id is not None:
         payload["p"] = grant.player_id
+    if grant.kind == "profile":
+        if grant.player_id is None:
+            raise ValueError("a profile credential names its person")
+        payload["l"] = grant.league
     body = VERSION + "." + _b64(json.dumps(payload, separators=(",", ":"), sort_keys=True).encode())
     return body + "." + _sig(secret, body)
 
@@ -110,6 +120,7 @@ def verify(secret: bytes, token: str | None, now: float) -> Grant:
         expires = data["e"]
         seat = data.get("s")
         player = data.get("p")
+        league = data.get("l")
     except (ValueError, KeyError, TypeError):
         raise Forged("malformed payload") from None
     if type(table_id) is not int or type(expires) is not int:
@@ -118,9 +129,15 @@ def verify(secret: bytes, token: str | None, now: float) -> Grant:
         raise Forged("malformed payload")
     if kind == "play" and (seat is None or not isinstance(player, str)):
         raise Forged("malformed payload")
+    if kind == "profile" and (not isinstance(player, str) or "l" not in data
+                              or not isinstance(league, str | None) or seat is not None):
+        raise Forged("malformed payload")
+    if kind != "profile" and "l" in data:
+        raise Forged("malformed payload")
     if expires < now:
         raise Expired("credential expired")
-    return Grant(kind=kind, table_id=table_id, seat=seat, player_id=player, expires=float(expires))
+    return Grant(kind=kind, table_id=table_id, seat=seat, player_id=player, expires=float(expires),
+                 league=league if kind == "profile" else None)
 
 
 async def install_secret(repo: Any) -> bytes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from bot.core.advice import hints_on
 from bot.core.model import TableSnapshot
 from bot.core.views import DealScored, DealThrownIn, Phase, Play, View
 from bot.present.i18n import T
@@ -129,6 +130,7 @@ def ui_strings(t: T) -> dict[str, str]:
         "connecting": t.gettext("Connecting…"),
         "reconnecting": t.gettext("The connection was lost. Reconnecting…"),
         "denied": t.gettext("This link is not valid any more. Open the table again from the chat."),
+        "profile_denied": t.gettext("This link is not valid any more. Ask for the profile again in the chat."),
         "keys": t.gettext("Keys: arrows choose a card, Enter plays it."),
         "turn_of": t.gettext("to act"),
         "replay": t.gettext("Replay"),
@@ -142,6 +144,9 @@ def ui_strings(t: T) -> dict[str, str]:
         "close": t.gettext("Close"),
         "rematch_sent": t.gettext("Play again was sent to the chat: the new table is there."),
         "rematch_wait": t.gettext("Starting the new match…"),
+        "hint": t.gettext("Hint"),
+        "review": t.gettext("Review"),
+        "thinking": t.gettext("Thinking…"),
     }
 
 
@@ -244,6 +249,10 @@ def build_state(snap: TableSnapshot, view: View | None, t: T, *, me: int | None,
     deadline = rec.deadline
     turn_seat = v.get("to_act")
     asked = "" if over or me is None else prompt(v, t)
+    # Hint and Review (bot/core/advice.py): a seat's own, where the table allows them; Review once a deal
+    # of cards has been scored (a thrown-in deal has none to review)
+    casual = hints_on(rec.options)
+    seated = casual and me is not None and not watching
     return {
         "table": rec.table_id,
         "version": rec.version,
@@ -252,6 +261,9 @@ def build_state(snap: TableSnapshot, view: View | None, t: T, *, me: int | None,
         "me": me,
         "watching": watching,
         "banner": t.gettext("You are watching table {table}.", table=rec.table_id) if watching else "",
+        "casual": t.gettext("Casual table: hints and deal reviews are on.") if casual else "",
+        "can_hint": seated and bool(legal) and not over,
+        "can_review": seated and any(not row.get("thrown_in") for row in rows),
         "title": _header(snap, v, t, me) if v else game_name(rec.game, t),
         "phase": v.get("phase"),
         "seats": seats,

@@ -12,20 +12,24 @@ import json
 import secrets
 from typing import Any
 
+from ai import advice
 from bot.core.commands import (
     Act,
     Actor,
+    Advice,
     Answer,
     Begin,
     Claim,
     Command,
     Hand,
+    Hint,
     Join,
     JoinByLink,
     Leave,
     NewTable,
     NextDeal,
     Rematch,
+    Review,
     ShowHand,
     ShowScores,
     Stop,
@@ -35,7 +39,8 @@ from bot.core.model import Person, TableSnapshot
 from storage.rows import table_from, table_row
 
 _COMMANDS: dict[str, type[Any]] = {c.__name__: c for c in (
-    NewTable, Join, JoinByLink, Leave, Begin, Stop, Claim, Rematch, Act, NextDeal, ShowHand, ShowScores)}
+    NewTable, Join, JoinByLink, Leave, Begin, Stop, Claim, Rematch, Act, NextDeal, ShowHand, ShowScores,
+    Hint, Review)}
 
 
 
@@ -106,6 +111,10 @@ def encode_answer(result: Answer) -> str:
     """The holder's answer (what a forwarded command answers: a snapshot, or a hand)."""
     if isinstance(result, TableSnapshot):
         out: dict[str, Any] = {"snap": _snap(result)}
+    elif isinstance(result, Advice):
+        out = {"advice": [_snap(result.snapshot), result.seat,
+                          None if result.hint is None else dataclasses.asdict(result.hint),
+                          None if result.review is None else dataclasses.asdict(result.review)]}
     elif isinstance(result, tuple) and len(result) == 3 and isinstance(result[0], TableSnapshot):
         out = {"hand": [_snap(result[0]), result[1], _enc(result[2])]}
     else:
@@ -130,6 +139,10 @@ def decode_answer(text: str) -> Answer:
         raise Moved()
     if "snap" in d:
         return _unsnap(d["snap"])
+    if "advice" in d:
+        snap, seat, hint, review = d["advice"]
+        return Advice(_unsnap(snap), seat, None if hint is None else advice.Hint(**hint),
+                      None if review is None else advice.Review(**review))
     if "hand" in d:
         snap, seat, view = d["hand"]
         return Hand(_unsnap(snap), seat, _dec(view))

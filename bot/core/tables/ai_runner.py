@@ -16,14 +16,17 @@ import asyncio
 import logging
 import os
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ai import Player, is_heavy
 from ai.pool import AIPool
+from ai.think import HARD_CAP, deadline_in
 from bot.core import metrics
 from engine import Game
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 def inline(player: Player) -> bool:
@@ -66,19 +69,44 @@ _pool_loop: asyncio.AbstractEventLoop | None = None
 
 async def _pooled(level: str, view: dict[str, Any], game: str, rng: random.Random, seat: int) -> str:
     """A decision by the process pool (started at the first one); the rule player's if the pool fails."""
-    global _pool, _pool_loop
-    loop = asyncio.get_running_loop()
-    if _pool is None or _pool_loop is not loop:  # one pool per event loop (tests run many loops)
-        if _pool is not None:
-            _pool.abandon()
-        _pool, _pool_loop = AIPool(), loop
+    pool = _the_pool()
     try:
-        return await _pool.decide(level, view, seat, rng.getrandbits(32), game=game)
+        return await pool.decide(level, view, seat, rng.getrandbits(32), game=game)
     except Exception as e:  # the pool cannot start or answer at all: play on without it
         log.warning("the AI process pool failed (%s); the rule player answers", e)
         from ai.rules import RulePlayer
 
         return RulePlayer().decide(view, game, rng)
+
+
+def _the_pool() -> AIPool:
+    """The process's AI pool (one per event loop: tests run many loops), started at the first use."""
+    global _pool, _pool_loop
+    loop = asyncio.get_running_loop()
+    if _pool is None or _pool_loop is not loop:
+        if _pool is not None:
+            _pool.abandon()
+        _pool, _pool_loop = AIPool(), loop
+    return _pool
+
+
+async def advise(fn: Callable[..., R], *args: Any) -> R | None:
+    """Advice for a person (:mod:`ai.advice`: ``fn(*args, deadline=...)``) from the AI pool the AI
+    seats use, at a lower priority than their moves and within the one-second cap
+    (:meth:`ai.pool.AIPool.advise`); None when it cannot be had in time. Without the pool
+    (``MAJLIS_AI_PROCESSES=0``) in a worker thread, under the same cap."""
+    if POOL:
+        try:
+            out: R | None = await _the_pool().advise(fn, *args)
+        except Exception as e:  # the pool cannot start at all
+            log.warning("the AI process pool failed (%s); no advice", e)
+            return None
+        return out
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(fn, *args, deadline=deadline_in()), HARD_CAP)
+    except Exception:
+        log.exception("AI advice failed")
+        return None
 
 
 async def close() -> None:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 
 import engine
+from bot.core.advice import engine_options
 from bot.core.clock import Clock
 from bot.core.identity import ai_seat_id
 from bot.core.settings import ManagerSettings
@@ -44,7 +45,8 @@ class Lifecycle:
         level = record.ai_level
         seats = tuple(s if s.player_id is not None else Seat(player_id=ai_seat_id(level, i), is_ai=True)
                       for i, s in enumerate(record.seats))
-        game = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+        game = engine.new_game(record.game, seed=record.seed, dealer=record.dealer,
+                               options=engine_options(record.options))
         now = self.clock.now()
         table.game = game
         table.update(seats=seats, status=PLAYING, lobby_deadline=None, version=0, warned=False)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import engine
+from bot.core.advice import engine_options
 from bot.core.settings import ManagerSettings
 from bot.core.table import Table
 from bot.core.tables.lifecycle import Lifecycle
@@ -19,7 +20,7 @@ log = logging.getLogger(__name__)
 
 def new_game(record: TableRecord) -> Game:
     """The table's match as it was dealt, before any action."""
-    return engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
+    return engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=engine_options(record.options))
 
 
 def replay(record: TableRecord, actions: Sequence[ActionRecord], start: Game | None = None,

@@ -30,6 +30,7 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
         if p.get("what") == "notify"
         else t.gettext("Only each person may see their own figures across every chat.") if p.get("what") == "profile"
         else t.gettext("Only the table's creator or an admin may do that.")),
+    Refusal.TOURNAMENT: lambda t, p: _tournament(p.get("reason"), t),
     Refusal.NOT_YOUR_TURN: lambda t, p: t.gettext("It is not your turn."),
     Refusal.STALE: lambda t, p: t.gettext("That button is out of date; use the newest message."),
     Refusal.FINISHED: lambda t, p: t.gettext("This match is over."),
@@ -59,6 +60,8 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.CHALLENGE_PLAYED: lambda t, p: t.gettext("You have played every deal of this challenge. Send "
                                                      "/challenge to see your deals against the field."),
     Refusal.SEASON_OVER: lambda t, p: t.gettext("That season has ended already; nothing was changed."),
+    Refusal.HINTS_OFF: lambda t, p: t.gettext("Hints and reviews are off at this table (rated play)."),
+    Refusal.AI_BUSY: lambda t, p: t.gettext("I could not think it through in time; ask again in a moment."),
     Refusal.INTERNAL: lambda t, p: t.gettext("Sorry, something went wrong on my side. Please try again."),
     Refusal.ROUTE_TIMEOUT: lambda t, p: t.gettext("The table did not answer in time, so nothing was changed. "
                                             "Please try again."),
@@ -66,6 +69,28 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
                                             "whether that went through before you try again."),
     "web_flood": lambda t, p: t.gettext("Too many messages from this page; wait a moment before the next move."),
 }
+
+
+def _tournament(reason: object, t: T) -> str:
+    """Why a tournament press or command was refused (bot/core/tournaments.py)."""
+    texts = {
+        "none": lambda: t.gettext("There is no tournament in this group. An admin starts one with /tournament new."),
+        "exists": lambda: t.gettext("This group has a tournament already; it must end before another starts."),
+        "game": lambda: t.gettext("Tournaments are pair knockouts of tarneeb41 or tarneeb."),
+        "format": lambda: t.gettext("Choose draw (partners drawn at the start) or fixed (pairs register together)."),
+        "times": lambda: t.gettext("Times are whole minutes: start=0 to 10080, check-in no longer than the time "
+                                   "to the start, round=1 or more."),
+        "closed": lambda: t.gettext("Registration for this tournament has closed."),
+        "registered": lambda: t.gettext("You are registered already."),
+        "full": lambda: t.gettext("The tournament is full."),
+        "no_pair": lambda: t.gettext("That pair is no longer waiting for a partner."),
+        "pair_full": lambda: t.gettext("That pair has both its players already."),
+        "not_registered": lambda: t.gettext("You are not registered in this tournament."),
+        "not_checkin": lambda: t.gettext("Check-in has not opened yet; you are registered."),
+        "no_match": lambda: t.gettext("You have no match waiting for you in this round."),
+        "organiser_only": lambda: t.gettext("Only the organiser or an admin may do that."),
+    }
+    return texts.get(str(reason), lambda: t.gettext("That is not possible in this tournament."))()
 
 
 def _suit(p: dict[str, Any], t: T) -> str:

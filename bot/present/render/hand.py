@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bot.core.advice import hints_on
 from bot.core.model import TableSnapshot
 from bot.core.views import Phase, View
+from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import SUIT_SYMBOL, by_suit, card_label, cards_line, game_name, sort_key
 from bot.present.render.common import action_button, hand_button, seat_name, trick_line
@@ -84,8 +86,27 @@ def bid_progress(bid: int, took: int, t: T) -> str:
                       "You bid {bid} and have taken {n} tricks so far.", took, bid=bid)
 
 
+def advice_buttons(snapshot: TableSnapshot, view: View, t: T) -> tuple[Button, ...]:
+    """At a table that allows them (``hints``): "Hint" at the viewer's turn, and "Review"."""
+    if not hints_on(snapshot.table.options) or view.get("phase") == Phase.OVER:
+        return ()
+    tid = snapshot.table.table_id
+    out = [Button(t.gettext("Review"), payload=codec.encode("v", tid, None), style="secondary")]
+    if view.get("to_act") is not None and view.get("to_act") == view.get("seat"):
+        out.insert(0, Button(t.gettext("Hint"), payload=codec.encode("t", tid, snapshot.table.version),
+                             style="secondary"))
+    return tuple(out)
+
+
 def hand_buttons(snapshot: TableSnapshot, view: View, t: T) -> tuple[tuple[Button, ...], ...]:
-    """The action buttons for the viewer's legal moves now (none when it is not their turn)."""
+    """The action buttons for the viewer's legal moves now (none when it is not their turn), and
+    the Hint and Review buttons where the table allows them."""
+    advice = advice_buttons(snapshot, view, t)
+    moves = _move_buttons(snapshot, view, t)
+    return (*moves, advice) if advice else moves
+
+
+def _move_buttons(snapshot: TableSnapshot, view: View, t: T) -> tuple[tuple[Button, ...], ...]:
     if view.get("to_act") is None or view.get("to_act") != view.get("seat"):
         return ()
     legal: list[str] = list(view.get("legal") or [])

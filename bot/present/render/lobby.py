@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.advice import hints_on
 from bot.core.model import TableSnapshot
 from bot.present import codec
 from bot.present.i18n import T
@@ -25,6 +26,8 @@ def lobby_text(snapshot: TableSnapshot, t: T) -> str:
     options = table.options or {}
     if table.game == "trix" and options.get("mode") == "complex":
         lines.append(t.gettext("Variant: {contract} (8 deals)", contract=contract_name("complex", t)))
+    if hints_on(options):
+        lines.append(t.gettext("Casual table: hints and deal reviews are on."))
     if table.game != "trix" or options.get("partnership"):
         lines.append(t.gettext("Seats 0 and 2 play against seats 1 and 3."))
     free = sum(1 for s in table.seats if not s.player_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.advice import hints_on
 from bot.core.model import TableSnapshot
 from bot.core.views import LastTrick, Phase, View
 from bot.present import codec
@@ -221,6 +222,8 @@ def table_lines(snapshot: TableSnapshot, t: T, me: int | None = None, *, compact
     game = snapshot.table.game
     me = viewer(snapshot, me)
     lines = [_header(snapshot, pub, t, me)]
+    if hints_on(snapshot.table.options):
+        lines.append(t.gettext("Casual table: hints and deal reviews are on."))
     if not compact:
         lines.append(t.gettext("Play passes {order}", order=seat_order(t)))
     lines += [_seat_line(snapshot, pub, s, t, me) for s in range(4)]

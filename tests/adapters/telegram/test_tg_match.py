@@ -84,6 +84,10 @@ async def press_play_again(bed: Bed, tid: int, people: list[Player], lang: str, 
     again, swapped = ("مباراة جديدة", "مباراة بتبديل الشركاء") if lang == "ar" else ("Play again", "Swap partners")
     result = tg.last_bot_message(GROUP, lambda m: again in buttons(m))
     assert result is not None and str(tid) in result.text
+    # four people, no AI seat: the match counts in the season, and its result says what it did to each rating
+    arrow, season = ("←", "تقييمات الموسم:") if lang == "ar" else ("→", "Season ratings:")
+    assert season in result.text
+    assert sum(1 for line in result.text.split("\n") if arrow in line and "(" in line) == 4  # provisional, new
     assert (swapped in buttons(result)) == swap
     label = swapped if swap else again
     answer = await tg.press(people[1].user, result, buttons(result)[label])

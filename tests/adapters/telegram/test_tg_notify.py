@@ -46,7 +46,7 @@ async def test_only_the_person_who_asked_is_mentioned_after_their_share_of_the_t
     ali, huda = bed.people(["Ali", "هدى"], "ar")
     bed.tg.add_group(GROUP, admins=[ali.user_id])
     assert "25" in await said(bed, huda, "/notify turn 25%")
-    assert "مطفي" in await said(bed, ali, "/notify")  # Ali asked for nothing
+    assert "متوقف" in await said(bed, ali, "/notify")  # Ali asked for nothing
     await said(bed, ali, "/new tarneeb41")
     await bed.tg.say(huda.user, GROUP, "/join")
     huda_id = f"tg:{huda.user_id}"
@@ -59,7 +59,7 @@ async def test_only_the_person_who_asked_is_mentioned_after_their_share_of_the_t
     huda_turns = 0
     for turn in range(8):
         if turn == 5:  # she stops asking: never mentioned again
-            assert "مطفي" in await said(bed, huda, "/notify turn off")
+            assert "متوقف" in await said(bed, huda, "/notify turn off")
         _, pid = await human_turn(bed, tid)
         shown = len(mentions(bed))
         bed.clock.advance(0.2 * 3600)  # 20%: too early for anyone

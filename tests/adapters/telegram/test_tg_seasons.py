@@ -19,7 +19,7 @@ NAMES = {"en": ["Ali", "Huda", "Omar", "Sara", "Zaid"], "ar": ["علي", "هدى
 WORDS = {
     "en": {"season": "Season 1", "rank": "Your rank: 2 of 4", "provisional": "You are provisional: 4 more matches",
            "over": "Season 1 is over.", "champion": "Champion", "champions": "Champions", "left": "left"},
-    "ar": {"season": "الموسم 1", "rank": "ترتيبك: 2 من 4", "provisional": "أنت مؤقت: باقي لك 4 مباريات",
+    "ar": {"season": "الموسم 1", "rank": "ترتيبك: 2 من 4", "provisional": "أنت مؤقت: بقيت لك 4 مباريات",
            "over": "انتهى الموسم 1.", "champion": "البطل", "champions": "الأبطال", "left": "مؤقت"},
 }
 

@@ -113,3 +113,33 @@ async def test_telegram_hand_opens_the_mini_app_and_moves_cross_both_ways(tg: Fa
     finally:
         code, err = await stop_run(proc, signal.SIGTERM)
     assert code == 0, err.decode()[-3000:]
+
+
+@pytest.mark.slow
+async def test_a_profile_card_in_private_links_the_persons_own_page_across_every_chat(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """``majlis run`` wires the card's link (bot/app/runner.py): /profile in the private chat answers with
+    an "Open the profile page" button whose signed address opens Ali's own page, every chat."""
+    ali = tg.add_user(11, "Ali", "en")
+    port = free_port()
+    proc = await start_run("telegram", tmp_path, {
+        "MAJLIS_TELEGRAM_TOKEN": TOKEN, "MAJLIS_TELEGRAM_BASE_URL": tg.base_url, "PTB_TIMEDELTA": "1",
+        "MAJLIS_DB": str(tmp_path / "bot.sqlite3"), "MAJLIS_WEB_URL": WEB_URL, "MAJLIS_WEB_PORT": str(port)})
+    try:
+        await tg.wait_for(lambda: "getUpdates" in tg.calls, timeout=60)
+        await tg.start_bot(ali)
+        await tg.say(ali, ali.user_id, "/profile")
+        card = await tg.wait_for(lambda: tg.last_bot_message(
+            ali.user_id, lambda m: any(str(b.get("url", "")).startswith(WEB_URL + "/profile#k=") for b in m.buttons)),
+            timeout=30)
+        button = next(b for b in card.buttons if "url" in b)
+        assert button["text"] == "Open the profile page" and "every chat" in card.text
+        token = str(button["url"]).split("#k=", 1)[1]
+        async with aiohttp.ClientSession() as s, \
+                s.get(f"http://127.0.0.1:{port}/api/profile?k={token}&lang=en-GB") as r:  # Ali's browser
+            assert r.status == 200
+            page = await r.json()
+        assert page["title"] == "Profile · Ali · every chat" and page["lang"] == "en"
+    finally:
+        code, err = await stop_run(proc, signal.SIGTERM)
+    assert code == 0, err.decode()[-3000:]

@@ -105,6 +105,10 @@
   let panelTimer = null;
   let finalClosed = false;
   let errorTimer = null;
+  // a hint or a review, for this reader alone: {kind, text, version, action, refused, waiting}
+  let advice = null;
+  let asking = null;  // "hint" or "review" while the server thinks
+  let askedInPanel = false;  // the review was asked from the result panel (its answer goes there)
 
   // -- rendering -----------------------------------------------------------------------------------
   function face(initials, cls) {
@@ -122,6 +126,7 @@
     text("title", s.title);
     document.title = s.title + " · " + (ui.title || "Majlis");
     text("banner", s.banner);
+    text("casual", s.casual);
     for (const seat of s.seats) {
       const box = $("seat-" + pos(seat.seat));
       box.replaceChildren();
@@ -242,9 +247,11 @@
       b.textContent = a.label;
       b.dataset.action = a.code;
       b.addEventListener("click", () => send(a.code));
+      if (a.code === hinted(s)) b.classList.add("hinted");
       acts.appendChild(b);
     }
     drawHand(s);
+    drawAdvice(s);
     // trump, exposed card (in the felt's corner), game lines, scores, sheet
     const tb = $("trumpbox");
     tb.replaceChildren();
@@ -348,6 +355,7 @@
         b.setAttribute("aria-disabled", "true");
       }
       if (c.code === raised) b.classList.add("raised");
+      if ("play " + c.code === hinted(s)) b.classList.add("hinted");
       b.addEventListener("click", (ev) => tapCard(c, ev.detail === 0));
       row.appendChild(b);
     });
@@ -365,6 +373,14 @@
     text("onetaptext", ui.one_tap);
     $("onetapbox").checked = oneTap();
     $("handbar").hidden = !s.hand.length;
+    const hb = $("hintbtn");
+    hb.textContent = ui.hint || "";
+    hb.hidden = !s.can_hint;
+    hb.disabled = !!asking;
+    const rb = $("reviewbtn");
+    rb.textContent = ui.review || "";
+    rb.hidden = !s.can_review;
+    rb.disabled = !!asking;
     text("keys", s.hand.length && !coarse ? ui.keys : "");
   }
   function tapCard(c, keyboard) {
@@ -396,6 +412,74 @@
     if (errorTimer) clearTimeout(errorTimer);
     if (msg) errorTimer = setTimeout(() => { e.textContent = ""; }, hint ? 2500 : 4500);
   }
+
+  // -- Hint and Review: asked of the server for this page's seat, answered to this page alone -----------
+  function hinted(s) {  // the action code the hint on screen suggests (for this position only)
+    return advice && advice.kind === "hint" && !advice.refused && !advice.waiting && advice.version === s.version
+      ? advice.action : null;
+  }
+  function ask(kind, inPanel) {
+    if (!ws || ws.readyState !== 1 || !state || asking || state.me === null) return;
+    asking = kind;
+    askedInPanel = !!inPanel && !$("panel").hidden;
+    const waiting = { kind: kind, text: ui.thinking || "…", version: state.version, waiting: true };
+    if (askedInPanel) {
+      panelReview(waiting);
+      if (panelTimer) { clearTimeout(panelTimer); panelTimer = null; }  // being read: it stays until closed
+      $("panelbar").hidden = true;
+    } else {
+      advice = waiting;
+    }
+    ws.send(JSON.stringify({ type: kind, version: state.version }));
+    render();
+  }
+  function answered(a) {  // an advice message, or a refusal of what was asked
+    const inPanel = askedInPanel && !$("panel").hidden;
+    asking = null;
+    askedInPanel = false;
+    if (inPanel) {
+      panelReview(a);
+    } else {
+      advice = a;
+      if (a.kind === "hint" && !a.refused && state && a.version === state.version &&
+          a.action && a.action.startsWith("play ")) {
+        raised = a.action.slice(5);  // the suggested card stands up: Play (or a tap on it) plays it
+      }
+    }
+    render();
+  }
+  function panelReview(a) {
+    const p = $("panelreview");
+    p.textContent = a ? a.text : "";
+    p.classList.toggle("waiting", !!(a && a.waiting));
+    p.classList.toggle("refused", !!(a && a.refused));
+    p.dataset.code = a && a.code ? a.code : "";
+    for (const b of $("panelbtns").querySelectorAll("#panelreviewbtn")) {
+      b.disabled = !!(a && a.waiting);
+      b.hidden = !!(a && !a.waiting && !a.refused);  // answered: the same deal gives the same answer
+    }
+  }
+  function drawAdvice(s) {
+    // a hint is about one position: it goes once the table moves on
+    if (advice && advice.kind === "hint" && advice.version !== s.version && !advice.waiting) advice = null;
+    const box = $("advice");
+    box.hidden = !advice;
+    box.dataset.kind = advice ? advice.kind : "";
+    box.classList.toggle("waiting", !!(advice && advice.waiting));
+    box.classList.toggle("refused", !!(advice && advice.refused));
+    box.dataset.code = advice && advice.code ? advice.code : "";
+    text("advicetext", advice ? advice.text : "");
+    const close = $("adviceclose");
+    close.textContent = "×";
+    close.setAttribute("aria-label", ui.close || "×");
+    close.hidden = !!(advice && advice.waiting);
+  }
+  $("hintbtn").addEventListener("click", () => ask("hint", false));
+  $("reviewbtn").addEventListener("click", () => ask("review", false));
+  $("adviceclose").addEventListener("click", () => {
+    advice = null;
+    render();
+  });
 
   // -- the last trick goes to its winner -----------------------------------------------------------------
   function sweep(lastTrick) {
@@ -465,6 +549,8 @@
     const btns = $("panelbtns");
     btns.replaceChildren();
     text("panelnote", "");
+    panelReview(null);
+    if (askedInPanel) askedInPanel = false;  // an answer still on its way goes beside the hand
     const bar = $("panelbar");
     if (panelTimer) { clearTimeout(panelTimer); panelTimer = null; }
     if (p.kind === "match") {
@@ -479,6 +565,7 @@
         btns.appendChild(b);
       }
       if (state && state.replay) btns.appendChild(replayAnchor(state.replay, "panel-replay"));
+      if (state && state.can_review) btns.appendChild(reviewButton());
       const close = document.createElement("button");
       close.type = "button";
       close.className = "secondary";
@@ -504,12 +591,23 @@
         hidePanel();
       });
       btns.appendChild(b);
+      if (p.kind === "deal" && state && state.can_review) btns.appendChild(reviewButton());
       panelTimer = setTimeout(hidePanel, p.seconds * 1000);
     }
     box.hidden = false;
     document.body.dataset.panel = p.kind;
     const focusMe = btns.querySelector("button");
     if (focusMe) focusMe.focus();
+  }
+  function reviewButton() {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "secondary";
+    b.id = "panelreviewbtn";
+    b.textContent = ui.review || "";
+    b.disabled = !!asking;
+    b.addEventListener("click", () => ask("review", true));
+    return b;
   }
   function hidePanel() {
     if (panelTimer) { clearTimeout(panelTimer); panelTimer = null; }
@@ -613,6 +711,14 @@
       if (m.panel) showPanel(m.panel);
       return;
     }
+    if (m.type === "advice") {
+      answered({ kind: m.kind, text: m.text, version: m.version, action: m.action });
+      return;
+    }
+    if (m.type === "error" && m.about) {  // a hint or review refused (hints off, busy, not your turn ...)
+      answered({ kind: m.about, text: m.text, version: state ? state.version : -1, refused: true, code: m.code });
+      return;
+    }
     if (m.type === "error") {
       pending = false;
       showError(m.text);
@@ -643,6 +749,8 @@
     prevLast = "";
     raised = null;
     showLast = false;
+    advice = null;
+    asking = null;
     hidePanel();
     $("log").replaceChildren();
     if (old) { old.onclose = null; old.close(); }
@@ -657,6 +765,10 @@
     ws.onmessage = onMessage;
     ws.onclose = () => {
       pending = false;
+      asking = null;  // what was asked is lost with the connection: it may be asked again
+      askedInPanel = false;
+      if (advice && advice.waiting) advice = null;
+      panelReview(null);
       if (stopped) return;
       $("app").className = "connecting";
       text("banner", ui.reconnecting || "…");

@@ -1,0 +1,82 @@
+"""``/tournament`` in a Telegram group (bot/core/tournaments.py, docs/tournaments.md).
+
+    /tournament                         the group's tournament message, posted anew
+    /tournament new <game> [draw|fixed] [start=<min>] [checkin=<min>] [round=<min>] [ai=on|off] [<option>=<value> …]
+                                        an admin makes a pair knockout of tarneeb41 or tarneeb
+    /tournament register|withdraw|checkin|ready     what the message's buttons do
+    /tournament start|cancel            the organiser (or an admin)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.adapters.telegram import texts
+from bot.core.commands import NewTournament, TournamentAction
+from bot.core.identity import ascii_int
+from bot.present.keys import tournament_key
+from bot.present.outbox.hub import OutboxHub
+from bot.present.render.tournaments import render_tournament
+
+if TYPE_CHECKING:
+    from bot.adapters.telegram.handlers import Handlers
+
+VERBS = ("register", "withdraw", "checkin", "ready", "start", "cancel")
+_ON, _OFF = ("on", "yes", "1", "true"), ("off", "no", "0", "false")
+
+
+def parse_new(args: list[str]) -> NewTournament | None:
+    """``/tournament new …``'s words as the command (None: no game named); bad values are passed on
+    as values the core refuses with its reason."""
+    if not args:
+        return None
+    game = texts.GAME_ALIASES.get(args[0].lower(), args[0].lower())
+    fields: dict[str, Any] = {}
+    options: dict[str, Any] = {}
+    for word in args[1:]:
+        key, eq, value = word.lower().partition("=")
+        if not eq and key in ("draw", "fixed"):
+            fields["pairing"] = key
+        elif key in ("start", "checkin", "round"):
+            n = ascii_int(value)
+            fields[f"{key}_minutes"] = -1 if n is None else n
+        elif key == "ai" and value in _ON + _OFF:
+            fields["ai"] = value in _ON
+        elif eq:
+            n = ascii_int(value)
+            options[key] = n if n is not None else value
+        else:
+            fields["pairing"] = key  # refused by the core: not a pairing it knows
+    return NewTournament(game, options=options or None, **fields)
+
+
+async def tournament(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/tournament …`` (see the module)."""
+    where = h._where(update)
+    if where is None:
+        return
+    _, user, dest = where
+    args = list(context.args or [])
+    word = args[0].lower() if args else ""
+    if word == "new":
+        cmd = parse_new(args[1:])
+        if cmd is None:
+            await h.reply(dest, (await h.chat_t(dest, user)).gettext(
+                "Name the game: /tournament new tarneeb41 (or tarneeb), then draw or fixed pairs."))
+            return
+        await h._command(update, context, cmd)  # the message is posted by the tournament's listener
+        return
+    if word in VERBS:
+        await h._command(update, context, TournamentAction(word, pair=ascii_int(args[1]) if len(args) > 1 else None))
+        return
+    tour = await h._command(update, context, TournamentAction("show"))
+    if tour is None:
+        return
+    msg = render_tournament(tour, await h.chat_t(dest, user), h.s.manager.clock.now())
+    if isinstance(h.s.sender, OutboxHub) and tour.open:  # the one message, posted anew and edited from now on
+        h.s.sender.replace(dest, tournament_key(tour.tournament_id), msg)
+    else:
+        await h.reply(dest, msg)

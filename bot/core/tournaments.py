@@ -1,0 +1,581 @@
+"""Tournaments run by the bot: a pair knockout of Tarneeb 41 or classic Tarneeb (docs/tournaments.md).
+
+The rules are pure functions of a :class:`~storage.tournaments.Tournament` (a new one back, or the same
+object when nothing changes); :class:`Tournaments` runs them against storage and the tables:
+
+- registration (``register``/``withdraw``; fixed pairs: a person opens a pair, their partner joins it),
+  check-in from ``checkin_at``, the start at ``start_at`` or when the organiser starts it: who did not
+  check in is dropped, drawn pairs are drawn (seeded by the tournament), fewer than two pairs cancel it;
+- the bracket: the next power of two, byes to the first pairs; where the organiser allowed AI, a bye
+  is an AI pair (a played bye: the people go on only if they beat it; the AI never goes on);
+- each round: its matches are called; their players press Ready before the round's deadline; a match
+  whose four people are ready is played as a normal table of the chat, one after another (a chat has
+  one live table); its result is read from the finished table; a table stopped before its end is
+  called again. At the deadline every called match not being played is decided by the forfeit rule:
+  the side with more people ready goes on; on a tie nobody does (its next opponent then has a bye);
+- every decision is written to the tournament's audit log.
+
+Several processes: every change is a compare-and-set on the tournament's ``rev``
+(:meth:`~storage.repository.Repository.save_tournament`), so a deadline or a result is applied once
+whoever sees it first; opening a match's table is safe too, because a chat has one live table in
+storage, and a table found live with exactly a called match's people is taken as that match's
+(a process that died between opening it and writing it down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.core.errors import Refusal, TableError
+from bot.core.model import Person, TableUpdate
+from bot.core.prefs import check_options
+from storage.records import FINISHED, LIVE_STATUSES, LOBBY
+from storage.tournaments import (
+    How,
+    MatchStatus,
+    TAudit,
+    TEntry,
+    TMatch,
+    Tournament,
+    TournamentConflict,
+    TournamentExists,
+    TourneyStatus,
+    TPlayer,
+    TRound,
+)
+
+if TYPE_CHECKING:
+    from bot.core.commands import Actor, NewTournament, TournamentAction
+    from bot.core.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+#: The games a pair knockout is played in.
+PAIR_GAMES = ("tarneeb41", "tarneeb")
+FORMATS = ("knockout",)
+PAIRINGS = ("draw", "fixed")
+MINUTE = 60.0
+#: The most people a tournament takes (a bracket of 32 pairs).
+MAX_PLAYERS = 64
+Listener = Callable[[Tournament], Awaitable[None]]
+
+
+def refuse(reason: str, **params: Any) -> TableError:
+    """A tournament refusal (``bot/present/render/errors.py`` has a sentence per ``reason``)."""
+    return TableError(Refusal.TOURNAMENT, reason=reason, **params)
+
+
+# ---------------------------------------------------------------------- the rules (pure)
+
+def new(chat_id: str, organiser: Person, game: str, *, pairing: str, now: float, start_minutes: int,
+        checkin_minutes: int, round_minutes: int, ai: bool, options: dict[str, Any], lang: str | None,
+        fmt: str = "knockout") -> Tournament:
+    """A tournament in registration, opening check-in ``checkin_minutes`` before its start."""
+    if game not in PAIR_GAMES:
+        raise refuse("game")
+    if fmt not in FORMATS or pairing not in PAIRINGS:
+        raise refuse("format")
+    for v in (start_minutes, checkin_minutes, round_minutes):
+        if type(v) is not int or not 0 <= v <= 7 * 24 * 60:
+            raise refuse("times")
+    if round_minutes < 1 or checkin_minutes > start_minutes:
+        raise refuse("times")
+    start = now + start_minutes * MINUTE
+    return Tournament(0, chat_id, game, fmt, pairing, organiser.player_id, organiser.name,
+                      TourneyStatus.REGISTRATION, now, start - checkin_minutes * MINUTE, start, round_minutes,
+                      ai_allowed=ai, options=dict(options), lang=lang, next_at=start - checkin_minutes * MINUTE)
+
+
+def _audit(t: Tournament, now: float, actor: str, action: str, detail: str = "") -> tuple[TAudit, ...]:
+    return (*t.audit, TAudit(len(t.audit) + 1, now, actor, action, detail))
+
+
+def register(t: Tournament, person: Person, now: float, partner_of: int | None = None) -> Tournament:
+    """``person`` registers: alone (drawn pairs), opening a pair, or (fixed) joining pair ``partner_of``."""
+    if t.status not in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
+        raise refuse("closed")
+    if t.player(person.player_id) is not None:
+        raise refuse("registered")
+    if len(t.players) >= MAX_PLAYERS:
+        raise refuse("full")
+    checked = t.status == TourneyStatus.CHECKIN  # registering during check-in is checking in
+    if t.pairing == "draw":
+        if partner_of is not None:
+            raise TableError(Refusal.BAD_ACTION)
+        return replace(t, players=(*t.players, TPlayer(person.player_id, person.name, now, checked)))
+    entries = list(t.entries)
+    if partner_of is None:
+        number = max((e.number for e in entries), default=0) + 1
+        entries.append(TEntry(number, (person.player_id,)))
+    else:
+        pair = t.entry(partner_of)
+        if type(partner_of) is not int or pair is None:
+            raise refuse("no_pair")
+        if len(pair.players) >= 2:
+            raise refuse("pair_full")
+        number = pair.number
+        entries = [replace(e, players=(*e.players, person.player_id)) if e.number == number else e for e in entries]
+    return replace(t, entries=tuple(entries),
+                   players=(*t.players, TPlayer(person.player_id, person.name, now, checked, number)))
+
+
+def withdraw(t: Tournament, player_id: str) -> Tournament:
+    """Leave before the start (a fixed pair's partner stays, waiting for another partner)."""
+    if t.status not in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
+        raise refuse("closed")
+    me = t.player(player_id)
+    if me is None:
+        raise refuse("not_registered")
+    entries = tuple(e2 for e2 in (replace(e, players=tuple(p for p in e.players if p != player_id))
+                                  for e in t.entries) if e2.players)
+    return replace(t, players=tuple(p for p in t.players if p.player_id != player_id), entries=entries)
+
+
+def check_in(t: Tournament, player_id: str) -> Tournament:
+    if t.status != TourneyStatus.CHECKIN:
+        raise refuse("not_checkin")
+    me = t.player(player_id)
+    if me is None:
+        raise refuse("not_registered")
+    if me.checked_in:
+        return t
+    return replace(t, players=tuple(replace(p, checked_in=True) if p.player_id == player_id else p
+                                    for p in t.players))
+
+
+def seed_order(size: int) -> list[int]:
+    """The standard bracket: seed numbers (1 = best) in bracket order, so that seeds 1 and 2 can meet
+    only in the final and byes (the seeds past the field) go to the first seeds."""
+    order = [1]
+    while len(order) < size:
+        n = 2 * len(order) + 1
+        order = [x for s in order for x in (s, n - s)]
+    return order
+
+
+def start(t: Tournament, now: float, actor: str = "bot") -> Tournament:
+    """Close check-in and draw round 1 (or cancel for want of two pairs)."""
+    if t.status not in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
+        raise refuse("closed")
+    # started by the organiser before check-in opened: everyone registered plays
+    here = [p for p in t.players if p.checked_in or t.status == TourneyStatus.REGISTRATION]
+    rng = random.Random(f"{t.tournament_id}:{t.created_at}")
+    dropped: list[str] = []
+    if t.pairing == "draw":
+        ids = [p.player_id for p in here]
+        rng.shuffle(ids)
+        if len(ids) % 2:
+            dropped.append(ids.pop())
+        pairs = [(ids[i], ids[i + 1]) for i in range(0, len(ids), 2)]
+    else:
+        checked = {p.player_id for p in here}
+        pairs = []
+        for e in t.entries:
+            if len(e.players) == 2 and set(e.players) <= checked:
+                pairs.append((e.players[0], e.players[1]))
+            else:
+                dropped += [p for p in e.players if p in checked]
+    entries = tuple(TEntry(i + 1, pair) for i, pair in enumerate(pairs))
+    number_of = {pid: e.number for e in entries for pid in e.players}
+    players = tuple(replace(p, entry=number_of.get(p.player_id), checked_in=p in here) for p in t.players)
+    audit = _audit(t, now, actor, "start", f"{len(entries)}")
+    if dropped:
+        audit = (*audit, TAudit(len(audit) + 1, now, "bot", "dropped", ",".join(dropped)))
+    if len(entries) < 2:
+        return replace(t, status=TourneyStatus.CANCELLED, players=players, entries=entries, next_at=None,
+                       audit=(*audit, TAudit(len(audit) + 1, now, "bot", "cancelled", "too_few")))
+    size = 1
+    while size < len(entries):
+        size *= 2
+    order = seed_order(size)
+    all_entries = list(entries)
+    matches = []
+    for slot in range(size // 2):
+        a, b = order[2 * slot], order[2 * slot + 1]
+        ea = a if a <= len(entries) else None
+        eb = b if b <= len(entries) else None
+        if eb is None and t.ai_allowed:  # a played bye: an AI pair the people must beat
+            number = len(all_entries) + 1
+            all_entries.append(TEntry(number, (), ai=True))
+            eb = number
+        matches.append(TMatch(1, slot, ea, eb))
+    rounds_count = size.bit_length() - 1
+    for r in range(2, rounds_count + 1):
+        matches += [TMatch(r, s, None, None) for s in range(size >> r)]
+    t = replace(t, status=TourneyStatus.RUNNING, players=players, entries=tuple(all_entries),
+                matches=tuple(matches), audit=audit)
+    return _open_round(t, 1, now)
+
+
+def rounds_count(t: Tournament) -> int:
+    return max((m.round for m in t.matches), default=0)
+
+
+def current_round(t: Tournament) -> TRound | None:
+    return t.rounds[-1] if t.rounds else None
+
+
+def _set(t: Tournament, m: TMatch, **changes: Any) -> Tournament:
+    return replace(t, matches=tuple(replace(x, **changes) if (x.round, x.slot) == (m.round, m.slot) else x
+                                    for x in t.matches))
+
+
+def _decide(t: Tournament, m: TMatch, winner: int | None, how: How, now: float, actor: str = "bot",
+            note: str = "") -> Tournament:
+    """Match ``m`` is decided; its winner (None: nobody) goes to the next round."""
+    t = _set(t, m, status=MatchStatus.DONE, winner=winner, how=how, decided_at=now, ready=())
+    detail = f"{m.round}:{m.slot}:{'-' if winner is None else winner}" + (f":{note}" if note else "")
+    t = replace(t, audit=_audit(t, now, actor, str(how), detail))
+    if m.round < rounds_count(t):
+        nxt = t.match(m.round + 1, m.slot // 2)
+        assert nxt is not None
+        t = _set(t, nxt, **({"a": winner} if m.slot % 2 == 0 else {"b": winner}))
+    return _advance(t, now)
+
+
+def _open_round(t: Tournament, number: int, now: float) -> Tournament:
+    """Open round ``number``: its matches with two sides are called, the others decided as byes."""
+    t = replace(t, rounds=(*t.rounds, TRound(number, now, now + t.round_minutes * MINUTE)))
+    for m in [m for m in t.matches if m.round == number and m.a is not None and m.b is not None]:
+        t = _set(t, m, status=MatchStatus.CALLED)
+    while t.status == TourneyStatus.RUNNING and (current_round(t) or TRound(0, 0, 0)).number == number:
+        w = next((m for m in t.matches if m.round == number and m.status == MatchStatus.WAITING), None)
+        if w is None:
+            return _advance(t, now)
+        t = _decide(t, w, w.a if w.a is not None else w.b, How.BYE, now)
+    return t
+
+
+def _advance(t: Tournament, now: float) -> Tournament:
+    """Close the round when all its matches are decided: open the next, or finish; ``next_at`` kept true."""
+    r = current_round(t)
+    if r is None or t.status != TourneyStatus.RUNNING:
+        return t
+    mine = [m for m in t.matches if m.round == r.number]
+    if all(m.status == MatchStatus.DONE for m in mine) and r.closed_at is None:
+        t = replace(t, rounds=tuple(replace(x, closed_at=now) if x.number == r.number else x for x in t.rounds))
+        if r.number == rounds_count(t):
+            final = mine[0]
+            return replace(t, status=TourneyStatus.FINISHED, next_at=None,
+                           audit=_audit(t, now, "bot", "champion", "-" if final.winner is None else str(final.winner)))
+        return _open_round(t, r.number + 1, now)
+    called = any(m.status == MatchStatus.CALLED for m in mine)
+    return replace(t, next_at=r.deadline if called else None)
+
+
+def champion(t: Tournament) -> TEntry | None:
+    """The pair that won the final (None: not finished, or nobody went through)."""
+    if t.status != TourneyStatus.FINISHED:
+        return None
+    final = t.match(rounds_count(t), 0)
+    return None if final is None else t.entry(final.winner)
+
+
+def people_of(t: Tournament, m: TMatch) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The people of each side of a match (an AI side has none)."""
+    ea, eb = t.entry(m.a), t.entry(m.b)
+    return ((() if ea is None or ea.ai else ea.players), (() if eb is None or eb.ai else eb.players))
+
+
+def match_of(t: Tournament, player_id: str) -> TMatch | None:
+    """The person's match of the running round that is called or being played."""
+    r = current_round(t)
+    for m in t.matches:
+        if r is not None and m.round == r.number and m.status in (MatchStatus.CALLED, MatchStatus.PLAYING):
+            a, b = people_of(t, m)
+            if player_id in a or player_id in b:
+                return m
+    return None
+
+
+def ready(t: Tournament, player_id: str) -> Tournament:
+    m = match_of(t, player_id)
+    if t.status != TourneyStatus.RUNNING or m is None:
+        raise refuse("no_match")
+    if m.status != MatchStatus.CALLED or player_id in m.ready:
+        return t
+    return _set(t, m, ready=(*m.ready, player_id))
+
+
+def all_ready(t: Tournament, m: TMatch) -> bool:
+    a, b = people_of(t, m)
+    return m.status == MatchStatus.CALLED and set(a) | set(b) <= set(m.ready)
+
+
+def deadline(t: Tournament, now: float) -> Tournament:
+    """Run the pending step due by ``now``: check-in opens, the start, or a round's deadline."""
+    if t.status == TourneyStatus.REGISTRATION and now >= t.checkin_at:
+        t = replace(t, status=TourneyStatus.CHECKIN, next_at=t.start_at)
+    if t.status == TourneyStatus.CHECKIN and now >= t.start_at:
+        return start(t, now)
+    r = current_round(t)
+    if t.status != TourneyStatus.RUNNING or r is None or now < r.deadline:
+        return t
+    while t.status == TourneyStatus.RUNNING and (current_round(t) or r).number == r.number:
+        m = next((m for m in t.matches if m.round == r.number and m.status == MatchStatus.CALLED
+                  and not all_ready(t, m)), None)
+        if m is None:  # only matches whose people are all ready remain: they wait for the chat's table
+            return replace(t, next_at=None)
+        a, b = people_of(t, m)
+        ea, eb = t.entry(m.a), t.entry(m.b)
+        na = 2 if ea is not None and ea.ai else sum(p in m.ready for p in a)
+        nb = 2 if eb is not None and eb.ai else sum(p in m.ready for p in b)
+        winner = m.a if na > nb else m.b if nb > na else None
+        if winner is not None and (t.entry(winner) or TEntry(0, (), ai=True)).ai:
+            winner = None  # an AI pair never goes on
+        t = _decide(t, m, winner, How.FORFEIT, now, note=f"{na}-{nb}")
+    return t
+
+
+def m_deadline(t: Tournament) -> float:
+    r = current_round(t)
+    return 0.0 if r is None else r.deadline
+
+
+def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float) -> Tournament:
+    """Match ``m``'s table ended: ``winners`` the seats that won (None: stopped, no result: called again)."""
+    if m.status != MatchStatus.PLAYING:
+        return t
+    if winners is None:  # called again, with a whole round's time to be ready
+        t = _set(t, m, status=MatchStatus.CALLED, table_id=None, ready=())
+        until = max(m_deadline(t), now + t.round_minutes * MINUTE)
+        t = replace(t, rounds=tuple(replace(r, deadline=until) if r.number == m.round else r for r in t.rounds),
+                    next_at=until)
+        return replace(t, audit=_audit(t, now, "bot", "replay", f"{m.round}:{m.slot}:{m.table_id}"))
+    side_a = bool(winners & {0, 2})
+    winner = m.a if side_a else m.b
+    ea, eb = t.entry(m.a), t.entry(m.b)
+    vs_ai = (ea is not None and ea.ai) or (eb is not None and eb.ai)
+    if (t.entry(winner) or TEntry(0, (), ai=True)).ai:
+        winner = None
+    return _decide(t, m, winner, How.AI_BYE if vs_ai else How.PLAYED, now, note=f"table {m.table_id}")
+
+
+def cancel(t: Tournament, now: float, actor: str) -> Tournament:
+    if not t.open:
+        raise refuse("closed")
+    return replace(t, status=TourneyStatus.CANCELLED, next_at=None,
+                   audit=_audit(t, now, actor, "cancelled", "organiser"))
+
+
+# ---------------------------------------------------------------------- running it
+
+class Tournaments:
+    """The tournaments of every chat: the commands' changes, the clock's steps, the match tables."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.repo = manager.repo
+        self._listeners: list[Listener] = []
+        self._busy: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        manager.subscribe(self._on_update)
+
+    def on_change(self, callback: Listener) -> None:
+        """Call ``callback(tournament)`` after every change this process writes (to show the bracket)."""
+        self._listeners.append(callback)
+
+    async def _tell(self, t: Tournament) -> None:
+        for callback in self._listeners:
+            try:
+                await callback(t)
+            except Exception:
+                log.exception("showing tournament %s failed", t.tournament_id)
+
+    async def in_chat(self, chat_id: str) -> Tournament | None:
+        return await self.repo.chat_tournament(chat_id)
+
+    async def create(self, t: Tournament) -> Tournament:
+        try:
+            stored = await self.repo.create_tournament(t)
+        except TournamentExists:
+            raise refuse("exists") from None
+        await self._tell(stored)
+        return stored
+
+    async def change(self, tournament_id: int, fn: Callable[[Tournament], Tournament]) -> Tournament:
+        """Apply ``fn`` to the stored tournament and write it (again on a conflict); tell and play on."""
+        lock = self._busy.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            for _ in range(8):
+                t = await self.repo.get_tournament(tournament_id)
+                if t is None:
+                    raise refuse("none")
+                new_t = fn(t)
+                if new_t is t:
+                    return t
+                try:
+                    t = await self.repo.save_tournament(new_t)
+                except TournamentConflict:
+                    continue  # another process wrote it: read it again and decide again
+                break
+            else:
+                raise TableError(Refusal.INTERNAL)
+        await self._tell(t)
+        return await self._play(t)
+
+    async def _play(self, t: Tournament) -> Tournament:
+        """Open the table of the next match whose people are all ready, when the chat is free."""
+        if t.status != TourneyStatus.RUNNING or any(m.status == MatchStatus.PLAYING for m in t.matches):
+            return t
+        m = next((m for m in t.matches if all_ready(t, m)), None)
+        if m is None:
+            return t
+        a, b = people_of(t, m)
+        names = {p.player_id: p.name for p in t.players}
+        seats = {0: a[0], 2: a[1]} if a else {}
+        if b:
+            seats |= {1: b[0], 3: b[1]}
+        live = self.manager.table_in_chat(t.chat_id)
+        if live is not None:  # the chat is busy, or it is this match's table (opened by a process that died)
+            people = {s.player_id for s in live.table.seats if s.player_id is not None and not s.is_ai}
+            if people != set(seats.values()) or live.table.game != t.game:
+                return t
+            table_id = live.table.table_id
+        else:
+            first = min(seats)
+            try:
+                made = await self.manager.create(t.chat_id, Person(seats[first], names[seats[first]]), t.game,
+                                                 t.options or None)
+                for seat in sorted(seats):
+                    if seat != first:
+                        await self.manager.join(t.chat_id, Person(seats[seat], names[seats[seat]]), seat)
+                table_id = made.table.table_id
+                snap = self.manager.get(table_id)
+                if snap is not None and snap.table.status == LOBBY:  # with AI seats, or no auto-begin
+                    await self.manager.begin(t.chat_id, Person(seats[first], names[seats[first]]))
+            except TableError as e:
+                log.info("tournament %s: match %s:%s waits for the chat (%s)", t.tournament_id, m.round, m.slot, e)
+                return t
+        now = self.manager.clock.now()
+
+        def playing(cur: Tournament) -> Tournament:
+            x = cur.match(m.round, m.slot)
+            if x is None or x.status != MatchStatus.CALLED:
+                return cur
+            cur = _set(cur, x, status=MatchStatus.PLAYING, table_id=table_id)
+            return replace(cur, audit=_audit(cur, now, "bot", "table", f"{m.round}:{m.slot}:{table_id}"))
+
+        return await self.change(t.tournament_id, playing)
+
+    async def _on_update(self, update: TableUpdate) -> None:
+        """A table ended: if it is a match's, record it (in a task: this listener opens tables)."""
+        record = update.snapshot.table
+        if record.status in LIVE_STATUSES:
+            return
+        task = asyncio.get_running_loop().create_task(self._ended(record.chat_id, record.table_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def settle(self) -> None:
+        """Wait for the recording of the tables that ended (tests; a closing process)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def _ended(self, chat_id: str, table_id: int) -> None:
+        try:
+            await self._record_if_match(chat_id, table_id)
+        except Exception:
+            log.exception("recording the end of table %s for its tournament failed (the tick tries again)",
+                          table_id)
+
+    async def _record_if_match(self, chat_id: str, table_id: int) -> None:
+        record_chat = chat_id
+        t = await self.repo.chat_tournament(record_chat)
+        if t is not None and t.open and any(m.table_id == table_id and m.status == MatchStatus.PLAYING
+                                            for m in t.matches):
+            await self.table_done(t.tournament_id, table_id)
+
+    async def table_done(self, tournament_id: int, table_id: int) -> Tournament:
+        """A match's table ended (seen by the update, or by :meth:`tick` after a restart): record it."""
+        stored = await self.repo.get_table(table_id)
+        if stored is None or stored.status in LIVE_STATUSES:
+            t = await self.repo.get_tournament(tournament_id)
+            assert t is not None
+            return t
+        result = await self.repo.table_results(table_id) if stored.status == FINISHED else None
+        winners = None if result is None else {r.seat for r in result.results if r.won}
+        now = self.manager.clock.now()
+
+        def ended(t: Tournament) -> Tournament:
+            m = next((m for m in t.matches if m.table_id == table_id and m.status == MatchStatus.PLAYING), None)
+            return t if m is None else table_ended(t, m, winners, now)
+
+        return await self.change(tournament_id, ended)
+
+    async def tick(self) -> None:
+        """Run every due step, record the match tables that ended, and open the next ones (each
+        process does it; storage lets one write each change)."""
+        now = self.manager.clock.now()
+        for tid in await self.repo.due_tournaments(now):
+            await self.change(tid, lambda t: deadline(t, now))
+        for tid in await self.repo.open_tournaments():
+            t = await self.repo.get_tournament(tid)
+            if t is None:
+                continue
+            for m in t.matches:
+                if m.status == MatchStatus.PLAYING and m.table_id is not None:
+                    t = await self.table_done(tid, m.table_id)
+            await self._play(t)
+
+
+# ---------------------------------------------------------------------- the commands (bot/core/service.py)
+
+async def tournament_new(tournaments: Tournaments, cmd: NewTournament, actor: Actor) -> Tournament:
+    """An admin's ``/tournament new`` in the group of ``actor`` (the dispatch checked both)."""
+    m = tournaments.manager
+    if not isinstance(cmd.options, dict | None) or type(cmd.ai) is not bool:
+        raise TableError(Refusal.BAD_ACTION)
+    options = dict(cmd.options or {})
+    if cmd.game in PAIR_GAMES:  # the table options are checked now, not when round 1 is drawn
+        check_options(cmd.game, 0, {**(await m.prefs.chat(actor.chat_id)).default_options.get(cmd.game, {}),
+                                    **options})
+    chat = await m.prefs.chat(actor.chat_id)
+    t = new(actor.chat_id, actor.person, cmd.game, pairing=cmd.pairing, now=m.clock.now(),
+            start_minutes=cmd.start_minutes, checkin_minutes=cmd.checkin_minutes, round_minutes=cmd.round_minutes,
+            ai=cmd.ai, options=options, lang=chat.lang, fmt=cmd.format)
+    return await tournaments.create(t)
+
+
+async def tournament_command(tournaments: Tournaments, cmd: TournamentAction, actor: Actor) -> Tournament:
+    """A person's tournament button or command in its group (the dispatch checked where it came from)."""
+    t = await tournaments.in_chat(actor.chat_id)
+    if cmd.tournament_id is not None:
+        if type(cmd.tournament_id) is not int:
+            raise TableError(Refusal.BAD_ACTION)
+        if t is None or t.tournament_id != cmd.tournament_id:
+            other = await tournaments.repo.get_tournament(cmd.tournament_id)
+            if other is not None and other.chat_id != actor.chat_id:
+                raise TableError(Refusal.WRONG_TABLE)
+            raise TableError(Refusal.STALE)
+    if t is None:
+        raise refuse("none")
+    if cmd.verb == "show":
+        return t
+    if cmd.pair is not None and (type(cmd.pair) is not int or cmd.verb != "register"):
+        raise TableError(Refusal.BAD_ACTION)
+    if not t.open:
+        raise refuse("closed")
+    me, now = actor.person, tournaments.manager.clock.now()
+    if cmd.verb in ("start", "cancel"):
+        if me.player_id != t.organiser and not await actor.is_admin():
+            raise refuse("organiser_only")
+        if cmd.verb == "start":
+            return await tournaments.change(t.tournament_id, lambda x: start(x, now, me.player_id))
+        return await tournaments.change(t.tournament_id, lambda x: cancel(x, now, me.player_id))
+    steps: dict[str, Callable[[Tournament], Tournament]] = {
+        "register": lambda x: register(x, me, now, cmd.pair),
+        "withdraw": lambda x: withdraw(x, me.player_id),
+        "checkin": lambda x: check_in(x, me.player_id),
+        "ready": lambda x: ready(x, me.player_id),
+    }
+    step = steps.get(cmd.verb)
+    if step is None:
+        raise TableError(Refusal.BAD_ACTION)
+    await tournaments.manager.player(me)  # the name the bracket shows
+    return await tournaments.change(t.tournament_id, step)

@@ -1,0 +1,75 @@
+"""A hint and a deal review, in the asker's language, for them alone (an alert, an ephemeral answer,
+the terminal's line, the web page's panel): short enough for Telegram's 200-character alert."""
+
+from __future__ import annotations
+
+from ai.advice import Hint, Review
+from bot.core.commands import Advice
+from bot.present.i18n import T
+from bot.present.render.cards import card_label
+from bot.present.render.common import action_label
+
+
+def amount(x: float, t: T) -> str:
+    """``x`` with one decimal, in the reader's digits (Arabic-Indic with «٫»)."""
+    tenths = round(abs(x) * 10)
+    whole, frac = divmod(tenths, 10)
+    sep = "\u066b" if t.digits == "arabic" else "."
+    return ("\u2212" if x < 0 and tenths else "") + t.number(whole) + sep + t.number(frac)
+
+
+def _card(code: str, t: T) -> str:
+    return card_label(code[5:], t) if code.startswith("play ") else action_label(code, t)
+
+
+def hint_text(hint: Hint, t: T) -> str:
+    """"Hint: play Q♠; the next best, 9♠, loses 0.4 tricks on average." (or the search's bid)."""
+    if hint.runner_up is None or hint.loss is None:
+        if hint.action.startswith("bid "):
+            return t.gettext("Hint: bid {bid}.", bid=t.isolate(_card(hint.action, t)))
+        if hint.action == "pass":
+            return t.gettext("Hint: pass.")
+        return t.gettext("Hint: {action}.", action=t.isolate(_card(hint.action, t)))
+    best, other = t.isolate(_card(hint.action, t)), t.isolate(_card(hint.runner_up, t))
+    if hint.loss < 0.05:
+        return t.gettext("Hint: play {card}; the next best, {other}, is about as good.", card=best, other=other)
+    if hint.unit == "tricks":
+        return t.gettext("Hint: play {card}; the next best, {other}, loses {amount} tricks on average.",
+                         card=best, other=other, amount=amount(hint.loss, t))
+    return t.gettext("Hint: play {card}; the next best, {other}, loses {amount} points on average.",
+                     card=best, other=other, amount=amount(hint.loss, t))
+
+
+def review_text(review: Review, t: T) -> str:
+    """The costliest card of the asker's last finished deal, what it cost, and one reason."""
+    if not review.cards:
+        return t.gettext("Review: no deal of yours has finished yet at this table.")
+    if review.played is None or review.better is None:
+        return t.ngettext("Review of deal {deal}: none of your {n} card cost anything, all hands known.",
+                          "Review of deal {deal}: none of your {n} cards cost anything, all hands known.",
+                          review.cards, deal=review.deal_no)
+    played, better = t.isolate(_card(review.played, t)), t.isolate(_card(review.better, t))
+    if review.unit == "tricks":
+        cost = t.ngettext("Review of deal {deal}: your {card} in trick {trick} cost {n} trick; {better} was better.",
+                          "Review of deal {deal}: your {card} in trick {trick} cost {n} tricks; {better} was better.",
+                          round(review.cost), deal=review.deal_no, card=played, trick=review.trick_no,
+                          better=better)
+    else:
+        cost = t.gettext("Review of deal {deal}: your {card} in trick {trick} cost {amount} points; "
+                         "{better} was better.", deal=review.deal_no, card=played, trick=review.trick_no,
+                         amount=amount(review.cost, t), better=better)
+    if review.share is None or not review.samples:
+        return cost
+    reason = t.ngettext("The better card did at least as well in {percent}% of the {n} deal I considered.",
+                        "The better card did at least as well in {percent}% of the {n} deals I considered.",
+                        review.samples, percent=t.number(round(100 * review.share)))
+    return t.lines([cost, reason])
+
+
+def advice_text(answer: Advice, t: T) -> str:
+    """What a Hint or Review command answered, as one short text."""
+    if answer.hint is not None:
+        return hint_text(answer.hint, t)
+    if answer.review is not None:
+        return review_text(answer.review, t)
+    return ""

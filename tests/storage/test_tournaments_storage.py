@@ -1,0 +1,114 @@
+"""Tournaments in storage, on memory, a real SQLite file and a real PostgreSQL alike: a tournament is
+written whole and read back the same, a write at a stale rev changes nothing (of two processes one
+wins), a chat has one open tournament, due steps are found by time, and an export carries them."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from storage.memory import MemoryRepository
+from storage.postgres import PostgresRepository
+from storage.sqlite import SQLiteRepository
+from storage.tournaments import (
+    How,
+    MatchStatus,
+    TAudit,
+    TEntry,
+    TMatch,
+    Tournament,
+    TournamentConflict,
+    TournamentExists,
+    TourneyStatus,
+    TPlayer,
+    TRound,
+)
+
+Repo = MemoryRepository | SQLiteRepository | PostgresRepository
+
+
+def a_tournament(chat: str = "tg:-100") -> Tournament:
+    return Tournament(0, chat, "tarneeb41", "knockout", "draw", "tg:1", "Organiser", TourneyStatus.REGISTRATION,
+                      1000.0, 1600.0, 2200.0, 10, ai_allowed=True, options={"target": 31}, lang="ar",
+                      next_at=1600.0)
+
+
+def running(t: Tournament) -> Tournament:
+    return replace(
+        t, status=TourneyStatus.RUNNING, message_id="55", next_at=2800.0,
+        players=(TPlayer("tg:1", "سارة", 1001.0, True, 1), TPlayer("tg:2", "Omar", 1002.0, True, 1),
+                 TPlayer("tg:3", "Lina", 1003.0, False, None)),
+        entries=(TEntry(1, ("tg:1", "tg:2")), TEntry(2, ("ai:normal:1", "ai:normal:2"), ai=True)),
+        rounds=(TRound(1, 2200.0, 2800.0),),
+        matches=(TMatch(1, 0, 1, 2, MatchStatus.PLAYING, table_id=7, ready=("tg:1", "tg:2")),
+                 TMatch(1, 1, 3, None, MatchStatus.DONE, winner=3, how=How.BYE, decided_at=2200.0)),
+        audit=(TAudit(1, 2200.0, "bot", "bye", "1:1"),))
+
+
+async def test_a_tournament_is_written_whole_and_read_back_the_same(repo: Repo) -> None:
+    t = await repo.create_tournament(a_tournament())
+    assert t.tournament_id >= 1 and t.rev == 0
+    saved = await repo.save_tournament(running(t))
+    assert saved.rev == 1
+    assert await repo.get_tournament(t.tournament_id) == saved
+    assert await repo.chat_tournament("tg:-100") == saved
+    assert await repo.chat_tournament("tg:-999") is None
+
+
+async def test_a_write_at_a_stale_rev_changes_nothing(repo: Repo) -> None:
+    t = await repo.create_tournament(a_tournament())
+    first = await repo.save_tournament(running(t))
+    with pytest.raises(TournamentConflict):
+        await repo.save_tournament(replace(t, status=TourneyStatus.CANCELLED))  # the other process read rev 0
+    assert await repo.get_tournament(t.tournament_id) == first
+
+
+async def test_a_chat_has_one_open_tournament_and_may_open_another_after_it(repo: Repo) -> None:
+    t = await repo.create_tournament(a_tournament())
+    with pytest.raises(TournamentExists):
+        await repo.create_tournament(a_tournament())
+    other = await repo.create_tournament(a_tournament("tg:-200"))
+    assert other.tournament_id != t.tournament_id
+    await repo.save_tournament(replace(t, status=TourneyStatus.FINISHED, next_at=None))
+    again = await repo.create_tournament(a_tournament())
+    assert (await repo.chat_tournament("tg:-100")) == again
+    assert await repo.open_tournaments() == sorted([other.tournament_id, again.tournament_id])
+
+
+async def test_due_steps_are_found_by_their_time_and_only_while_open(repo: Repo) -> None:
+    t = await repo.create_tournament(a_tournament())
+    u = await repo.create_tournament(replace(a_tournament("tg:-200"), next_at=1500.0))
+    assert await repo.due_tournaments(1400.0) == []
+    assert await repo.due_tournaments(1600.0) == [u.tournament_id, t.tournament_id]
+    await repo.save_tournament(replace(u, status=TourneyStatus.CANCELLED))
+    assert await repo.due_tournaments(1600.0) == [t.tournament_id]
+
+
+async def test_a_tournament_survives_a_reopen(repo: Repo, reopen: object) -> None:
+    t = await repo.create_tournament(a_tournament())
+    saved = await repo.save_tournament(running(t))
+    fresh = await reopen(repo)  # type: ignore[operator]
+    assert await fresh.get_tournament(t.tournament_id) == saved
+
+
+@pytest.mark.parametrize("kind", ["sqlite"])
+async def test_tournaments_survive_an_export_and_import(repo: Repo, tmp_path: Path, kind: str) -> None:
+    from storage.transfer import export_database, import_database, read_export
+
+    t = await repo.create_tournament(a_tournament())
+    saved = await repo.save_tournament(running(t))
+    assert isinstance(repo, SQLiteRepository)
+    out = io.StringIO()
+    counts = await export_database(repo, out)
+    assert counts["tournaments"] == 1 and counts["tournament_matches"] == 2 and counts["tournament_audit"] == 1
+    target = SQLiteRepository(tmp_path / "copy.db")
+    await target.open()
+    try:
+        await import_database(target, read_export(out.getvalue().splitlines()))
+        assert await target.get_tournament(t.tournament_id) == saved
+        assert (await target.create_tournament(a_tournament("tg:-300"))).tournament_id == t.tournament_id + 1
+    finally:
+        await target.close()
