@@ -2,8 +2,9 @@
 Manage Server opens it with ``/majlis tournament action:new``; people register and check in on the
 tournament's message; a stranger's Start and a forged button are refused to them alone and change
 nothing; the organiser starts it; the final's four press Ready, its table opens in the channel and is
-played through the table's buttons; the champion is shown. The tournament's message is one message,
-edited in place; every interaction is answered in time and the channel's budget holds."""
+played through the table's buttons; the champion is shown. ``/majlis tournament`` posts the message
+anew (the old one goes); from then on it is one message, edited in place; every interaction is
+answered in time and the channel's budget holds."""
 
 from __future__ import annotations
 
@@ -115,8 +116,13 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     o = f"mj1:o:{run.tid}:-:"
     first: Message = await fake.wait_until(lambda: next(
         (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
-    run.message_id = first.id
     assert w["title"] in plain(first.content)
+    await table.slash(bob, "tournament")  # posted anew below the talk: the first one goes
+    again: Message = await fake.wait_until(lambda: next(
+        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids() and m.id != first.id),
+        None))
+    await fake.wait_until(lambda: fake.messages[first.id].deleted)
+    run.message_id = again.id
     for m in (alice, bob, carol):
         await run.press(m, f"{o}register")
     ix = await table.slash(dan, "tournament", action="register")
@@ -169,10 +175,12 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     await fake.wait_until(lambda: w["champions"] in plain(run.message().content), timeout=20)
     assert bool(ARABIC.search(run.message().content)) == (lang == "ar")
     assert run.message().custom_ids() == []
+    ix = await table.slash(erin, "tournament")  # over: where it ended, to the asker alone (nothing posted)
+    assert ix.ephemeral and w["champions"] in plain(table.text_of(ix))
     await bot.drain([fake.channel_id])
 
-    # the one message, edited in place
-    shown = [s for s in fake.public() if w["title"] in plain(s.content)]
+    # the one message (since it was posted anew), edited in place
+    shown = [s for s in fake.public() if w["title"] in plain(s.content) and s.message_id != first.id]
     assert {s.message_id for s in shown} == {run.message_id}
     assert [s.kind for s in shown].count("message") == 1 and len(shown) >= 4
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
