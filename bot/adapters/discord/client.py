@@ -28,6 +28,7 @@ from bot.present import codec
 from bot.present.i18n import translator
 from bot.present.render import render_error
 from bot.present.season_notices import announce_seasons
+from bot.present.tournament_notices import Brackets
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
@@ -139,6 +140,7 @@ class MajlisMixin:
         if hub is not None:  # a season's end, posted once (bot/present/season_notices.py)
             self.handlers.standings = announce_seasons(self.manager.seasons, hub, "dc:", tables=self.manager,
                                                        repo=self.manager.repo, stats="/majlis stats")
+            Brackets(self.manager.tournaments, hub, "dc:")  # each tournament's message, edited in place
         if self._sync:
             if self._guild_ids:
                 for gid in self._guild_ids:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord import profile, seasons
+from bot.adapters.discord import profile, seasons, tournaments
 from bot.adapters.discord.handlers import GAMES
 
 if TYPE_CHECKING:
@@ -40,10 +40,24 @@ SEASON_VIEWS = [Choice(name="this season · هذا الموسم", value="table")
                 Choice(name="champions · الأبطال", value="history"),
                 Choice(name="post the standings in this channel · نشر الترتيب في القناة", value="standings"),
                 Choice(name="end the season (Manage Server) · إنهاء الموسم", value="end")]
+TOURNAMENT_ACTIONS = [
+    Choice(name="show its message here · اعرض رسالتها هنا", value="show"),
+    Choice(name="new (Manage Server) · بطولة جديدة", value="new"),
+    Choice(name="register · سجّلني", value="register"),
+    Choice(name="withdraw · انسحب", value="withdraw"),
+    Choice(name="check in · أكّد حضوري", value="checkin"),
+    Choice(name="ready for my match · جاهز لمباراتي", value="ready"),
+    Choice(name="start now (organiser) · ابدأ الآن", value="start"),
+    Choice(name="cancel (organiser) · ألغِ البطولة", value="cancel"),
+]
+PAIR_GAME_CHOICES = GAME_CHOICES[:2]
+PAIRING_CHOICES = [Choice(name="partners drawn at the start · الشركاء بالقرعة", value="draw"),
+                   Choice(name="pairs register together · أزواج ثابتة", value="fixed")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
 
 assert [c.value for c in GAME_CHOICES] == list(GAMES)
+assert tuple(c.value for c in TOURNAMENT_ACTIONS) == tournaments.ACTIONS
 
 
 def build_group(handlers: Handlers) -> app_commands.Group:
@@ -114,6 +128,29 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                               minimum: app_commands.Range[int, 1, 100] | None = None,
                               ai: bool | None = None) -> None:
         await seasons.season_settings(handlers, interaction, length, minimum, ai)
+
+    @group.command(name="tournament", description="This channel's pair knockout · بطولة القناة")
+    @app_commands.describe(action="What to do (default: show its message) · ماذا تفعل",
+                           game="new: the game · اللعبة", pairing="new: how pairs are made · كيف تتشكّل الأزواج",
+                           start="new: minutes until the start · دقائق حتى البداية",
+                           checkin="new: check-in opens this many minutes before · تأكيد الحضور قبل البداية بـ",
+                           round_minutes="new: minutes to be ready for a match · دقائق الاستعداد للمباراة",
+                           ai="new: byes are played against an AI pair · الاستراحة ضد زوج ذكاء اصطناعي",
+                           target="new: points to win a match · نقاط الفوز",
+                           pair="register: join fixed pair number · انضم إلى الزوج رقم")
+    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES)
+    @app_commands.rename(round_minutes="round")
+    async def tournament(interaction: Interaction, action: Choice[str] | None = None,
+                         game: Choice[str] | None = None, pairing: Choice[str] | None = None,
+                         start: app_commands.Range[int, 0, 10080] | None = None,
+                         checkin: app_commands.Range[int, 0, 10080] | None = None,
+                         round_minutes: app_commands.Range[int, 1, 10080] | None = None,
+                         ai: bool | None = None, target: app_commands.Range[int, 1, 1000] | None = None,
+                         pair: app_commands.Range[int, 1, 64] | None = None) -> None:
+        await tournaments.tournament(handlers, interaction, action.value if action else "show",
+                                     game=game.value if game else None, pairing=pairing.value if pairing else None,
+                                     start=start, checkin=checkin, round_minutes=round_minutes, ai=ai, target=target,
+                                     pair=pair)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",

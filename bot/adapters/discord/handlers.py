@@ -234,13 +234,10 @@ class Handlers(HandlerBase):
         if isinstance(cmd, Act):
             await self._act(interaction, cmd)
             return
-        await self.ack(interaction)
-        if isinstance(cmd, TournamentAction):  # the tournament's message is edited by its listener
-            try:
-                await self.dispatch(cmd, interaction)
-            except TableError as e:
-                await self.answer(interaction, _error(e.code, e.params, await self.translator_for(interaction)))
+        if isinstance(cmd, TournamentAction):  # bot/adapters/discord/tournaments.py
+            await self._tournament_press(interaction, cmd)
             return
+        await self.ack(interaction)
         snap = self.manager.get(cmd.table_id) if cmd.table_id is not None else None
         t = await self.translator_for(interaction, snap.table.chat_id if snap else None)
         if isinstance(cmd, ShowHand):
@@ -251,6 +248,15 @@ class Handlers(HandlerBase):
             await self._advice(interaction, cmd)
         else:
             await self._simple(interaction, cmd)
+
+    async def _tournament_press(self, interaction: Interaction, cmd: TournamentAction) -> None:
+        """A button of a tournament's message: acknowledged silently, since the message itself shows the
+        change (edited by its listener); a refusal is told to the presser alone."""
+        await self.ack(interaction, update=True)
+        try:
+            await self.dispatch(cmd, interaction)
+        except TableError as e:
+            await self.tell(interaction, _error(e.code, e.params, await self.translator_for(interaction)))
 
     async def launch(self, interaction: Interaction, payload: str) -> None:
         """"Open table" on a table message: the web table opens inside Discord, as an Activity, for

@@ -30,7 +30,7 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
         if p.get("what") == "notify"
         else t.gettext("Only each person may see their own figures across every chat.") if p.get("what") == "profile"
         else t.gettext("Only the table's creator or an admin may do that.")),
-    Refusal.TOURNAMENT: lambda t, p: _tournament(p.get("reason"), t),
+    Refusal.TOURNAMENT: lambda t, p: _tournament(p.get("reason"), t, str(p.get("command") or "/tournament new")),
     Refusal.NOT_YOUR_TURN: lambda t, p: t.gettext("It is not your turn."),
     Refusal.STALE: lambda t, p: t.gettext("That button is out of date; use the newest message."),
     Refusal.FINISHED: lambda t, p: t.gettext("This match is over."),
@@ -71,10 +71,10 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
 }
 
 
-def _tournament(reason: object, t: T) -> str:
-    """Why a tournament press or command was refused (bot/core/tournaments.py)."""
+def _tournament(reason: object, t: T, command: str) -> str:
+    """Why a tournament press or command was refused (bot/core/tournaments.py); ``command`` starts one."""
     texts = {
-        "none": lambda: t.gettext("There is no tournament in this group. An admin starts one with /tournament new."),
+        "none": lambda: t.gettext("There is no tournament here. An admin starts one with {command}.", command=command),
         "exists": lambda: t.gettext("This group has a tournament already; it must end before another starts."),
         "game": lambda: t.gettext("Tournaments are pair knockouts of tarneeb41 or tarneeb."),
         "format": lambda: t.gettext("Choose draw (partners drawn at the start) or fixed (pairs register together)."),

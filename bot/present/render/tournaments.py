@@ -53,6 +53,8 @@ def _match_line(tour: Tournament, m: TMatch, t: T) -> str:
     if m.status == MatchStatus.CALLED:
         ppl = people_of(tour, m)
         need = len(ppl[0]) + len(ppl[1])
+        if len(m.ready) >= need:  # a chat has one live table: this match is next
+            return t.gettext("{a} v {b}: all ready, they play when the table is free", a=a, b=b)
         return t.gettext("{a} v {b}: {ready} of {need} ready", a=a, b=b, ready=len(m.ready), need=need)
     return t.gettext("{a} v {b}: waiting", a=a, b=b)
 
@@ -102,10 +104,12 @@ def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
     elif status == TourneyStatus.RUNNING:
         r = current_round(tour)
         total = rounds_count(tour)
-        if r is not None:
-            title = t.gettext("The final") if r.number == total else \
-                t.gettext("Round {n} of {total}", n=r.number, total=total)
-            lines.append(title)
+        for number in range(1, r.number if r is not None else 1):  # the rounds played, in order
+            lines.append(t.gettext("Round {n}:", n=number))
+            lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == number]
+        if r is not None:  # then the round being played, under its heading
+            lines.append(t.gettext("The final") if r.number == total else
+                         t.gettext("Round {n} of {total}", n=r.number, total=total))
             if any(m.status == MatchStatus.CALLED for m in tour.matches if m.round == r.number):
                 lines.append(t.ngettext(
                     "Players of a called match: press Ready within {n} minute. The side with more people ready "
@@ -113,13 +117,7 @@ def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
                     "Players of a called match: press Ready within {n} minutes. The side with more people ready "
                     "goes on; if neither has more, both are out.", _minutes(r.deadline - now)))
                 buttons.append([Button(t.gettext("Ready"), codec.encode("o", tid, None, "ready"), style="success")])
-        for number in range(1, total + 1):
-            mine = [m for m in tour.matches if m.round == number]
-            if r is not None and number > r.number:
-                break
-            if r is not None and number < r.number:
-                lines.append(t.gettext("Round {n}:", n=number))
-            lines += ["• " + _match_line(tour, m, t) for m in mine]
+            lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == r.number]
     elif status == TourneyStatus.FINISHED:
         won = champion(tour)
         lines.append(t.gettext("Champions: {pair} 🏆", pair=pair_name(tour, won.number, t)) if won is not None

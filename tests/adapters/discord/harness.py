@@ -21,6 +21,7 @@ from bot.adapters.discord import build_client
 from bot.adapters.discord.client import MajlisClient, MajlisShardedClient
 from bot.adapters.discord.handlers import Handlers
 from bot.adapters.throttle import CommandLimits
+from bot.core.clock import RealClock
 from bot.core.manager import TableManager
 from bot.core.service import routed
 from bot.core.settings import ManagerSettings
@@ -166,11 +167,12 @@ class Bot:
 
     def __init__(self, fake: FakeDiscord, db: Path, *, sharded: bool = False,
                  settings: ManagerSettings | None = None, limits: CommandLimits = TEST_LIMITS,
-                 limits_clock: Any = None, table_link: Any = None) -> None:
+                 limits_clock: Any = None, table_link: Any = None, clock: Any = None) -> None:
         self.fake = fake
         self.table_link = table_link  # the presenter's row under a table message (e.g. "Open table")
         self.limits = limits
         self.limits_clock = limits_clock
+        self.clock = clock  # the manager's (None: the real clock)
         self.db = db
         self.sharded = sharded
         self.settings = settings or ManagerSettings(ai_delay=0.0, default_turn_seconds=0, lobby_timeout=3600)
@@ -183,11 +185,12 @@ class Bot:
     async def start(self) -> Bot:
         """Open the database, build and connect the client, wait until it is ready."""
         self._repo = await open_repository(self.db)
-        self.manager = TableManager(self._repo, router=routed, settings=self.settings)
+        self.manager = TableManager(self._repo, router=routed, settings=self.settings, clock=self.clock)
         self.privacy = privacy = Privacy(self.manager)
 
         def presenter(manager: TableManager, transport: Any) -> Presenter:
-            p = Presenter(manager, {"dc": transport}, table_link=self.table_link)
+            p = Presenter(manager, {"dc": transport}, table_link=self.table_link,
+                          clock=RealClock())  # the outboxes pace on real time, whatever the manager's clock
             privacy.watch_presenter(p)
             return p
 

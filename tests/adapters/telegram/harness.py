@@ -25,6 +25,7 @@ from bot.core.manager import TableManager
 from bot.core.model import TableUpdate
 from bot.core.service import routed
 from bot.core.settings import ManagerSettings
+from bot.present.keys import table_of_key
 from bot.present.outbox import Budget, Outbox, OutboxHub
 from bot.present.presenter import Presenter
 from bot.present.render.cards import card_label
@@ -132,8 +133,9 @@ class PrivacyChecker:
         shown = msg.text + " " + " ".join(b.label for row in msg.buttons for b in row)
         codes = {part.rsplit("_", 1)[-1] for row in msg.buttons for b in row if b.payload
                  for part in [b.payload.rsplit(":", 1)[-1]]}
+        about = table_of_key(key)  # a table's own message (a group may have had several tables, one live)
         for table in list(manager._tables.values()):
-            if table.game is None or not table.live:
+            if table.game is None or not table.live or about not in (None, table.record.table_id):
                 continue
             g = table.game
             public = public_cards(g.view(None)) | self.event_cards
