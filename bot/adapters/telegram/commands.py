@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("stats", N_("Your record")),
     ("profile", N_("Your profile card")),
     ("season", N_("This season's table and your rank")),
+    ("tournament", N_("This group's tournament: register, check in, the bracket")),
     ("challenge", N_("The duplicate challenge: same deals for everyone")),
     ("lang", N_("Language: ar or en (admins)")),
     ("settings", N_("Turn timer and defaults (admins)")),

@@ -35,11 +35,16 @@ def render_help(platform: str, t: T) -> str:
         t.gettext("{command}: your record", command=p + "stats"),
         t.gettext("{command} [game]: this season's table and your rank; {history}: the champions",
                   command=p + "season", history=p + "season history"),
+        t.gettext("{command}: your profile card", command=p + "profile"),
+        t.gettext("{command}: this chat's tournament (register, check in, the bracket)", command=p + "tournament"),
+        t.gettext("{command}: your turn mention and table calls", command=p + "notify"),
         t.gettext("{command} [game]: the rules", command=p + "rules"),
         t.gettext("{command}: your language", command=p + "lang ar|en"),
         t.gettext("{command}: the chat's language, digits and turn timer (admins)", command=p + "settings"),
     ]
     if platform == "telegram":
+        lines.insert(-3, t.gettext("{command}: the duplicate challenge, the same deals for everyone at their own "
+                                   "time", command=p + "challenge"))
         lines.append(t.gettext("Press Start in a private chat with me so that I can send you your cards."))
     elif platform == "discord":
         lines.append(t.gettext("Your cards are shown only to you; allow direct messages from this server "

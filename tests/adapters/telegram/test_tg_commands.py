@@ -33,8 +33,8 @@ async def test_menus_in_english_and_arabic_also_for_groups(bed: Bed) -> None:
     assert scopes == {("default", ""), ("default", "ar"), ("all_group_chats", ""), ("all_group_chats", "ar")}
     group_en = menus[(json.dumps({"type": "all_group_chats"}), "")]
     assert [c["command"] for c in group_en] == ["new", "join", "leave", "begin", "stop", "hand", "scores",
-                                                "leaderboard", "stats", "profile", "season", "lang", "settings",
-                                                "notify", "rules", "help"]
+                                                "leaderboard", "stats", "profile", "season", "tournament",
+                                                "challenge", "lang", "settings", "notify", "rules", "help"]
     private = menus[(json.dumps({"type": "default"}, sort_keys=True), "ar")]
     assert {c["command"] for c in private} == {"hand", "stats", "profile", "lang", "notify", "rules", "help"}
     assert all(c["description"] for c in group_en + private)
