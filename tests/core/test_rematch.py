@@ -133,3 +133,23 @@ async def test_play_again_after_a_restart_reads_the_finished_match_from_storage(
         await h2.manager.close()
     finally:
         await repo.close()
+
+
+async def test_a_tournament_match_is_not_played_again_while_its_tournament_runs() -> None:
+    """Play again on a tournament match's result would take the table the bracket calls its next match to."""
+    from types import SimpleNamespace
+
+    h = make_manager(MemoryRepository())
+    old = await finished(h, ALICE, BOB, CAROL, DAN)
+    running = SimpleNamespace(open=True, matches=[SimpleNamespace(table_id=old.table_id)])
+
+    async def chat_tournament(chat_id: str) -> object:
+        return running if chat_id == CHAT else None
+
+    h.repo.chat_tournament = chat_tournament  # type: ignore[method-assign]
+    with pytest.raises(TableError) as e:
+        await Service(h.manager).dispatch(Rematch(old.table_id), Actor(ALICE, CHAT))
+    assert e.value.code == "not_allowed" and e.value.params == {"what": "tournament"}
+    assert h.manager.table_in_chat(CHAT) is None
+    running.open = False  # once it is over, the players may play again as after any match
+    assert (await Service(h.manager).dispatch(Rematch(old.table_id), Actor(ALICE, CHAT))).table.status == "lobby"

@@ -26,6 +26,8 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.NOT_ALLOWED: lambda t, p: (
         t.gettext("Only the people who played that match, or an admin, may play it again.")
         if p.get("what") == "rematch"
+        else t.gettext("A tournament match is not played again: the bracket calls the next match.")
+        if p.get("what") == "tournament"
         else t.gettext("This chat has table calls off; an admin may allow them (/settings notify=on).")
         if p.get("what") == "notify"
         else t.gettext("Only each person may see their own figures across every chat.") if p.get("what") == "profile"
