@@ -19,6 +19,7 @@ from bot.adapters.telegram.common import GROUP_TYPES, person_of
 from bot.core.commands import ShowProfile
 from bot.core.errors import TableError
 from bot.core.profiles import Profile
+from bot.present.i18n import T
 from bot.present.render.errors import render_error
 from bot.present.render.profile import render_profile, render_record
 
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
 
 
 async def _profile(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYPE, *, other: bool,
-                   ) -> tuple[Profile, str] | None:
-    """The asker's profile (or, ``other`` and answering a message in a group, its sender's) and the destination."""
+                   ) -> tuple[Profile, str, T] | None:
+    """The asker's profile (or, ``other`` and answering a message in a group, its sender's), the
+    destination, and the words to answer in (the group's for a league's figures, else the person's)."""
     where = h._where(update)
     if where is None:
         return None
@@ -45,7 +47,8 @@ async def _profile(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TY
         t = await h.chat_t(dest, user) if in_group else await h.person_t(user)
         await h.reply(dest, render_error(e.code, e.params, t))
         return None
-    return profile, dest
+    t = await h.chat_t(dest, user) if profile.league is not None else await h.person_t(user)
+    return profile, dest, t
 
 
 async def stats(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -53,10 +56,7 @@ async def stats(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYPE)
     found = await _profile(h, update, context, other=False)
     if found is None:
         return
-    profile, dest = found
-    where = h._where(update)
-    assert where is not None
-    t = await h.chat_t(dest, where[1]) if profile.league is not None else await h.person_t(where[1])
+    profile, dest, t = found
     await h.reply(dest, render_record(profile, t))
 
 
@@ -65,9 +65,6 @@ async def profile(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYP
     found = await _profile(h, update, context, other=True)
     if found is None:
         return
-    card, dest = found
-    where = h._where(update)
-    assert where is not None
-    t = await h.chat_t(dest, where[1]) if card.league is not None else await h.person_t(where[1])
+    card, dest, t = found
     link = h.s.profile_link(card.player_id, card.league) if h.s.profile_link is not None else None
     await h.reply(dest, render_profile(card, t, link))

@@ -253,24 +253,15 @@ class TelegramTransport:
 
     async def edit(self, dest: str, message_id: str, msg: OutMessage) -> None:
         """Replace text and keyboard of an earlier message (unchanged content is fine)."""
-        if parse_eph(dest) is not None:
-            try:
+        try:
+            if parse_eph(dest) is not None:  # one member's message in the group (Bot API 10.2)
                 await self._ephemeral_call(dest, "editEphemeralMessageText", message_id, text=msg.text[:MAX_TEXT],
                                            reply_markup=markup(msg.buttons, disabled_ok=True))
-            except tg_error.BadRequest as exc:
-                if _has(exc, ("message is not modified",)):
-                    return
-                if _has(exc, _NO_CHAT):
-                    raise Forbidden(dest) from exc
-                raise MessageGone(str(exc)) from exc
-            except tg_error.TelegramError as exc:
-                raise self._map(dest, exc) from exc
-            return
-        chat_id, _ = parse_dest(dest)
-        try:
-            await self._at(chat_id, lambda chat: self.bot.edit_message_text(
-                msg.text[:MAX_TEXT], chat_id=chat, message_id=int(message_id),
-                reply_markup=markup(msg.buttons)))
+            else:
+                chat_id, _ = parse_dest(dest)
+                await self._at(chat_id, lambda chat: self.bot.edit_message_text(
+                    msg.text[:MAX_TEXT], chat_id=chat, message_id=int(message_id),
+                    reply_markup=markup(msg.buttons)))
         except tg_error.BadRequest as exc:
             if _has(exc, ("message is not modified",)):
                 return
