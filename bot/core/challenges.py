@@ -37,6 +37,7 @@ from typing import Any
 import engine
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest, is_dm, player_of_dm
+from bot.core.listeners import tell
 from bot.core.model import Person, TableSnapshot, TableUpdate
 from bot.core.prefs import Prefs, check_options
 from bot.core.table import EMPTY, Table
@@ -215,11 +216,8 @@ class Challenges:
         self._listeners.append(listener)
 
     async def _tell(self, update: ChallengeUpdate) -> None:
-        for listener in self._listeners:
-            try:
-                await listener(update)
-            except Exception:
-                log.exception("a challenge listener failed on challenge %s", update.view.challenge.challenge_id)
+        await tell(self._listeners, update, log, "a challenge listener failed on challenge %s",
+                   update.view.challenge.challenge_id)
 
     # ------------------------------------------------------------------ the commands
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from bot.core.clock import Clock
 from bot.core.errors import Refusal, TableError
+from bot.core.listeners import tell
 from bot.core.prefs import Prefs
 from storage.records import ChampionRecord, LeaderRow, LeagueRecord, SeasonRecord, SeasonSummary
 from storage.repository import Repository
@@ -97,11 +98,7 @@ class Seasons:
         self._ended.append(callback)
 
     async def _tell_ended(self, league: str) -> None:
-        for callback in self._ended:
-            try:
-                await callback(league)
-            except Exception:
-                log.exception("telling of the end of a season of %s failed", league)
+        await tell(self._ended, league, log, "telling of the end of a season of %s failed", league)
 
     async def league(self, chat_id: str) -> str:
         """The league of a chat: its Discord server, else the Telegram group (a topic's group)."""
@@ -179,10 +176,7 @@ class Seasons:
             if summary is None:
                 continue
             closed.append(summary)
-            for callback in self._listeners:
-                try:
-                    await callback(summary)
-                except Exception:
-                    log.exception("telling of the end of season %s of %s failed", season.number, season.league)
+            await tell(self._listeners, summary, log, "telling of the end of season %s of %s failed",
+                       season.number, season.league)
             await self._tell_ended(season.league)
         return closed

@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.core.errors import Refusal, TableError
+from bot.core.listeners import tell
 from bot.core.model import Person, TableUpdate
 from bot.core.prefs import check_options
 from storage.records import FINISHED, LIVE_STATUSES, LOBBY
@@ -381,11 +382,7 @@ class Tournaments:
         self._listeners.append(callback)
 
     async def _tell(self, t: Tournament) -> None:
-        for callback in self._listeners:
-            try:
-                await callback(t)
-            except Exception:
-                log.exception("showing tournament %s failed", t.tournament_id)
+        await tell(self._listeners, t, log, "showing tournament %s failed", t.tournament_id)
 
     async def in_chat(self, chat_id: str) -> Tournament | None:
         return await self.repo.chat_tournament(chat_id)

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from bot.core.listeners import tell
 from bot.core.model import LazyViews, TableUpdate
 from bot.core.table import Table
 from bot.core.views import Event, View, seat_views
@@ -125,8 +126,5 @@ class Publisher:
                 await asyncio.gather(*list(self._spare), return_exceptions=True)
 
     async def _deliver(self, update: TableUpdate) -> None:
-        for listener in list(self._listeners):
-            try:
-                await listener(update)
-            except Exception:
-                log.exception("a subscriber failed on table %s (%s)", update.snapshot.table_id, update.reason)
+        await tell(self._listeners, update, log, "a subscriber failed on table %s (%s)", update.snapshot.table_id,
+                   update.reason)
