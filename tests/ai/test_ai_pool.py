@@ -289,7 +289,9 @@ async def test_advice_comes_from_the_workers_within_the_cap_and_a_slow_search_gi
         assert await pool.advise(advice.hint, view, "trix", 9) == hint  # same position and seed
         started = time.monotonic()
         assert await pool.advise(slow_advice, 3.0, view) is None  # the stubbed slow search
-        assert time.monotonic() - started < 1.0  # answered (with nothing) within the cap
+        # answered (with nothing) at the cap, long before the 3 s search would be: the margin is for a
+        # loaded machine, the cap itself is the pool's (a test never fails on timing)
+        assert time.monotonic() - started < 2.5
         assert pool.stats.advice_late == 1 and pool.stats.advised == 2
     finally:
         await pool.close()
