@@ -124,6 +124,10 @@ class Publisher:
                 await self.flush(table_id)
             if self._spare:
                 await asyncio.gather(*list(self._spare), return_exceptions=True)
+            # Another task may be delivering a queue's last update: the queue is empty but still
+            # listed, so flush() returned at once. Let that task run before looking again (without
+            # this the loop spun without ever yielding, and that delivery never ended).
+            await asyncio.sleep(0)
 
     async def _deliver(self, update: TableUpdate) -> None:
         await tell(self._listeners, update, log, "a subscriber failed on table %s (%s)", update.snapshot.table_id,
