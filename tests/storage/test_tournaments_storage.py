@@ -123,8 +123,8 @@ def test_an_export_made_before_the_review_window_reads_its_tournaments_with_no_w
 
     old = {"tournaments": TABLES["tournaments"][:-1], "tournament_entries": TABLES["tournament_entries"][:-1],
            "tournament_matches": TABLES["tournament_matches"][:-3]}
-    lines = ['{"format": "%s", "version": %d, "schema": 12}' % (FORMAT, VERSION)]
-    lines += ['["%s", %s]' % (name, json.dumps(list(range(len(cols))))) for name, cols in old.items()]
+    lines = [json.dumps({"format": FORMAT, "version": VERSION, "schema": 12})]
+    lines += [json.dumps([name, list(range(len(cols)))]) for name, cols in old.items()]
     rows = dict(read_export(lines))
     assert rows["tournaments"][-1] == 0 and rows["tournament_entries"][-1] == 0
     assert rows["tournament_matches"][-3:] == (None, None, "")
