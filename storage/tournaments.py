@@ -7,8 +7,9 @@ A tournament is stored as one aggregate: its row in ``tournaments`` and its rows
 :func:`save` writes it whole in one transaction, a compare-and-set on ``rev`` like a table row:
 of two processes advancing the same tournament, one wins, the other gets
 :class:`TournamentConflict` and reads it again (bot/core/tournaments.py). ``next_at`` is the time of
-the aggregate's next pending step (check-in opening, the start, a round's deadline), so that
-:func:`due` finds every tournament with something to do after a restart.
+the aggregate's next pending step (check-in opening, the start, a round's deadline, the end of a
+played match's review window), so that :func:`due` finds every tournament with something to do after a
+restart.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class MatchStatus(StrEnum):
     WAITING = "waiting"  # a side is not known yet (an earlier match is not decided)
     CALLED = "called"    # both sides known: its players press Ready before the round's deadline
     PLAYING = "playing"  # its table is being played (``table_id``)
+    REVIEW = "review"    # played: its result (``winner``, ``how``) stands provisionally until
+                         # ``review_until``; flagged (``flagged_by``): until the organiser decides
     DONE = "done"        # decided (``winner``, ``how``)
 
 
@@ -80,11 +83,13 @@ class TPlayer:
 
 @dataclass(frozen=True, slots=True)
 class TEntry:
-    """A pair of the bracket (``number`` from 1). ``ai``: an AI pair (a played bye), never going on."""
+    """A pair of the bracket (``number`` from 1). ``ai``: an AI pair (a played bye), never going on.
+    ``disqualified``: put out by the organiser (a match it is still listed in is a bye for the other)."""
 
     number: int
     players: tuple[str, ...]
     ai: bool = False
+    disqualified: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,9 @@ class TMatch:
     winner: int | None = None
     how: How | None = None
     decided_at: float | None = None
+    review_until: float | None = None  # REVIEW: when the window ends (None: no window)
+    flagged_by: str | None = None      # REVIEW: the player who flagged it (it waits for the organiser)
+    flag_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +146,7 @@ class Tournament:
     start_at: float      # check-in closes and round 1 is drawn (the organiser may start earlier)
     round_minutes: int   # how long the players of a called match have to be ready
     ai_allowed: bool = False
+    review_minutes: int = 10  # a played match's result is provisional this long (0: final at once)
     options: dict[str, Any] = field(default_factory=dict)
     lang: str | None = None
     message_id: str | None = None
@@ -166,7 +175,8 @@ class Tournament:
 # ---------------------------------------------------------------------- SQL (both dialects)
 
 _COLUMNS = ("tournament_id, chat_id, game, format, pairing, organiser, organiser_name, status, created_at, "
-            "checkin_at, start_at, round_minutes, ai_allowed, options, lang, message_id, next_at, rev")
+            "checkin_at, start_at, round_minutes, ai_allowed, options, lang, message_id, next_at, rev, "
+            "review_minutes")
 _OPEN_SQL = "(" + ", ".join(f"'{s}'" for s in OPEN_STATUSES) + ")"
 
 
@@ -177,7 +187,8 @@ async def create(q: Sql, t: Tournament) -> Tournament:
     if await q.one(f"SELECT 1 FROM tournaments WHERE chat_id = ? AND status IN {_OPEN_SQL}{lock}", t.chat_id):
         raise TournamentExists(t.chat_id)
     cols = _COLUMNS.split(", ", 1)[1]
-    row = await q.one(f"INSERT INTO tournaments ({cols}) VALUES ({', '.join('?' * 17)}) RETURNING tournament_id",
+    marks = ", ".join("?" * (len(_COLUMNS.split(", ")) - 1))
+    row = await q.one(f"INSERT INTO tournaments ({cols}) VALUES ({marks}) RETURNING tournament_id",
                       *_head(replace(t, rev=0))[1:])
     assert row is not None
     new = replace(t, tournament_id=int(row[0]), rev=0)
@@ -205,7 +216,7 @@ async def save(q: Sql, t: Tournament) -> Tournament:
 def _head(t: Tournament) -> tuple[Any, ...]:
     return (t.tournament_id, t.chat_id, t.game, t.format, t.pairing, t.organiser, t.organiser_name, str(t.status),
             t.created_at, t.checkin_at, t.start_at, t.round_minutes, int(t.ai_allowed),
-            json.dumps(t.options, sort_keys=True), t.lang, t.message_id, t.next_at, t.rev)
+            json.dumps(t.options, sort_keys=True), t.lang, t.message_id, t.next_at, t.rev, t.review_minutes)
 
 
 _CHILDREN = ("tournament_players", "tournament_entries", "tournament_rounds", "tournament_matches",
@@ -219,16 +230,19 @@ async def _children(q: Sql, t: Tournament) -> None:
                     "entry) VALUES (?, ?, ?, ?, ?, ?)", tid, p.player_id, p.name, p.registered_at,
                     int(p.checked_in), p.entry)
     for e in t.entries:
-        await q.run("INSERT INTO tournament_entries (tournament_id, number, players, ai) VALUES (?, ?, ?, ?)",
-                    tid, e.number, json.dumps(list(e.players)), int(e.ai))
+        await q.run("INSERT INTO tournament_entries (tournament_id, number, players, ai, disqualified) "
+                    "VALUES (?, ?, ?, ?, ?)", tid, e.number, json.dumps(list(e.players)), int(e.ai),
+                    int(e.disqualified))
     for r in t.rounds:
         await q.run("INSERT INTO tournament_rounds (tournament_id, number, opened_at, deadline, closed_at) "
                     "VALUES (?, ?, ?, ?, ?)", tid, r.number, r.opened_at, r.deadline, r.closed_at)
     for m in t.matches:
         await q.run("INSERT INTO tournament_matches (tournament_id, round, slot, entry_a, entry_b, status, "
-                    "table_id, ready, winner, how, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "table_id, ready, winner, how, decided_at, review_until, flagged_by, flag_reason) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     tid, m.round, m.slot, m.a, m.b, str(m.status), m.table_id, json.dumps(list(m.ready)),
-                    m.winner, None if m.how is None else str(m.how), m.decided_at)
+                    m.winner, None if m.how is None else str(m.how), m.decided_at, m.review_until, m.flagged_by,
+                    m.flag_reason)
     for a in t.audit:
         await q.run("INSERT INTO tournament_audit (tournament_id, seq, at, actor, action, detail) "
                     "VALUES (?, ?, ?, ?, ?, ?)", tid, a.seq, a.at, a.actor, a.action, a.detail)
@@ -243,22 +257,24 @@ async def _load(q: Sql, row: Row) -> Tournament:
     players = tuple(TPlayer(r[0], r[1], float(r[2]), bool(r[3]), _opt_int(r[4])) for r in await q.rows(
         "SELECT player_id, name, registered_at, checked_in, entry FROM tournament_players WHERE tournament_id = ? "
         "ORDER BY registered_at, player_id", tid))
-    entries = tuple(TEntry(int(r[0]), tuple(json.loads(r[1])), bool(r[2])) for r in await q.rows(
-        "SELECT number, players, ai FROM tournament_entries WHERE tournament_id = ? ORDER BY number", tid))
+    entries = tuple(TEntry(int(r[0]), tuple(json.loads(r[1])), bool(r[2]), bool(r[3])) for r in await q.rows(
+        "SELECT number, players, ai, disqualified FROM tournament_entries WHERE tournament_id = ? ORDER BY number",
+        tid))
     rounds = tuple(TRound(int(r[0]), float(r[1]), float(r[2]), None if r[3] is None else float(r[3]))
                    for r in await q.rows("SELECT number, opened_at, deadline, closed_at FROM tournament_rounds "
                                          "WHERE tournament_id = ? ORDER BY number", tid))
     matches = tuple(
         TMatch(int(r[0]), int(r[1]), _opt_int(r[2]), _opt_int(r[3]), MatchStatus(r[4]), _opt_int(r[5]),
                tuple(json.loads(r[6])), _opt_int(r[7]), None if r[8] is None else How(r[8]),
-               None if r[9] is None else float(r[9]))
+               None if r[9] is None else float(r[9]), None if r[10] is None else float(r[10]), r[11], r[12])
         for r in await q.rows("SELECT round, slot, entry_a, entry_b, status, table_id, ready, winner, how, "
-                              "decided_at FROM tournament_matches WHERE tournament_id = ? ORDER BY round, slot", tid))
+                              "decided_at, review_until, flagged_by, flag_reason FROM tournament_matches "
+                              "WHERE tournament_id = ? ORDER BY round, slot", tid))
     audit = tuple(TAudit(int(r[0]), float(r[1]), r[2], r[3], r[4]) for r in await q.rows(
         "SELECT seq, at, actor, action, detail FROM tournament_audit WHERE tournament_id = ? ORDER BY seq", tid))
     return Tournament(tid, row[1], row[2], row[3], row[4], row[5], row[6], TourneyStatus(row[7]), float(row[8]),
-                      float(row[9]), float(row[10]), int(row[11]), bool(row[12]), json.loads(row[13]), row[14],
-                      row[15], None if row[16] is None else float(row[16]), int(row[17]),
+                      float(row[9]), float(row[10]), int(row[11]), bool(row[12]), int(row[18]), json.loads(row[13]),
+                      row[14], row[15], None if row[16] is None else float(row[16]), int(row[17]),
                       players, entries, rounds, matches, audit)
 
 

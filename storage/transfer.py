@@ -41,12 +41,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     "champions": ("league", "number", "game", "player_id", "rating", "matches", "wins"),
     "tournaments": ("tournament_id", "chat_id", "game", "format", "pairing", "organiser", "organiser_name", "status",
                     "created_at", "checkin_at", "start_at", "round_minutes", "ai_allowed", "options", "lang",
-                    "message_id", "next_at", "rev"),
+                    "message_id", "next_at", "rev", "review_minutes"),
     "tournament_players": ("tournament_id", "player_id", "name", "registered_at", "checked_in", "entry"),
-    "tournament_entries": ("tournament_id", "number", "players", "ai"),
+    "tournament_entries": ("tournament_id", "number", "players", "ai", "disqualified"),
     "tournament_rounds": ("tournament_id", "number", "opened_at", "deadline", "closed_at"),
     "tournament_matches": ("tournament_id", "round", "slot", "entry_a", "entry_b", "status", "table_id", "ready",
-                           "winner", "how", "decided_at"),
+                           "winner", "how", "decided_at", "review_until", "flagged_by", "flag_reason"),
     "tournament_audit": ("tournament_id", "seq", "at", "actor", "action", "detail"),
     "challenges": ("challenge_id", "chat_id", "game", "boards", "seed", "creator", "created_at", "ends_at",
                    "closed_at", "lang"),
@@ -64,6 +64,10 @@ _MESSAGE_IDS = TABLES["tables"].index("message_ids")
 _LEGACY_CHAT_DEFAULTS: dict[int, list[Any]] = {len(TABLES["chats"]) - 2: ["both", 0], len(TABLES["chats"]) - 1: [0]}
 _LEGACY_PLAYER_WIDTH = len(TABLES["players"]) - 1
 _PARKED = TABLES["tables"].index("parked")
+#: Tournament rows of an export written before the review window (schema 12 on SQLite, 9 on PostgreSQL)
+#: lack its columns; they get the migration's defaults (no window, nobody disqualified, nothing flagged).
+_LEGACY_TOURNAMENT_DEFAULTS: dict[str, list[Any]] = {"tournaments": [0], "tournament_entries": [0],
+                                                     "tournament_matches": [None, None, ""]}
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",
@@ -126,6 +130,9 @@ def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
             row = [*row, *_LEGACY_CHAT_DEFAULTS[len(row)]]
         if name == "players" and isinstance(row, list) and len(row) == _LEGACY_PLAYER_WIDTH:
             row = [*row, None]
+        added = _LEGACY_TOURNAMENT_DEFAULTS.get(name)
+        if added is not None and isinstance(row, list) and len(row) == len(TABLES[name]) - len(added):
+            row = [*row, *added]
         if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
             raise BadExport(f"line {number}: not a row of a known table")
         yield name, tuple(row)

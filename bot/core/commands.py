@@ -316,17 +316,23 @@ class NewTournament(Answers[Tournament]):
     ai: bool = False
     options: dict[str, Any] | None = None
     format: str = "knockout"
+    review_minutes: int = 10
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentAction(Answers[Tournament]):
-    """A tournament button or ``/tournament <verb>`` in its group: ``show``, ``register`` (``pair``: join
-    that fixed pair), ``withdraw``, ``checkin``, ``ready``; the organiser's (or an admin's) ``start``
-    and ``cancel``. ``tournament_id``: the one a button names (None: the chat's)."""
+    """A tournament button or ``/tournament <verb>`` in its group: ``show``, ``audit`` (the log),
+    ``register`` (``pair``: join that fixed pair), ``withdraw``, ``checkin``, ``ready``, ``flag`` (one's
+    match in review, with a ``reason``); the organiser's (or an admin's) ``start``, ``cancel`` and
+    ``decide`` (``match`` "<round>-<n>", ``decision`` uphold, winner, replay or disqualify, ``pair`` for
+    the last two but one). ``tournament_id``: the one a button names (None: the chat's)."""
 
     verb: str
     tournament_id: int | None = None
     pair: int | None = None
+    reason: str = ""
+    match: str | None = None
+    decision: str | None = None
 
 
 #: The season, tournament and challenge commands: they read and change storage only (a tournament's

@@ -366,7 +366,7 @@ class Service:
 
     async def _tournament(self, cmd: TournamentAction, actor: Actor) -> Tournament:
         self._group(actor)
-        if cmd.verb not in ("show", "start", "cancel"):
+        if cmd.verb not in ("show", "audit", "start", "cancel", "decide"):
             self._sitter(actor)
         return await tournament_command(self.manager.tournaments, cmd, actor)
 

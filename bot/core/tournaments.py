@@ -13,7 +13,11 @@ object when nothing changes); :class:`Tournaments` runs them against storage and
   one live table); its result is read from the finished table; a table stopped before its end is
   called again. At the deadline every called match not being played is decided by the forfeit rule:
   the side with more people ready goes on; on a tie nobody does (its next opponent then has a bye);
-- every decision is written to the tournament's audit log.
+- the review window: a played match's result is provisional for ``review_minutes`` (the match is in
+  REVIEW); a person of the match may flag it then; unflagged, it becomes final when the window ends
+  (the tick, exactly once); flagged, it waits for the organiser, who decides any match of the running
+  round (:func:`decide`: uphold, set a winner, replay it, disqualify a pair);
+- every decision and every flag is written to the tournament's audit log.
 
 Several processes: every change is a compare-and-set on the tournament's ``rev``
 (:meth:`~storage.repository.Repository.save_tournament`), so a deadline or a result is applied once
@@ -63,7 +67,12 @@ PAIRINGS = ("draw", "fixed")
 MINUTE = 60.0
 #: The most people a tournament takes (a bracket of 32 pairs).
 MAX_PLAYERS = 64
+#: The organiser's decisions on a match (:func:`decide`).
+DECISIONS = ("uphold", "winner", "replay", "disqualify")
+#: The longest reason a flag keeps.
+FLAG_REASON_CHARS = 200
 Listener = Callable[[Tournament], Awaitable[None]]
+FlagListener = Callable[[Tournament, TMatch], Awaitable[None]]
 
 
 def refuse(reason: str, **params: Any) -> TableError:
@@ -75,13 +84,13 @@ def refuse(reason: str, **params: Any) -> TableError:
 
 def new(chat_id: str, organiser: Person, game: str, *, pairing: str, now: float, start_minutes: int,
         checkin_minutes: int, round_minutes: int, ai: bool, options: dict[str, Any], lang: str | None,
-        fmt: str = "knockout") -> Tournament:
+        fmt: str = "knockout", review_minutes: int = 10) -> Tournament:
     """A tournament in registration, opening check-in ``checkin_minutes`` before its start."""
     if game not in PAIR_GAMES:
         raise refuse("game")
     if fmt not in FORMATS or pairing not in PAIRINGS:
         raise refuse("format")
-    for v in (start_minutes, checkin_minutes, round_minutes):
+    for v in (start_minutes, checkin_minutes, round_minutes, review_minutes):
         if type(v) is not int or not 0 <= v <= 7 * 24 * 60:
             raise refuse("times")
     if round_minutes < 1 or checkin_minutes > start_minutes:
@@ -89,7 +98,8 @@ def new(chat_id: str, organiser: Person, game: str, *, pairing: str, now: float,
     start = now + start_minutes * MINUTE
     return Tournament(0, chat_id, game, fmt, pairing, organiser.player_id, organiser.name,
                       TourneyStatus.REGISTRATION, now, start - checkin_minutes * MINUTE, start, round_minutes,
-                      ai_allowed=ai, options=dict(options), lang=lang, next_at=start - checkin_minutes * MINUTE)
+                      ai_allowed=ai, options=dict(options), lang=lang, next_at=start - checkin_minutes * MINUTE,
+                      review_minutes=review_minutes)
 
 
 def _audit(t: Tournament, now: float, actor: str, action: str, detail: str = "") -> tuple[TAudit, ...]:
@@ -227,11 +237,13 @@ def _set(t: Tournament, m: TMatch, **changes: Any) -> Tournament:
 
 
 def _decide(t: Tournament, m: TMatch, winner: int | None, how: How, now: float, actor: str = "bot",
-            note: str = "") -> Tournament:
-    """Match ``m`` is decided; its winner (None: nobody) goes to the next round."""
-    t = _set(t, m, status=MatchStatus.DONE, winner=winner, how=how, decided_at=now, ready=())
+            note: str = "", action: str | None = None) -> Tournament:
+    """Match ``m`` is decided; its winner (None: nobody) goes to the next round. ``action``: the audit
+    line's name when it is not ``how`` (the organiser's decisions: uphold, winner, disqualify)."""
+    # review_until cleared: a decided match is out of its window (a flag stays, for the record)
+    t = _set(t, m, status=MatchStatus.DONE, winner=winner, how=how, decided_at=now, ready=(), review_until=None)
     detail = f"{m.round}:{m.slot}:{'-' if winner is None else winner}" + (f":{note}" if note else "")
-    t = replace(t, audit=_audit(t, now, actor, str(how), detail))
+    t = replace(t, audit=_audit(t, now, actor, action or str(how), detail))
     if m.round < rounds_count(t):
         nxt = t.match(m.round + 1, m.slot // 2)
         assert nxt is not None
@@ -242,6 +254,10 @@ def _decide(t: Tournament, m: TMatch, winner: int | None, how: How, now: float, 
 def _open_round(t: Tournament, number: int, now: float) -> Tournament:
     """Open round ``number``: its matches with two sides are called, the others decided as byes."""
     t = replace(t, rounds=(*t.rounds, TRound(number, now, now + t.round_minutes * MINUTE)))
+    for m in [m for m in t.matches if m.round == number]:  # a disqualified pair still listed is skipped
+        out = {e.number for e in t.entries if e.disqualified}
+        if m.a in out or m.b in out:
+            t = _set(t, m, a=None if m.a in out else m.a, b=None if m.b in out else m.b)
     for m in [m for m in t.matches if m.round == number and m.a is not None and m.b is not None]:
         t = _set(t, m, status=MatchStatus.CALLED)
     while t.status == TourneyStatus.RUNNING and (current_round(t) or TRound(0, 0, 0)).number == number:
@@ -266,7 +282,23 @@ def _advance(t: Tournament, now: float) -> Tournament:
                            audit=_audit(t, now, "bot", "champion", "-" if final.winner is None else str(final.winner)))
         return _open_round(t, r.number + 1, now)
     called = any(m.status == MatchStatus.CALLED for m in mine)
-    return replace(t, next_at=r.deadline if called else None)
+    return replace(t, next_at=_next_step(t, called))  # the round's deadline or a review window's end
+
+
+def _next_step(t: Tournament, deadline_pending: bool) -> float | None:
+    """When the running round's next step is due: its deadline (if ``deadline_pending``) or the end of
+    the first unflagged review window (a flagged match waits for the organiser: no time of its own)."""
+    r = current_round(t)
+    if r is None:
+        return None
+    ends = [m.review_until for m in t.matches if m.round == r.number and m.status == MatchStatus.REVIEW
+            and m.flagged_by is None and m.review_until is not None]
+    return min([*ends, *([r.deadline] if deadline_pending else [])], default=None)
+
+
+def _called(t: Tournament) -> bool:
+    r = current_round(t)
+    return r is not None and any(m.round == r.number and m.status == MatchStatus.CALLED for m in t.matches)
 
 
 def champion(t: Tournament) -> TEntry | None:
@@ -314,6 +346,7 @@ def deadline(t: Tournament, now: float) -> Tournament:
         t = replace(t, status=TourneyStatus.CHECKIN, next_at=t.start_at)
     if t.status == TourneyStatus.CHECKIN and now >= t.start_at:
         return start(t, now)
+    t = close_reviews(t, now)
     r = current_round(t)
     if t.status != TourneyStatus.RUNNING or r is None or now < r.deadline:
         return t
@@ -321,7 +354,8 @@ def deadline(t: Tournament, now: float) -> Tournament:
         m = next((m for m in t.matches if m.round == r.number and m.status == MatchStatus.CALLED
                   and not all_ready(t, m)), None)
         if m is None:  # only matches whose people are all ready remain: they wait for the chat's table
-            return replace(t, next_at=None)
+            nxt = _next_step(t, False)  # a review window's end, if one is left
+            return t if nxt == t.next_at else replace(t, next_at=nxt)
         a, b = people_of(t, m)
         ea, eb = t.entry(m.a), t.entry(m.b)
         na = 2 if ea is not None and ea.ai else sum(p in m.ready for p in a)
@@ -345,8 +379,8 @@ def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float) 
     if winners is None:  # called again, with a whole round's time to be ready
         t = _set(t, m, status=MatchStatus.CALLED, table_id=None, ready=())
         until = max(m_deadline(t), now + t.round_minutes * MINUTE)
-        t = replace(t, rounds=tuple(replace(r, deadline=until) if r.number == m.round else r for r in t.rounds),
-                    next_at=until)
+        t = replace(t, rounds=tuple(replace(r, deadline=until) if r.number == m.round else r for r in t.rounds))
+        t = replace(t, next_at=_next_step(t, True))
         return replace(t, audit=_audit(t, now, "bot", "replay", f"{m.round}:{m.slot}:{m.table_id}"))
     side_a = bool(winners & {0, 2})
     winner = m.a if side_a else m.b
@@ -354,7 +388,119 @@ def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float) 
     vs_ai = (ea is not None and ea.ai) or (eb is not None and eb.ai)
     if (t.entry(winner) or TEntry(0, (), ai=True)).ai:
         winner = None
-    return _decide(t, m, winner, How.AI_BYE if vs_ai else How.PLAYED, now, note=f"table {m.table_id}")
+    how = How.AI_BYE if vs_ai else How.PLAYED
+    if t.review_minutes > 0:  # provisional: final when its window ends unflagged (close_reviews)
+        return _in_review(t, m, winner, how, now)
+    return _decide(t, m, winner, how, now, note=f"table {m.table_id}")
+
+
+def _in_review(t: Tournament, m: TMatch, winner: int | None, how: How, now: float) -> Tournament:
+    """Match ``m``'s table gave ``winner``: recorded, in review until the window ends."""
+    t = _set(t, m, status=MatchStatus.REVIEW, winner=winner, how=how, decided_at=now, ready=(),
+             review_until=now + t.review_minutes * MINUTE)
+    t = replace(t, audit=_audit(t, now, "bot", "result",
+                                f"{m.round}:{m.slot}:{'-' if winner is None else winner}:table {m.table_id}"))
+    return replace(t, next_at=_next_step(t, _called(t)))
+
+
+def close_reviews(t: Tournament, now: float) -> Tournament:
+    """Every unflagged review window ended by ``now``: its result becomes final (the same object when
+    none has; run by the tick, so with the compare-and-set on ``rev`` each window closes once)."""
+    while t.status == TourneyStatus.RUNNING:
+        m = next((m for m in t.matches if m.status == MatchStatus.REVIEW and m.flagged_by is None
+                  and m.review_until is not None and m.review_until <= now), None)
+        if m is None:
+            break
+        t = _decide(t, m, m.winner, m.how or How.PLAYED, now, note=f"table {m.table_id}")
+    return t
+
+
+def review_of(t: Tournament, player_id: str) -> TMatch | None:
+    """The person's played match whose result is in review (a person has one at most: the next round
+    opens once every match of the round is final)."""
+    return next((m for m in t.matches if m.status == MatchStatus.REVIEW
+                 and player_id in (*people_of(t, m)[0], *people_of(t, m)[1])), None)
+
+
+def flag(t: Tournament, player_id: str, now: float, reason: str = "") -> Tournament:
+    """A person of a match in review flags it: it waits for the organiser (no window, no timeout)."""
+    if not isinstance(reason, str):
+        raise TableError(Refusal.BAD_ACTION)
+    m = review_of(t, player_id)
+    if m is None:
+        played = any(m.how in (How.PLAYED, How.AI_BYE) and player_id in (*people_of(t, m)[0], *people_of(t, m)[1])
+                     for m in t.matches if m.status == MatchStatus.DONE)
+        raise refuse("review_over" if played else "no_review")
+    if m.flagged_by is not None:
+        raise refuse("flagged")
+    if m.review_until is not None and now >= m.review_until:
+        raise refuse("review_over")  # the tick makes it final (it may not have run yet)
+    why = " ".join(reason.split())[:FLAG_REASON_CHARS]
+    t = _set(t, m, flagged_by=player_id, flag_reason=why)
+    t = replace(t, audit=_audit(t, now, player_id, "flag", f"{m.round}:{m.slot}:{why}"))
+    return replace(t, next_at=_next_step(t, _called(t)))
+
+
+def parse_match(text: object) -> tuple[int, int] | None:
+    """``"1-2"`` (round 1, its second match) as ``(1, 1)``: round and slot; None if it is not that."""
+    from bot.core.identity import ascii_int
+
+    if not isinstance(text, str):
+        return None
+    r, dash, n = text.strip().partition("-")
+    rn, nn = ascii_int(r), ascii_int(n)
+    if not dash or rn is None or nn is None or rn < 1 or nn < 1:
+        return None
+    return rn, nn - 1
+
+
+def decide(t: Tournament, actor: str, now: float, round_: int, slot: int, verb: str,
+           pair: int | None = None) -> Tournament:
+    """The organiser's decision on match ``round_``:``slot`` of the running round: ``uphold`` its result
+    (in review), set ``winner`` ``pair``, ``replay`` it (called again), or ``disqualify`` ``pair`` (out
+    of the tournament; its opponent goes on). A match of an earlier round is not changed (its winner has
+    played on), nor one being played, nor one whose sides are not known yet."""
+    if verb not in DECISIONS:
+        raise refuse("decision")
+    if t.status != TourneyStatus.RUNNING:
+        raise refuse("no_such_match" if t.open else "over")
+    m = t.match(round_, slot)
+    r = current_round(t)
+    if m is None or r is None or m.round > r.number:
+        raise refuse("no_such_match")
+    if m.round < r.number:
+        raise refuse("too_late")
+    if m.status in (MatchStatus.WAITING, MatchStatus.PLAYING):
+        raise refuse("not_decidable")
+    if verb in ("winner", "disqualify"):
+        if type(pair) is not int or pair not in (m.a, m.b):
+            raise refuse("bad_pair")
+        if (t.entry(pair) or TEntry(0, (), ai=True)).ai:
+            raise refuse("ai_pair")
+    if verb == "uphold":
+        if m.status != MatchStatus.REVIEW:
+            raise refuse("not_in_review")
+        return _decide(t, m, m.winner, m.how or How.PLAYED, now, actor, action="uphold")
+    if verb == "winner":
+        return _decide(t, m, pair, How.ORGANISER, now, actor, action="winner")
+    if verb == "disqualify":
+        other = m.b if pair == m.a else m.a
+        e = t.entry(other)
+        goes_on = other if e is not None and not e.ai and not e.disqualified else None
+        t = replace(t, entries=tuple(replace(x, disqualified=True) if x.number == pair else x for x in t.entries))
+        return _decide(t, m, goes_on, How.ORGANISER, now, actor, note=str(pair), action="disqualify")
+    if m.status == MatchStatus.CALLED:
+        raise refuse("not_decidable")  # not played yet: nothing to play again
+    # replay: called again with a whole round's time; a winner it had sent on comes back
+    t = _set(t, m, status=MatchStatus.CALLED, winner=None, how=None, decided_at=None, table_id=None, ready=(),
+             review_until=None, flagged_by=None, flag_reason="")
+    nxt = t.match(m.round + 1, m.slot // 2)
+    if nxt is not None:
+        t = _set(t, nxt, **({"a": None} if m.slot % 2 == 0 else {"b": None}))
+    until = max(r.deadline, now + t.round_minutes * MINUTE)
+    t = replace(t, rounds=tuple(replace(x, deadline=until) if x.number == r.number else x for x in t.rounds),
+                audit=_audit(t, now, actor, "replay", f"{m.round}:{m.slot}:{m.table_id}"))
+    return replace(t, next_at=_next_step(t, True))
 
 
 def cancel(t: Tournament, now: float, actor: str) -> Tournament:
@@ -373,6 +519,10 @@ class Tournaments:
         self.manager = manager
         self.repo = manager.repo
         self._listeners: list[Listener] = []
+        self._flag_listeners: list[FlagListener] = []
+        #: The signed address of a finished table's replay on the web (set by the runner when the web
+        #: table is configured: bot/app/runner.py); None: no web table.
+        self.replay_link: Callable[[int], str | None] | None = None
         self._busy: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         manager.subscribe(self._on_update)
@@ -380,6 +530,21 @@ class Tournaments:
     def on_change(self, callback: Listener) -> None:
         """Call ``callback(tournament)`` after every change this process writes (to show the bracket)."""
         self._listeners.append(callback)
+
+    def on_flag(self, callback: FlagListener) -> None:
+        """Call ``callback(tournament, match)`` when a person's flag is written by this process (once per
+        flag: the organiser is told of it; bot/present/tournament_notices.py)."""
+        self._flag_listeners.append(callback)
+
+    async def flagged(self, t: Tournament, player_id: str) -> None:
+        """Tell the flag's listeners of the match ``player_id`` just flagged in ``t``."""
+        m = review_of(t, player_id)
+        if m is not None and m.flagged_by == player_id:
+            for listener in list(self._flag_listeners):
+                try:
+                    await listener(t, m)
+                except Exception:
+                    log.exception("telling of the flag in tournament %s failed", t.tournament_id)
 
     async def _tell(self, t: Tournament) -> None:
         await tell(self._listeners, t, log, "showing tournament %s failed", t.tournament_id)
@@ -535,7 +700,7 @@ async def tournament_new(tournaments: Tournaments, cmd: NewTournament, actor: Ac
     chat = await m.prefs.chat(actor.chat_id)
     t = new(actor.chat_id, actor.person, cmd.game, pairing=cmd.pairing, now=m.clock.now(),
             start_minutes=cmd.start_minutes, checkin_minutes=cmd.checkin_minutes, round_minutes=cmd.round_minutes,
-            ai=cmd.ai, options=options, lang=chat.lang, fmt=cmd.format)
+            ai=cmd.ai, options=options, lang=chat.lang, fmt=cmd.format, review_minutes=cmd.review_minutes)
     return await tournaments.create(t)
 
 
@@ -552,16 +717,31 @@ async def tournament_command(tournaments: Tournaments, cmd: TournamentAction, ac
             raise TableError(Refusal.STALE)
     if t is None:
         raise refuse("none")
-    if cmd.verb == "show":
+    if cmd.verb in ("show", "audit"):
         return t
-    if cmd.pair is not None and (type(cmd.pair) is not int or cmd.verb != "register"):
+    if cmd.pair is not None and (type(cmd.pair) is not int or cmd.verb not in ("register", "decide")):
         raise TableError(Refusal.BAD_ACTION)
-    if not t.open:
-        raise refuse("closed")
     me, now = actor.person, tournaments.manager.clock.now()
-    if cmd.verb in ("start", "cancel"):
+    if cmd.verb == "flag":  # before the open check: a finished tournament's results stand ("review_over")
+        if not isinstance(cmd.reason, str):
+            raise TableError(Refusal.BAD_ACTION)
+        await tournaments.manager.player(me)
+        flagged = await tournaments.change(t.tournament_id, lambda x: flag(x, me.player_id, now, cmd.reason))
+        await tournaments.flagged(flagged, me.player_id)
+        return flagged
+    if cmd.verb in ("start", "cancel", "decide"):
         if me.player_id != t.organiser and not await actor.is_admin():
             raise refuse("organiser_only")
+        if cmd.verb == "decide":
+            where = parse_match(cmd.match)
+            if where is None:
+                raise refuse("no_such_match")
+            verb = cmd.decision if isinstance(cmd.decision, str) else ""
+            return await tournaments.change(t.tournament_id, lambda x: decide(x, me.player_id, now, *where, verb,
+                                                                              cmd.pair))
+    if not t.open:
+        raise refuse("closed")
+    if cmd.verb in ("start", "cancel"):
         if cmd.verb == "start":
             return await tournaments.change(t.tournament_id, lambda x: start(x, now, me.player_id))
         return await tournaments.change(t.tournament_id, lambda x: cancel(x, now, me.player_id))

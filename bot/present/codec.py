@@ -28,7 +28,7 @@ MAX_BYTES = 64
 #: v: the review of one's last deal; o: a tournament's button (the id is the tournament's; arg
 #: ``register [pair]``, ``withdraw``, ``checkin``, ``ready``, ``start``).
 VERBS = frozenset("ajbhlcxrtvo")
-TOURNAMENT_VERBS = ("register", "withdraw", "checkin", "ready", "start")
+TOURNAMENT_VERBS = ("register", "withdraw", "checkin", "ready", "start", "flag")
 _ARG = re.compile(r"[A-Za-z0-9_]*")
 _NUM = re.compile(r"0|[1-9][0-9]{0,17}")
 

@@ -149,6 +149,13 @@ NEVER_THE_READER: dict[str, str] = {
     "{game} has no option {name}. Its options: {names}.": "{name} is an option, not a seat",
     "Organiser: {name}": "a tournament's message in its group, the same for everyone",
     "Partner {name}": "a button of a tournament's message: joining that person's pair",
+    "dropped who did not check in: {names}": "a tournament's log, the same for everyone who asks",
+    "{time} · {who}: {what}": "a tournament's log, the same for everyone who asks",
+    "{a} v {b}: {winner} won; flagged by {name}, the organiser decides":
+        "a tournament's message in its group, the same for everyone",
+    "{a} v {b}: the AI pair won; flagged by {name}, the organiser decides":
+        "a tournament's message in its group, the same for everyone",
+    "🚩 {name} flagged match {match} of the tournament.": "told to the organiser of another person's flag",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})
@@ -453,6 +460,8 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "kind": t.gettext("drawn pairs"), "pair": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "),
         "a": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "b": t.gettext("🤖 AI pair"),
         "winner": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "ready": 3, "need": 4,
+        "match": t.isolate(f"{t.number(1)}-{t.number(2)}"), "time": "21:40", "what": "…",
+        "out": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "url": "https://majlis.example/replay/7#k=…",
     }
 
 

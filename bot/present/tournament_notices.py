@@ -2,19 +2,24 @@
 (bot/core/tournaments.py tells this process of the changes it writes). It goes through the chat's
 outbox under :func:`~bot.present.keys.tournament_key` (edits waiting for it are merged); its message
 id is kept in meta under the same key, so that another process, or this one after a restart, edits
-the same message."""
+the same message.
+
+A flag is told to the organiser in private (where the bot may write to them; else in the group: it
+holds nothing private) by the process that wrote it, once: who flagged which match and why, the
+recorded result, each deal's result, and the replay's signed link when the web table is configured."""
 
 from __future__ import annotations
 
 import logging
 
+from bot.core.identity import dm_dest
 from bot.core.tournaments import Tournaments
 from bot.present.i18n import translator
 from bot.present.keys import tournament_key
 from bot.present.outbox.hub import OutboxHub
-from bot.present.outbox.types import EDIT
-from bot.present.render.tournaments import render_tournament
-from storage.tournaments import Tournament
+from bot.present.outbox.types import EDIT, NEW
+from bot.present.render.tournaments import deal_results, match_label, render_flag_notice, render_tournament
+from storage.tournaments import TMatch, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +33,7 @@ class Brackets:
         self.prefix = prefix
         hub.watch_ids("tournament:", self._stored)
         tournaments.on_change(self.show)
+        tournaments.on_flag(self.flagged)
 
     async def show(self, tour: Tournament) -> None:
         """Post or edit the tournament's message in its chat's language."""
@@ -42,6 +48,30 @@ class Brackets:
         prefs = self.tournaments.manager.prefs
         t = translator(*await prefs.public_lang(chat))
         self.hub.put(chat, key, render_tournament(tour, t, self.tournaments.manager.clock.now()), EDIT)
+
+    async def flagged(self, tour: Tournament, m: TMatch) -> None:
+        """Tell the organiser of a flag on match ``m`` (see the module)."""
+        chat = tour.chat_id
+        if not chat.startswith(self.prefix):
+            return
+        repo, prefs = self.tournaments.repo, self.tournaments.manager.prefs
+        dest = dm_dest(tour.organiser)
+        record = await prefs.player_record(tour.organiser)
+        private = (record is None or record.dm_ok is not False) and not self.hub.is_blocked(dest)
+        lang, digits = await (prefs.private_lang(tour.organiser, chat) if private else prefs.public_lang(chat))
+        t = translator(lang, digits)
+        deals: list[str] = []
+        url = None
+        if m.table_id is not None:
+            table = await repo.get_table(m.table_id)
+            if table is not None:
+                deals = deal_results(table, await repo.actions(m.table_id), t)
+            link = self.tournaments.replay_link
+            url = link(m.table_id) if link is not None else None
+        label = match_label(m, t)
+        command = (f"/tournament decide {label}" if self.prefix == "tg:"
+                   else f"/majlis tournament action:decide match:{label}")
+        self.hub.put(dest if private else chat, None, render_flag_notice(tour, m, deals, url, command, t), NEW)
 
     async def _stored(self, chat_id: str, key: str, message_id: str | None) -> None:
         try:

@@ -15,9 +15,13 @@ from bot.core.errors import Refusal, TableError
 from bot.core.model import Person
 from bot.core.service import Service
 from bot.core.tournaments import (
+    FLAG_REASON_CHARS,
     MINUTE,
     champion,
     deadline,
+    decide,
+    flag,
+    parse_match,
     people_of,
     register,
     seed_order,
@@ -26,7 +30,7 @@ from bot.core.tournaments import (
 )
 from storage.memory import MemoryRepository
 from storage.sqlite import SQLiteRepository
-from storage.tournaments import How, MatchStatus, TEntry, Tournament, TourneyStatus
+from storage.tournaments import How, MatchStatus, TEntry, TMatch, Tournament, TourneyStatus
 from tests.core.test_manager_helpers import CHAT, Harness, make_manager, person_to_act, turn
 
 PEOPLE = [Person(f"tg:{i}", name) for i, name in enumerate(
@@ -141,7 +145,7 @@ async def test_a_drawn_knockout_runs_from_registration_to_its_champion(tmp_path:
 async def run_a_whole_knockout(h: Harness) -> None:
     service, tours = Service(h.manager), h.manager.tournaments
     t = await service.dispatch(NewTournament("tarneeb41", start_minutes=10, checkin_minutes=5, round_minutes=5,
-                                             options=SHORT), admin(ORGANISER))
+                                             options=SHORT, review_minutes=0), admin(ORGANISER))
     assert t.status == TourneyStatus.REGISTRATION and t.next_at == h.clock.now() + 5 * MINUTE
     for p in PEOPLE:
         await service.dispatch(TournamentAction("register", t.tournament_id), Actor(p, CHAT))
@@ -283,6 +287,193 @@ async def test_two_processes_applying_one_deadline_decide_it_once(tmp_path: obje
         stored = await repos[1].get_tournament(t.tournament_id)
         assert stored is not None and stored.status == TourneyStatus.FINISHED and champion(stored) is None
         assert [a.action for a in stored.audit].count("forfeit") == 2  # each no-show decided once
+    finally:
+        for h in hs:
+            await h.manager.close()
+        for r in repos:
+            await r.close()
+
+
+# ---------------------------------------------------------------------- the review window, flags, decisions
+
+def played(t: Tournament, round_: int, slot: int, winners: set[int], now: float, table_id: int = 9) -> Tournament:
+    """Match ``round_``:``slot`` was played at ``table_id`` and its table ended with ``winners`` (seats)."""
+    m = t.match(round_, slot)
+    assert m is not None and m.status == MatchStatus.CALLED
+    m = replace(m, status=MatchStatus.PLAYING, table_id=table_id)
+    t = replace(t, matches=tuple(m if (x.round, x.slot) == (round_, slot) else x for x in t.matches))
+    return table_ended(t, m, winners, now)
+
+
+def refused(reason: str, fn: object, *args: object) -> None:
+    with pytest.raises(TableError) as e:
+        fn(*args)  # type: ignore[operator]
+    assert e.value.params["reason"] == reason
+
+
+def test_a_played_result_stays_in_review_and_becomes_final_once_when_its_window_ends() -> None:
+    t = start(with_pairs(4, review_minutes=10), 10.0)
+    t = played(t, 1, 0, {0, 2}, 100.0)
+    m = t.match(1, 0)
+    assert m is not None and (m.status, m.winner, m.how, m.review_until) == (MatchStatus.REVIEW, 1, How.PLAYED, 700.0)
+    assert t.match(2, 0).a is None  # type: ignore[union-attr]  # the winner does not go on yet
+    assert t.next_at == 310.0  # round 1's deadline comes first (match 1 is still called)
+    t = played(t, 1, 1, {1, 3}, 200.0, table_id=10)
+    assert t.next_at == 700.0 and len(t.rounds) == 1  # both in review: the next round waits, due at the first end
+    assert deadline(t, 699.0) is t
+    t = deadline(t, 700.0)
+    assert t.match(1, 0).status == MatchStatus.DONE and t.match(1, 1).status == MatchStatus.REVIEW  # type: ignore[union-attr]
+    assert t.next_at == 800.0 and len(t.rounds) == 1
+    assert deadline(t, 750.0) is t  # nothing due: the same tournament, nothing written
+    t = deadline(t, 800.0)
+    final = t.match(2, 0)
+    assert final is not None and (final.a, final.b, final.status) == (1, 3, MatchStatus.CALLED) and len(t.rounds) == 2
+    assert [a.action for a in t.audit].count("played") == 2 and [a.action for a in t.audit].count("result") == 2
+    assert deadline(t, 800.0) is t  # a second tick at the same time finds nothing to do
+
+
+def test_without_a_window_a_played_result_is_final_at_once() -> None:
+    t = played(start(with_pairs(2, review_minutes=0), 10.0), 1, 0, {1, 3}, 100.0)
+    assert t.status == TourneyStatus.FINISHED and champion(t) == t.entry(2)
+    assert "result" not in [a.action for a in t.audit]
+
+
+def test_a_player_of_the_match_flags_it_once_and_it_waits_for_the_organiser() -> None:
+    t = played(start(with_pairs(2), 10.0), 1, 0, {0, 2}, 100.0)
+    before = t
+    refused("no_review", flag, t, "tg:99", 200.0)  # not in the match
+    flagged = flag(t, "tg:13", 200.0, "  the  bid was\nnot shown  ")
+    m = flagged.match(1, 0)
+    assert m is not None and (m.flagged_by, m.flag_reason) == ("tg:13", "the bid was not shown")
+    assert flagged.next_at is None  # no timeout: nothing due until the organiser decides
+    assert flagged.audit[-1].actor == "tg:13" and flagged.audit[-1].action == "flag"
+    refused("flagged", flag, flagged, "tg:11", 210.0)  # the other side flags too: once is enough
+    assert deadline(flagged, 10_000.0).match(1, 0).status == MatchStatus.REVIEW  # type: ignore[union-attr]
+    refused("review_over", flag, before, "tg:13", 700.0)  # the window is over (the tick may not have run)
+    final = deadline(before, 700.0)
+    refused("review_over", flag, final, "tg:13", 800.0)  # and once it is final
+    long = flag(t, "tg:12", 200.0, "x" * 500)
+    assert len(long.match(1, 0).flag_reason) == FLAG_REASON_CHARS  # type: ignore[union-attr]
+
+
+def test_the_organiser_upholds_sets_a_winner_replays_or_disqualifies() -> None:
+    t = played(start(with_pairs(4), 10.0), 1, 0, {0, 2}, 100.0)
+    t = flag(t, "tg:17", 150.0, "")
+    upheld = decide(t, "tg:1", 200.0, 1, 0, "uphold")
+    m = upheld.match(1, 0)
+    assert m is not None and (m.status, m.winner, m.how) == (MatchStatus.DONE, 1, How.PLAYED)
+    assert upheld.match(2, 0).a == 1 and upheld.audit[-1].actor == "tg:1"  # type: ignore[union-attr]
+    assert upheld.audit[-1].action == "uphold"
+    won = decide(t, "tg:1", 200.0, 1, 0, "winner", 4)
+    assert (won.match(1, 0).winner, won.match(1, 0).how, won.match(2, 0).a) == (4, How.ORGANISER, 4)  # type: ignore[union-attr]
+    # a final result of the running round may still be changed: its winner has not played on
+    again = decide(upheld, "tg:1", 210.0, 1, 0, "winner", 4)
+    assert again.match(2, 0).a == 4  # type: ignore[union-attr]
+    replayed = decide(upheld, "tg:1", 220.0, 1, 0, "replay")
+    m = replayed.match(1, 0)
+    assert m is not None and (m.status, m.winner, m.table_id, m.flagged_by) == (MatchStatus.CALLED, None, None, None)
+    assert replayed.match(2, 0).a is None and replayed.rounds[0].deadline == 220.0 + 5 * MINUTE  # type: ignore[union-attr]
+    assert replayed.next_at == 220.0 + 5 * MINUTE and replayed.audit[-1].action == "replay"
+    out = decide(t, "tg:1", 230.0, 1, 0, "disqualify", 1)
+    assert out.entry(1).disqualified and out.match(1, 0).winner == 4 and out.match(2, 0).a == 4  # type: ignore[union-attr]
+    assert out.audit[-1].action == "disqualify"
+
+
+def test_an_organiser_decision_that_cannot_be_taken_is_refused() -> None:
+    t = played(start(with_pairs(4), 10.0), 1, 0, {0, 2}, 100.0)
+    refused("decision", decide, t, "tg:1", 200.0, 1, 0, "dance")
+    refused("no_such_match", decide, t, "tg:1", 200.0, 1, 5, "uphold")
+    refused("no_such_match", decide, t, "tg:1", 200.0, 2, 0, "uphold")  # the final is not drawn yet
+    refused("not_decidable", decide, t, "tg:1", 200.0, 1, 1, "replay")  # called, not played
+    refused("bad_pair", decide, t, "tg:1", 200.0, 1, 0, "winner", 2)  # pair 2 plays in the other match
+    refused("bad_pair", decide, t, "tg:1", 200.0, 1, 0, "winner", None)
+    final = deadline(played(t, 1, 1, {0, 2}, 200.0, table_id=10), 700.0)
+    refused("not_in_review", decide, final, "tg:1", 750.0, 1, 0, "uphold")
+    nxt = deadline(final, 800.0)
+    assert len(nxt.rounds) == 2
+    refused("too_late", decide, nxt, "tg:1", 900.0, 1, 0, "winner", 4)  # its winner has played on
+    over = deadline(nxt, 800.0 + 5 * MINUTE)  # nobody came to the final
+    assert over.status == TourneyStatus.FINISHED
+    refused("over", decide, over, "tg:1", 2000.0, 2, 0, "replay")
+    with_ai = start(with_pairs(3, ai_allowed=True), 10.0)
+    refused("ai_pair", decide, with_ai, "tg:1", 20.0, 1, 0, "winner", 4)
+    assert parse_match("1-2") == (1, 1) and parse_match("2") is None and parse_match("0-1") is None
+
+
+def test_a_disqualified_pair_still_listed_later_is_skipped_and_its_opponent_has_a_bye() -> None:
+    t = played(start(with_pairs(4, review_minutes=0), 10.0), 1, 0, {0, 2}, 100.0)
+    assert t.match(2, 0).a == 1  # type: ignore[union-attr]
+    t = replace(t, entries=tuple(replace(e, disqualified=e.number == 1) for e in t.entries))  # as a format may
+    t = played(t, 1, 1, {0, 2}, 200.0, table_id=10)
+    final = t.match(2, 0)
+    assert final is not None and (final.a, final.how, final.winner) == (None, How.BYE, 2)
+    assert t.status == TourneyStatus.FINISHED and champion(t) == t.entry(2)
+
+
+async def test_a_flag_and_a_decision_through_the_dispatch_are_checked_told_and_logged() -> None:
+    h = make_manager(MemoryRepository(), FakeClock(1_800_000_000.0))
+    service, tours = Service(h.manager), h.manager.tournaments
+    told: list[tuple[int, str | None]] = []
+
+    async def on_flag(t: Tournament, m: TMatch) -> None:
+        told.append((m.slot, m.flagged_by))
+
+    tours.on_flag(on_flag)
+    t = await service.dispatch(NewTournament("tarneeb41", pairing="fixed", start_minutes=0, checkin_minutes=0),
+                               admin(ORGANISER))
+    for i, p in enumerate(PEOPLE[:4]):
+        await service.dispatch(TournamentAction("register", pair=None if i % 2 == 0 else i // 2 + 1), Actor(p, CHAT))
+    await service.dispatch(TournamentAction("start"), Actor(ORGANISER, CHAT))
+    stored = await h.repo.get_tournament(t.tournament_id)
+    assert stored is not None and stored.status == TourneyStatus.RUNNING
+    now = h.clock.now()
+    await h.repo.save_tournament(played(stored, 1, 0, {0, 2}, now))  # its table ended (as _record_if_match does)
+    with pytest.raises(TableError) as e:
+        await service.dispatch(TournamentAction("flag", reason="x"), Actor(PEOPLE[5], CHAT))
+    assert e.value.params["reason"] == "no_review"
+    flagged = await service.dispatch(TournamentAction("flag", reason="a card was misplayed"), Actor(PEOPLE[2], CHAT))
+    assert told == [(0, PEOPLE[2].player_id)] and flagged.match(1, 0).flagged_by == PEOPLE[2].player_id  # type: ignore[union-attr]
+    with pytest.raises(TableError) as e:
+        await service.dispatch(TournamentAction("flag"), Actor(PEOPLE[3], CHAT))
+    assert e.value.params["reason"] == "flagged" and len(told) == 1
+    before = await h.repo.get_tournament(t.tournament_id)
+    for cmd, who, reason in ((TournamentAction("decide", match="1-1", decision="uphold"), PEOPLE[0], "organiser_only"),
+                             (TournamentAction("decide", match="one", decision="uphold"), ORGANISER, "no_such_match"),
+                             (TournamentAction("decide", match="1-1", decision="winner", pair=7), ORGANISER,
+                              "bad_pair")):
+        with pytest.raises(TableError) as e:
+            await service.dispatch(cmd, Actor(who, CHAT))
+        assert e.value.params["reason"] == reason
+    assert await h.repo.get_tournament(t.tournament_id) == before
+    h.clock.advance(60 * MINUTE)
+    await tours.tick()  # flagged: no window ends
+    assert (await h.repo.get_tournament(t.tournament_id)).status == TourneyStatus.RUNNING  # type: ignore[union-attr]
+    done = await service.dispatch(TournamentAction("decide", match="1-1", decision="winner", pair=2), admin(PEOPLE[5]))
+    assert done.status == TourneyStatus.FINISHED and champion(done) == done.entry(2)  # an admin may decide too
+    assert [(a.actor, a.action) for a in done.audit][-2:] == [(PEOPLE[5].player_id, "winner"), ("bot", "champion")]
+    audit = await service.dispatch(TournamentAction("audit"), Actor(PEOPLE[7], CHAT))
+    assert [a.action for a in audit.audit].count("flag") == 1
+
+
+async def test_two_processes_close_one_review_window_once(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "t.db"
+    repos = [SQLiteRepository(path), SQLiteRepository(path)]
+    for r in repos:
+        await r.open()
+    clock = FakeClock(1_800_000_000.0)
+    hs = [make_manager(r, clock) for r in repos]
+    try:
+        t = await repos[0].create_tournament(start(with_pairs(2), clock.now()))
+        t = await repos[0].save_tournament(played(t, 1, 0, {0, 2}, clock.now()))
+        assert t.next_at == clock.now() + 10 * MINUTE
+        clock.advance(10 * MINUTE)
+        import asyncio
+        await asyncio.gather(*(h.manager.tournaments.tick() for h in hs))
+        stored = await repos[1].get_tournament(t.tournament_id)
+        assert stored is not None and stored.status == TourneyStatus.FINISHED and champion(stored) == stored.entry(1)
+        assert [a.action for a in stored.audit].count("played") == 1 and stored.next_at is None
     finally:
         for h in hs:
             await h.manager.close()

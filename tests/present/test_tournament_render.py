@@ -14,7 +14,14 @@ from bot.core.tournaments import check_in, deadline, register, start
 from bot.present import codec
 from bot.present.i18n import translator
 from bot.present.render.tournaments import render_tournament
-from storage.tournaments import Tournament, TourneyStatus
+from storage.tournaments import MatchStatus, Tournament, TourneyStatus
+
+_MARKS = str.maketrans(dict.fromkeys([0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F]))
+
+
+def plain(text: str) -> str:
+    return text.translate(_MARKS)
+
 
 PEOPLE = [Person(f"tg:{i}", n) for i, n in enumerate(["سارة", "Omar", "Lina", "هادي", "Maya", "Karim"], start=11)]
 
@@ -53,3 +60,41 @@ def test_a_forged_tournament_button_is_refused(payload: str) -> None:
     with pytest.raises(TableError) as e:
         codec.to_command(payload)
     assert e.value.code == Refusal.BAD_ACTION
+
+
+def test_a_result_in_review_shows_its_end_and_a_flag_button_and_a_flag_shows_who_flagged_it() -> None:
+    from bot.core.tournaments import flag, table_ended
+
+    t = start(replace(fixed(4), ai_allowed=False, review_minutes=10), 0.0)
+    m = replace(t.match(1, 0), status=MatchStatus.PLAYING, table_id=9)  # type: ignore[arg-type]
+    t = table_ended(replace(t, matches=(m,)), m, {0, 2}, 1_800_000_000.0)  # the review ends at 08:10 UTC
+    en = render_tournament(t, translator("en"), 1_800_000_000.0)
+    assert "1-1 · سارة & Omar v Lina & هادي: سارة & Omar won, result in review until 08:10 UTC" in plain(en.text)
+    flag_button = [b for row in en.buttons for b in row if b.label == "Flag the result"]
+    assert flag_button and codec.to_command(flag_button[0].payload or "") == TournamentAction("flag", 3)
+    assert not [b for row in render_tournament(t, translator("en"), 1_800_000_600.0).buttons for b in row
+                if b.label == "Flag the result"]  # the window is over (the tick has not run yet)
+    ar = render_tournament(flag(t, "tg:13", 1_800_000_100.0, "x"), translator("ar", "arabic"), 1_800_000_100.0)
+    assert "واعترض Lina، والقرار للمنظّم" in plain(ar.text) and not [b for row in ar.buttons for b in row]
+
+
+def test_the_organiser_reads_a_flag_with_the_pairs_the_deals_and_the_replay_link() -> None:
+    from bot.core.tournaments import flag, table_ended
+    from bot.present.render.tournaments import render_audit, render_flag_notice
+
+    t = start(replace(fixed(4), ai_allowed=False), 0.0)
+    m = replace(t.match(1, 0), status=MatchStatus.PLAYING, table_id=9)  # type: ignore[arg-type]
+    t = flag(table_ended(replace(t, matches=(m,)), m, {1, 3}, 100.0), "tg:11", 150.0, "the bid was hidden")
+    m = t.match(1, 0)
+    assert m is not None
+    msg = render_flag_notice(t, m, ["Deal 1: Team A 12, Team B 3"], "https://m.example/replay/9#k=x",
+                             "/tournament decide 1-1", translator("en"))
+    assert plain(msg.text).split("\n") == [
+        "🚩 سارة flagged match 1-1 of the tournament.", "Reason: the bid was hidden", "Pair 1: سارة & Omar",
+        "Pair 2: Lina & هادي", "Recorded result: Lina & هادي won.", "Deal 1: Team A 12, Team B 3",
+        "The replay of every deal: https://m.example/replay/9#k=x",
+        "Decide in the group with /tournament decide 1-1: uphold, winner (with a pair's number), replay, or "
+        "disqualify (with a pair's number)."]
+    log = plain(render_audit(t, translator("en")).text)
+    assert "00:02 · سارة: flagged match 1-1: the bid was hidden" in log
+    assert "Pairs: 1. سارة & Omar; 2. Lina & هادي" in log

@@ -5,6 +5,7 @@ wins), a chat has one open tournament, due steps are found by time, and an expor
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,13 +39,16 @@ def a_tournament(chat: str = "tg:-100") -> Tournament:
 
 def running(t: Tournament) -> Tournament:
     return replace(
-        t, status=TourneyStatus.RUNNING, message_id="55", next_at=2800.0,
+        t, status=TourneyStatus.RUNNING, message_id="55", next_at=2800.0, review_minutes=10,
         players=(TPlayer("tg:1", "سارة", 1001.0, True, 1), TPlayer("tg:2", "Omar", 1002.0, True, 1),
                  TPlayer("tg:3", "Lina", 1003.0, False, None)),
-        entries=(TEntry(1, ("tg:1", "tg:2")), TEntry(2, ("ai:normal:1", "ai:normal:2"), ai=True)),
+        entries=(TEntry(1, ("tg:1", "tg:2")), TEntry(2, ("ai:normal:1", "ai:normal:2"), ai=True),
+                 TEntry(3, ("tg:3", "tg:4"), disqualified=True)),
         rounds=(TRound(1, 2200.0, 2800.0),),
         matches=(TMatch(1, 0, 1, 2, MatchStatus.PLAYING, table_id=7, ready=("tg:1", "tg:2")),
-                 TMatch(1, 1, 3, None, MatchStatus.DONE, winner=3, how=How.BYE, decided_at=2200.0)),
+                 TMatch(1, 1, 3, None, MatchStatus.DONE, winner=3, how=How.BYE, decided_at=2200.0),
+                 TMatch(1, 2, 4, 5, MatchStatus.REVIEW, table_id=8, winner=5, how=How.PLAYED, decided_at=2500.0,
+                        review_until=3100.0, flagged_by="tg:4", flag_reason="رفض الورقة")),
         audit=(TAudit(1, 2200.0, "bot", "bye", "1:1"),))
 
 
@@ -103,7 +107,7 @@ async def test_tournaments_survive_an_export_and_import(repo: Repo, tmp_path: Pa
     assert isinstance(repo, SQLiteRepository)
     out = io.StringIO()
     counts = await export_database(repo, out)
-    assert counts["tournaments"] == 1 and counts["tournament_matches"] == 2 and counts["tournament_audit"] == 1
+    assert counts["tournaments"] == 1 and counts["tournament_matches"] == 3 and counts["tournament_audit"] == 1
     target = SQLiteRepository(tmp_path / "copy.db")
     await target.open()
     try:
@@ -112,3 +116,15 @@ async def test_tournaments_survive_an_export_and_import(repo: Repo, tmp_path: Pa
         assert (await target.create_tournament(a_tournament("tg:-300"))).tournament_id == t.tournament_id + 1
     finally:
         await target.close()
+
+
+def test_an_export_made_before_the_review_window_reads_its_tournaments_with_no_window() -> None:
+    from storage.transfer import FORMAT, TABLES, VERSION, read_export
+
+    old = {"tournaments": TABLES["tournaments"][:-1], "tournament_entries": TABLES["tournament_entries"][:-1],
+           "tournament_matches": TABLES["tournament_matches"][:-3]}
+    lines = [json.dumps({"format": FORMAT, "version": VERSION, "schema": 12})]
+    lines += [json.dumps([name, list(range(len(cols)))]) for name, cols in old.items()]
+    rows = dict(read_export(lines))
+    assert rows["tournaments"][-1] == 0 and rows["tournament_entries"][-1] == 0
+    assert rows["tournament_matches"][-3:] == (None, None, "")

@@ -49,7 +49,14 @@ TOURNAMENT_ACTIONS = [
     Choice(name="ready for my match · جاهز لمباراتي", value="ready"),
     Choice(name="start now (organiser) · ابدأ الآن", value="start"),
     Choice(name="cancel (organiser) · ألغِ البطولة", value="cancel"),
+    Choice(name="flag my match's result · اعترض على نتيجة مباراتي", value="flag"),
+    Choice(name="decide a match (organiser) · قرار في مباراة", value="decide"),
+    Choice(name="the log · سجلّ البطولة", value="audit"),
 ]
+DECISION_CHOICES = [Choice(name="uphold the result · أقرّ النتيجة", value="uphold"),
+                    Choice(name="set the winner (pair) · حدّد الفائز", value="winner"),
+                    Choice(name="replay the match · أعد المباراة", value="replay"),
+                    Choice(name="disqualify a pair (pair) · استبعد زوجًا", value="disqualify")]
 PAIR_GAME_CHOICES = GAME_CHOICES[:2]
 PAIRING_CHOICES = [Choice(name="partners drawn at the start · الشركاء بالقرعة", value="draw"),
                    Choice(name="pairs register together · أزواج ثابتة", value="fixed")]
@@ -137,8 +144,13 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                            round_minutes="new: minutes to be ready for a match · دقائق الاستعداد للمباراة",
                            ai="new: byes are played against an AI pair · الاستراحة ضد زوج ذكاء اصطناعي",
                            target="new: points to win a match · نقاط الفوز",
-                           pair="register: join fixed pair number · انضم إلى الزوج رقم")
-    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES)
+                           pair="register: join fixed pair number; decide: the pair · رقم الزوج",
+                           review="new: minutes a played result stays in review · دقائق مراجعة النتيجة",
+                           match="decide: the match, as 1-2 (round-number) · المباراة",
+                           decision="decide: what the organiser decides · القرار",
+                           reason="flag: why, in a few words · السبب")
+    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES,
+                          decision=DECISION_CHOICES)
     @app_commands.rename(round_minutes="round")
     async def tournament(interaction: Interaction, action: Choice[str] | None = None,
                          game: Choice[str] | None = None, pairing: Choice[str] | None = None,
@@ -146,11 +158,16 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                          checkin: app_commands.Range[int, 0, 10080] | None = None,
                          round_minutes: app_commands.Range[int, 1, 10080] | None = None,
                          ai: bool | None = None, target: app_commands.Range[int, 1, 1000] | None = None,
-                         pair: app_commands.Range[int, 1, 64] | None = None) -> None:
+                         pair: app_commands.Range[int, 1, 64] | None = None,
+                         review: app_commands.Range[int, 0, 10080] | None = None,
+                         match: app_commands.Range[str, 1, 12] | None = None,
+                         decision: Choice[str] | None = None,
+                         reason: app_commands.Range[str, 0, 200] | None = None) -> None:
         await tournaments.tournament(handlers, interaction, action.value if action else "show",
                                      game=game.value if game else None, pairing=pairing.value if pairing else None,
                                      start=start, checkin=checkin, round_minutes=round_minutes, ai=ai, target=target,
-                                     pair=pair)
+                                     pair=pair, review=review, match=match,
+                                     decision=decision.value if decision else None, reason=reason)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",

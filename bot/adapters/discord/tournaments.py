@@ -10,6 +10,11 @@ One subcommand whose ``action`` says what to do (the fake and Discord both take 
                                             what the message's buttons do (pair: join fixed pair n)
     /majlis tournament action:start | cancel
                                             the organiser (or Manage Server)
+    /majlis tournament action:flag [reason:<words>]
+                                            a player flags their match while its result is in review
+    /majlis tournament action:decide match:<round>-<n> decision:<uphold|winner|replay|disqualify> [pair:<n>]
+                                            the organiser (or Manage Server) decides a match
+    /majlis tournament action:audit         the tournament's log (to the asker)
 
 The tournament's message is the channel's, posted and edited by
 :class:`~bot.present.tournament_notices.Brackets` (set up by the client); its buttons (codec verb
@@ -27,10 +32,10 @@ from bot.core.commands import NewTournament, TournamentAction
 from bot.core.errors import TableError
 from bot.present.keys import tournament_key
 from bot.present.outbox.hub import OutboxHub
-from bot.present.render.tournaments import render_tournament
+from bot.present.render.tournaments import render_audit, render_tournament
 
 #: The ``action`` choices, in the order Discord shows them.
-ACTIONS = ("show", "new", "register", "withdraw", "checkin", "ready", "start", "cancel")
+ACTIONS = ("show", "new", "register", "withdraw", "checkin", "ready", "start", "cancel", "flag", "decide", "audit")
 #: How Discord's "there is no tournament" names the command that starts one.
 NEW_COMMAND = "/majlis tournament action:new"
 
@@ -38,7 +43,8 @@ NEW_COMMAND = "/majlis tournament action:new"
 async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, game: str | None = None,
                      pairing: str | None = None, start: int | None = None, checkin: int | None = None,
                      round_minutes: int | None = None, ai: bool | None = None, target: int | None = None,
-                     pair: int | None = None) -> None:
+                     pair: int | None = None, review: int | None = None, match: str | None = None,
+                     decision: str | None = None, reason: str | None = None) -> None:
     """``/majlis tournament`` (see the module): acknowledged at once, answered to the asker only."""
     await h.ack(interaction)
     t = await h.translator_for(interaction)
@@ -51,11 +57,23 @@ async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, g
                 return
             fields: dict[str, Any] = {}
             for name, value in (("pairing", pairing), ("start_minutes", start), ("checkin_minutes", checkin),
-                                ("round_minutes", round_minutes), ("ai", ai)):
+                                ("round_minutes", round_minutes), ("ai", ai), ("review_minutes", review)):
                 if value is not None:
                     fields[name] = value
             await h.dispatch(NewTournament(game, options={"target": target} if target else None, **fields),
                              interaction)  # the message is posted by the tournament's listener
+        elif action == "audit":  # the log, to the asker alone
+            tour = await h.dispatch(TournamentAction("audit"), interaction)
+            await h.answer(interaction, render_audit(tour, t).text)
+            return
+        elif action == "flag":
+            await h.dispatch(TournamentAction("flag", reason=reason or ""), interaction)
+            await h.answer(interaction, t.gettext("Flagged: the result waits for the organiser's decision."))
+            return
+        elif action == "decide":
+            await h.dispatch(TournamentAction("decide", pair=pair, match=match, decision=decision or ""), interaction)
+            await h.answer(interaction, t.gettext("Decided: the tournament's message and the log show it."))
+            return
         elif action in ACTIONS[2:]:
             await h.dispatch(TournamentAction(action, pair=pair), interaction)
         else:

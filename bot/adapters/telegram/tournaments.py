@@ -1,10 +1,15 @@
 """``/tournament`` in a Telegram group (bot/core/tournaments.py, docs/tournaments.md).
 
     /tournament                         the group's tournament message, posted anew
-    /tournament new <game> [draw|fixed] [start=<min>] [checkin=<min>] [round=<min>] [ai=on|off] [<option>=<value> …]
+    /tournament new <game> [draw|fixed] [start=<min>] [checkin=<min>] [round=<min>] [review=<min>] [ai=on|off]
+                    [<option>=<value> …]
                                         an admin makes a pair knockout of tarneeb41 or tarneeb
     /tournament register|withdraw|checkin|ready     what the message's buttons do
+    /tournament flag [<reason>]         a player flags their match while its result is in review
+    /tournament audit                   the tournament's log, with its pairs by number
     /tournament start|cancel            the organiser (or an admin)
+    /tournament decide <round>-<n> uphold|winner <pair>|replay|disqualify <pair>
+                                        the organiser (or an admin) decides a match of the running round
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from bot.core.commands import NewTournament, TournamentAction
 from bot.core.identity import ascii_int
 from bot.present.keys import tournament_key
 from bot.present.outbox.hub import OutboxHub
-from bot.present.render.tournaments import render_tournament
+from bot.present.render.tournaments import render_audit, render_tournament
 
 if TYPE_CHECKING:
     from bot.adapters.telegram.handlers import Handlers
@@ -40,7 +45,7 @@ def parse_new(args: list[str]) -> NewTournament | None:
         key, eq, value = word.lower().partition("=")
         if not eq and key in ("draw", "fixed"):
             fields["pairing"] = key
-        elif key in ("start", "checkin", "round"):
+        elif key in ("start", "checkin", "round", "review"):
             n = ascii_int(value)
             fields[f"{key}_minutes"] = -1 if n is None else n
         elif key == "ai" and value in _ON + _OFF:
@@ -68,6 +73,25 @@ async def tournament(h: Handlers, update: Update, context: ContextTypes.DEFAULT_
                 "Name the game: /tournament new tarneeb41 (or tarneeb), then draw or fixed pairs."))
             return
         await h._command(update, context, cmd)  # the message is posted by the tournament's listener
+        return
+    if word == "flag":
+        if await h._command(update, context, TournamentAction("flag", reason=" ".join(args[1:]))) is not None:
+            await h.reply(dest, (await h.chat_t(dest, user)).gettext(
+                "Flagged: the result waits for the organiser's decision."))
+        return
+    if word == "decide":
+        decision = args[2].lower() if len(args) > 2 else ""
+        pair = ascii_int(args[3]) if len(args) > 3 else None
+        if await h._command(update, context, TournamentAction(
+                "decide", match=args[1] if len(args) > 1 else None, decision=decision,
+                pair=-1 if len(args) > 3 and pair is None else pair)) is not None:  # not a number: "bad_pair"
+            await h.reply(dest, (await h.chat_t(dest, user)).gettext(
+                "Decided: the tournament's message and /tournament audit show it."))
+        return
+    if word == "audit":
+        tour = await h._command(update, context, TournamentAction("audit"))
+        if tour is not None:
+            await h.reply(dest, render_audit(tour, await h.chat_t(dest, user)))
         return
     if word in VERBS:
         await h._command(update, context, TournamentAction(word, pair=ascii_int(args[1]) if len(args) > 1 else None))

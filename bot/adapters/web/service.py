@@ -10,7 +10,8 @@ runner gets a :class:`WebFront` whose buttons go on private hand messages:
 - Telegram: an "Open table" ``web_app`` button to ``<url>/tg?table=<id>`` (the Mini App; the page
   signs in with Telegram's ``initData``, so the address itself carries no secret);
 - Discord: an "Open table" link to a per-player signed address (table and seat inside, expiring);
-- both: the "Open the profile page" link under a ``/profile`` card (:meth:`WebFront.profile_link`).
+- both: the "Open the profile page" link under a ``/profile`` card (:meth:`WebFront.profile_link`), and
+  the replay's link in a flagged tournament match's notice (:meth:`WebFront.replay_link`).
 """
 
 from __future__ import annotations
@@ -74,6 +75,13 @@ class WebFront:
         if not self.config.url:
             return None
         return self.server.links.profile_url(player_id, league, self.managers.clock.now())
+
+    def replay_link(self, table_id: int) -> str | None:
+        """The signed address of a finished table's replay page (a flagged tournament match's, for its
+        organiser: bot/present/tournament_notices.py)."""
+        if not self.config.url:
+            return None
+        return self.server.links.base_url + self.server.links.replay_path(table_id, self.managers.clock.now())
 
     def watch_button(self, snap: TableSnapshot, t: T) -> Button | None:
         """A spectator's link under a chat's public table (the public view only). Signed from the

@@ -91,6 +91,19 @@ def _tournament(reason: object, t: T, command: str) -> str:
         "not_checkin": lambda: t.gettext("Check-in has not opened yet; you are registered."),
         "no_match": lambda: t.gettext("You have no match waiting for you in this round."),
         "organiser_only": lambda: t.gettext("Only the organiser or an admin may do that."),
+        "no_review": lambda: t.gettext("You played no match whose result is in review."),
+        "review_over": lambda: t.gettext("The review of your match has ended: its result stands."),
+        "flagged": lambda: t.gettext("Your match is flagged already: the organiser decides."),
+        "no_such_match": lambda: t.gettext("There is no such match: name it by round and number, as in 1-2."),
+        "too_late": lambda: t.gettext("That match's round is over: its winner has played on."),
+        "not_decidable": lambda: t.gettext("That match has no result to decide: it is waiting or being played."),
+        "not_in_review": lambda: t.gettext("That match's result is final already: set a winner, replay it or "
+                                           "disqualify a pair."),
+        "bad_pair": lambda: t.gettext("That pair does not play in that match."),
+        "ai_pair": lambda: t.gettext("The AI pair never goes on."),
+        "decision": lambda: t.gettext("Decide with uphold, winner and a pair's number, replay, or disqualify and "
+                                      "a pair's number."),
+        "over": lambda: t.gettext("The tournament is over: its results stand."),
     }
     return texts.get(str(reason), lambda: t.gettext("That is not possible in this tournament."))()
 

@@ -4,13 +4,21 @@ bracket, the champion), with the buttons of its step. Pure: a tournament, the ti
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Iterable
 
+import engine
+from bot.core.advice import engine_options
+from bot.core.model import TableSnapshot
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
+from bot.core.views import events_of
 from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import game_name
+from bot.present.render.common import score_lines, winners_text
 from bot.present.render.message import Button, OutMessage, rows
-from storage.tournaments import How, MatchStatus, TMatch, Tournament, TourneyStatus
+from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
+from storage.tournaments import How, MatchStatus, TAudit, TMatch, Tournament, TourneyStatus
 
 #: How many open fixed pairs get a "Partner …" button (the others are named in the text).
 OPEN_PAIR_BUTTONS = 6
@@ -22,6 +30,21 @@ def _minutes(seconds: float) -> int:
 
 def _names(t: Tournament) -> dict[str, str]:
     return {p.player_id: p.name for p in t.players}
+
+
+def clock_time(at: float, t: T) -> str:
+    """``at`` as HH:MM (UTC) in the reader's digits."""
+    hm = time.strftime("%H:%M", time.gmtime(at))
+    return "".join(t.number(int(c)) if c.isdigit() else c for c in hm)
+
+
+def match_label(m: TMatch, t: T) -> str:
+    """How a match is named to the organiser: "1-2" (round 1, its second match)."""
+    return t.isolate(f"{t.number(m.round)}-{t.number(m.slot + 1)}")
+
+
+def _in_window(m: TMatch, now: float) -> bool:
+    return m.status == MatchStatus.REVIEW and m.flagged_by is None and (m.review_until or 0.0) > now
 
 
 def pair_name(tour: Tournament, entry: int | None, t: T) -> str:
@@ -36,7 +59,31 @@ def pair_name(tour: Tournament, entry: int | None, t: T) -> str:
 
 
 def _match_line(tour: Tournament, m: TMatch, t: T) -> str:
+    return f"{match_label(m, t)} · {_match_state(tour, m, t)}"
+
+
+def _match_state(tour: Tournament, m: TMatch, t: T) -> str:
     a, b = pair_name(tour, m.a, t), pair_name(tour, m.b, t)
+    if m.status == MatchStatus.REVIEW:
+        winner = pair_name(tour, m.winner, t) if m.winner is not None else None
+        if m.flagged_by is not None:
+            who = _names(tour).get(m.flagged_by, m.flagged_by)
+            return t.gettext("{a} v {b}: {winner} won; flagged by {name}, the organiser decides", a=a, b=b,
+                             winner=winner, name=who) if winner else \
+                t.gettext("{a} v {b}: the AI pair won; flagged by {name}, the organiser decides", a=a, b=b, name=who)
+        until = clock_time(m.review_until or 0.0, t)
+        return t.gettext("{a} v {b}: {winner} won, result in review until {time} UTC", a=a, b=b, winner=winner,
+                         time=until) if winner else \
+            t.gettext("{a} v {b}: the AI pair won, result in review until {time} UTC", a=a, b=b, time=until)
+    if m.status == MatchStatus.DONE and m.how == How.ORGANISER:
+        out = next((e for e in tour.entries if e.number in (m.a, m.b) and e.disqualified), None)
+        if out is not None:
+            gone = pair_name(tour, out.number, t)
+            return t.gettext("{a} v {b}: {out} disqualified, {winner} go on", a=a, b=b, out=gone,
+                             winner=pair_name(tour, m.winner, t)) if m.winner is not None else \
+                t.gettext("{a} v {b}: {out} disqualified, nobody goes on", a=a, b=b, out=gone)
+        return t.gettext("{a} v {b}: the organiser decided, {winner} go on", a=a, b=b,
+                         winner=pair_name(tour, m.winner, t))
     if m.status == MatchStatus.DONE:
         if m.how == How.BYE:
             return t.gettext("{pair} goes on (bye)", pair=pair_name(tour, m.winner, t)) if m.winner is not None \
@@ -117,7 +164,13 @@ def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
                     "Players of a called match: press Ready within {n} minutes. The side with more people ready "
                     "goes on; if neither has more, both are out.", _minutes(r.deadline - now)))
                 buttons.append([Button(t.gettext("Ready"), codec.encode("o", tid, None, "ready"), style="success")])
-            lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == r.number]
+            mine = [m for m in tour.matches if m.round == r.number]
+            if any(_in_window(m, now) for m in mine):
+                lines.append(t.gettext("A played match's result stands once its review ends. Until then a player "
+                                       "of the match may press Flag; the organiser then decides."))
+                buttons.append([Button(t.gettext("Flag the result"), codec.encode("o", tid, None, "flag"),
+                                       style="danger")])
+            lines += ["• " + _match_line(tour, m, t) for m in mine]
     elif status == TourneyStatus.FINISHED:
         won = champion(tour)
         lines.append(t.gettext("Champions: {pair} 🏆", pair=pair_name(tour, won.number, t)) if won is not None
@@ -130,3 +183,110 @@ def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
         lines.append(t.gettext("Cancelled: fewer than two pairs checked in.") if too_few
                      else t.gettext("Cancelled by the organiser."))
     return OutMessage(t.lines(lines), rows(buttons))
+
+
+# ---------------------------------------------------------------------- the audit log and a flag's notice
+
+#: The most lines of the audit log one message shows (the newest).
+AUDIT_LINES = 40
+
+
+def _match_of(tour: Tournament, detail: str) -> tuple[TMatch | None, list[str]]:
+    """The match an audit line names ("round:slot:…") and the rest of its detail."""
+    parts = detail.split(":", 3)
+    try:
+        m = tour.match(int(parts[0]), int(parts[1]))
+    except (ValueError, IndexError):
+        return None, []
+    return m, parts[2:]
+
+
+def audit_line(tour: Tournament, a: TAudit, t: T) -> str:
+    """One line of the audit log as people read it: when, who, what."""
+    names = _names(tour)
+    who = t.gettext("the bot") if a.actor == "bot" else names.get(a.actor, tour.organiser_name
+                                                                 if a.actor == tour.organiser else a.actor)
+    m, rest = _match_of(tour, a.detail)
+    label = match_label(m, t) if m is not None else "?"
+    pair = pair_name(tour, int(rest[0]), t) if m is not None and rest and rest[0].isdigit() else "—"
+    what = {
+        "start": lambda: t.gettext("started the tournament"),
+        "dropped": lambda: t.gettext("dropped who did not check in: {names}", names=t.join(
+            [names.get(p, p) for p in a.detail.split(",") if p])),
+        "cancelled": lambda: t.gettext("cancelled the tournament"),
+        "bye": lambda: t.gettext("match {match}: {pair} goes on by a bye", match=label, pair=pair),
+        "table": lambda: t.gettext("match {match}: its table opened", match=label),
+        "result": lambda: t.gettext("match {match}: {pair} won at the table, in review", match=label, pair=pair),
+        "played": lambda: t.gettext("match {match}: the result is final, {pair} go on", match=label, pair=pair),
+        "ai_bye": lambda: t.gettext("match {match}: the result against the AI pair is final ({pair})",
+                                    match=label, pair=pair),
+        "forfeit": lambda: t.gettext("match {match}: decided by the forfeit rule ({pair})", match=label, pair=pair),
+        "replay": lambda: t.gettext("match {match}: called again", match=label),
+        "champion": lambda: t.gettext("the champions: {pair}", pair=pair_name(
+            tour, int(a.detail) if a.detail.isdigit() else None, t)),
+        "flag": lambda: t.gettext("flagged match {match}: {reason}", match=label, reason=rest[0] if rest and rest[0]
+                                  else t.gettext("no reason given")),
+        "uphold": lambda: t.gettext("upheld the result of match {match}", match=label),
+        "winner": lambda: t.gettext("set the winner of match {match}: {pair}", match=label, pair=pair),
+        "disqualify": lambda: t.gettext("disqualified {out} in match {match}", match=label, out=pair_name(
+            tour, int(rest[1]) if len(rest) > 1 and rest[1].isdigit() else None, t)),
+        "organiser": lambda: t.gettext("set the winner of match {match}: {pair}", match=label, pair=pair),
+    }.get(a.action, lambda: a.action)()
+    return t.gettext("{time} · {who}: {what}", time=clock_time(a.at, t), who=who, what=what)
+
+
+def render_audit(tour: Tournament, t: T) -> OutMessage:
+    """The tournament's audit log (the newest :data:`AUDIT_LINES`), with its pairs by number."""
+    lines = [t.gettext("🏆 The tournament's log (times in UTC)")]
+    pairs = [e for e in tour.entries if not e.ai]
+    if pairs:
+        lines.append(t.gettext("Pairs:") + " " + t.join(
+            [f"{t.number(e.number)}. {pair_name(tour, e.number, t)}" for e in pairs], "; "))
+    shown = tour.audit[-AUDIT_LINES:]
+    if len(tour.audit) > len(shown):
+        lines.append(t.ngettext("({n} earlier line is not shown)", "({n} earlier lines are not shown)",
+                                len(tour.audit) - len(shown)))
+    lines += [audit_line(tour, a, t) for a in shown]
+    if not tour.audit:
+        lines.append(t.gettext("Nothing has been decided yet."))
+    return OutMessage(t.lines(lines))
+
+
+def deal_results(record: TableRecord, actions: Iterable[ActionRecord], t: T) -> list[str]:
+    """A short line per deal of a finished table (the totals after it), then the winners: what the
+    organiser reads of a flagged match. Rebuilt from the table's seed and action log like the replay."""
+    if record.status in LIVE_STATUSES:
+        return []
+    snap = TableSnapshot(table=record)
+    g = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=engine_options(record.options))
+    out: list[str] = []
+    for a in actions:
+        for e in events_of(g.act(a.seat, a.action)):
+            if e["type"] == "deal_scored":
+                out.append(t.gettext("Deal {n}: {totals}", n=len(out) + 1, totals=t.join(
+                    score_lines(snap, e.get("scores") or {}, record.game, t))))
+            elif e["type"] == "match_over":
+                out.append(winners_text(snap, list(e.get("winner") or []), record.game, t))
+    return out
+
+
+def render_flag_notice(tour: Tournament, m: TMatch, deals: list[str], replay_url: str | None, command: str,
+                       t: T) -> OutMessage:
+    """What the organiser is told, privately, of a flagged match: who flagged it and why, the pairs by
+    number, each deal's result, the replay's link, and how to decide (``command``, the platform's)."""
+    names = _names(tour)
+    who = names.get(m.flagged_by or "", m.flagged_by or "?")
+    lines = [t.gettext("🚩 {name} flagged match {match} of the tournament.", name=who, match=match_label(m, t))]
+    if m.flag_reason:
+        lines.append(t.gettext("Reason: {reason}", reason=m.flag_reason))
+    for number in (m.a, m.b):
+        if number is not None:
+            lines.append(t.gettext("Pair {n}: {pair}", n=t.number(number), pair=pair_name(tour, number, t)))
+    lines.append(t.gettext("Recorded result: {winner} won.", winner=pair_name(tour, m.winner, t))
+                 if m.winner is not None else t.gettext("Recorded result: the AI pair won."))
+    lines += deals
+    if replay_url:
+        lines.append(t.gettext("The replay of every deal: {url}", url=replay_url))
+    lines.append(t.gettext("Decide in the group with {command}: uphold, winner (with a pair's number), replay, "
+                           "or disqualify (with a pair's number).", command=command))
+    return OutMessage(t.lines(lines))

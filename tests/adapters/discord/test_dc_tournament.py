@@ -107,7 +107,7 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
 
     # Alice opens it; three register by the button, Dan by the command; check-in opens on the clock
     ix = await table.slash(alice, "tournament", action="new", game="tarneeb41", start=10, checkin=5,
-                           round=5, target=1)
+                           round=5, target=1, review=0)
     tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
     assert tour is not None and tour.options == {"target": 1} and tour.round_minutes == 5, table.text_of(ix)
     if w["done"]:

@@ -123,7 +123,8 @@ async def test_a_pair_knockout_runs_through_its_message_from_registration_to_the
     tg.add_group(GROUP, admins=[run.organiser.user_id])
     await tg.say(run.organiser.user, GROUP, f"/lang {lang}")
     await tg.wait_for(lambda: tg.bot_messages(GROUP))
-    await tg.say(run.organiser.user, GROUP, f"/tournament new tarneeb41 {pairing} start=10 checkin=5 round=5 {SHORT}")
+    await tg.say(run.organiser.user, GROUP,
+                 f"/tournament new tarneeb41 {pairing} start=10 checkin=5 round=5 review=0 {SHORT}")
     first = await tg.wait_for(lambda: tg.last_bot_message(
         GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
     run.tid = int(first.buttons[0]["callback_data"].split(":")[2])

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from bot.adapters.web import tokens
-from bot.adapters.web.links import PROFILE_TTL, WebLinks
+from bot.adapters.web.links import PROFILE_TTL, REPLAY_TTL, WebLinks
 from bot.adapters.web.service import WebConfig, WebFront
 from bot.adapters.web.tables import ManagerSet
 from bot.adapters.web.tokens import Forged, Grant, sign, verify
@@ -152,3 +152,23 @@ async def test_a_missing_expired_forged_or_other_credential_gets_no_profile(tmp_
             assert "default-src 'none'" in r.headers["Content-Security-Policy"]
         async with s.get(server.base_url + "/static/profile.html") as r:
             assert r.status == 404
+
+
+def test_the_front_signs_a_replay_link_for_a_flagged_match_only_when_the_web_table_has_an_address() -> None:
+    class Clock:
+        def now(self) -> float:
+            return 1000.0
+
+    class Managers(ManagerSet):
+        clock = Clock()  # type: ignore[assignment]
+
+    class Server:
+        links = WebLinks("https://m.example", SECRET)
+
+    front = WebFront(server=Server(), managers=Managers(), config=WebConfig(url="https://m.example"))  # type: ignore[arg-type]
+    url = front.replay_link(9)
+    assert url is not None and url.startswith("https://m.example/replay/9#k=")
+    grant = verify(SECRET, urlsplit(url).fragment.removeprefix("k="), 1000.0)
+    assert (grant.kind, grant.table_id, grant.expires) == ("replay", 9, 1000.0 + REPLAY_TTL)
+    off = WebFront(server=Server(), managers=Managers(), config=WebConfig(url=None))  # type: ignore[arg-type]
+    assert off.replay_link(9) is None
