@@ -126,6 +126,7 @@ def _telegram(config: Config, manager: TableManager, gate: StartGate, front: Any
         start_manager=gate.arrive, close_manager=False, presenter_factory=presenter, limits=config.limits())
     if front is not None:  # /profile's card offers the person's page on the web table
         app.bot_data["majlis"].services.profile_link = front.profile_link
+        app.bot_data["majlis"].services.tournament_link = front.tournament_button
 
     async def start() -> None:
         if not config.telegram_webhook:
@@ -192,6 +193,7 @@ def _discord(config: Config, manager: TableManager, gate: StartGate, front: Any)
     if front is not None:
         client.handlers.web_link = front.discord_button
         client.handlers.profile_link = front.profile_link
+        client.handlers.tournament_link = front.tournament_button
     task: asyncio.Task[None] | None = None
     ready = asyncio.Event()
 

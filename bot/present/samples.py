@@ -156,6 +156,7 @@ NEVER_THE_READER: dict[str, str] = {
     "{a} v {b}: the AI pair won; flagged by {name}, the organiser decides":
         "a tournament's message in its group, the same for everyone",
     "🚩 {name} flagged match {match} of the tournament.": "told to the organiser of another person's flag",
+    "flagged by {name}: the organiser decides": "a tournament's web page, the same for everyone",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})
@@ -462,6 +463,7 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "winner": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "ready": 3, "need": 4,
         "match": t.isolate(f"{t.number(1)}-{t.number(2)}"), "time": "21:40", "what": "…",
         "out": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "url": "https://majlis.example/replay/7#k=…",
+        "round": t.gettext("Round {n} of {total}", n=1, total=3),
     }
 
 

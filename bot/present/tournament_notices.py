@@ -11,13 +11,15 @@ recorded result, each deal's result, and the replay's signed link when the web t
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.core.identity import dm_dest
 from bot.core.tournaments import Tournaments
-from bot.present.i18n import translator
+from bot.present.i18n import T, translator
 from bot.present.keys import tournament_key
 from bot.present.outbox.hub import OutboxHub
 from bot.present.outbox.types import EDIT, NEW
+from bot.present.render.message import Button, OutMessage
 from bot.present.render.tournaments import deal_results, match_label, render_flag_notice, render_tournament
 from storage.tournaments import TMatch, Tournament
 
@@ -27,10 +29,13 @@ log = logging.getLogger(__name__)
 class Brackets:
     """The tournament messages of the chats of one platform (``prefix``, ``"tg:"``) through ``hub``."""
 
-    def __init__(self, tournaments: Tournaments, hub: OutboxHub, prefix: str) -> None:
+    def __init__(self, tournaments: Tournaments, hub: OutboxHub, prefix: str,
+                 link: Callable[[Tournament, T], Button | None] | None = None) -> None:
         self.tournaments = tournaments
         self.hub = hub
         self.prefix = prefix
+        #: The button to the tournament's web page (bot/adapters/web/service.py), when the web runs.
+        self.link = link
         hub.watch_ids("tournament:", self._stored)
         tournaments.on_change(self.show)
         tournaments.on_flag(self.flagged)
@@ -47,7 +52,12 @@ class Brackets:
                 self.hub.remember(chat, key, stored)
         prefs = self.tournaments.manager.prefs
         t = translator(*await prefs.public_lang(chat))
-        self.hub.put(chat, key, render_tournament(tour, t, self.tournaments.manager.clock.now()), EDIT)
+        self.hub.put(chat, key, self.message(tour, t), EDIT)
+
+    def message(self, tour: Tournament, t: T) -> OutMessage:
+        """The tournament's message now, with its web page's button when the web table runs."""
+        link = self.link(tour, t) if self.link is not None else None
+        return render_tournament(tour, t, self.tournaments.manager.clock.now(), link)
 
     async def flagged(self, tour: Tournament, m: TMatch) -> None:
         """Tell the organiser of a flag on match ``m`` (see the module)."""

@@ -20,13 +20,15 @@ from bot.core.commands import Actor, Answers, R
 from bot.core.lang import resolve_lang
 from bot.core.service import Service
 from bot.present.i18n import T, translator
-from bot.present.render.message import OutMessage
+from bot.present.render.message import Button, OutMessage
 from bot.present.season_notices import Standings
 
 if TYPE_CHECKING:
     from bot.adapters.discord.transport import DiscordTransport
     from bot.core.clock import Clock
     from bot.core.manager import TableManager
+    from bot.present.tournament_notices import Brackets
+    from storage.tournaments import Tournament
 
 log = logging.getLogger("bot.adapters.discord.handlers")
 
@@ -48,6 +50,10 @@ class HandlerBase:
         self.profile_link: Callable[[str, str | None], str | None] | None = None
         #: Each channel's standings message (bot/present/season_notices.py), once the outbox exists.
         self.standings: Standings | None = None
+        #: Each channel's tournament message (bot/present/tournament_notices.py), once the outbox exists.
+        self.brackets: Brackets | None = None
+        #: The button to a tournament's web page, when the web table runs (bot/adapters/web/service.py).
+        self.tournament_link: Callable[[Tournament, T], Button | None] | None = None
         limits = limits or CommandLimits()
         self.commands = limits.commands(clock or manager.clock)
         self.presses = limits.presses(clock or manager.clock)

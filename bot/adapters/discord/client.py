@@ -140,7 +140,10 @@ class MajlisMixin:
         if hub is not None:  # a season's end, posted once (bot/present/season_notices.py)
             self.handlers.standings = announce_seasons(self.manager.seasons, hub, "dc:", tables=self.manager,
                                                        repo=self.manager.repo, stats="/majlis stats")
-            Brackets(self.manager.tournaments, hub, "dc:")  # each tournament's message, edited in place
+            handlers = self.handlers  # each tournament's message, edited in place (with its web page's button)
+            handlers.brackets = Brackets(self.manager.tournaments, hub, "dc:",
+                                         link=lambda tour, t: handlers.tournament_link(tour, t)
+                                         if handlers.tournament_link is not None else None)
         if self._sync:
             if self._guild_ids:
                 for gid in self._guild_ids:

@@ -80,8 +80,9 @@ async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, g
             tour = await h.dispatch(TournamentAction("show"), interaction)
             hub = getattr(h.presenter, "hubs", {}).get("dc")
             if isinstance(hub, OutboxHub) and tour.open:  # the one message, posted anew, edited from now on
-                hub.replace(chat_of(interaction), tournament_key(tour.tournament_id),
-                            render_tournament(tour, t, h.manager.clock.now()))
+                msg = h.brackets.message(tour, t) if h.brackets is not None else \
+                    render_tournament(tour, t, h.manager.clock.now())
+                hub.replace(chat_of(interaction), tournament_key(tour.tournament_id), msg)
             else:  # over (or no outbox): where it stands, to the asker
                 await h.answer(interaction, render_tournament(tour, t, h.manager.clock.now()).text)
                 return

@@ -118,7 +118,10 @@ def build_application(
         services.standings = announce_seasons(manager.seasons, presenter.hubs["tg"], "tg:", tables=manager,
                                               repo=manager.repo)
         announce_challenges(manager.challenges, manager.prefs, presenter.hubs["tg"], "tg:")
-        Brackets(manager.tournaments, presenter.hubs["tg"], "tg:")  # each tournament's message, edited in place
+        # each tournament's message, edited in place, with its web page's button when the web runs
+        services.brackets = Brackets(manager.tournaments, presenter.hubs["tg"], "tg:",
+                                     link=lambda tour, t: services.tournament_link(tour, t)
+                                     if services.tournament_link is not None else None)
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

@@ -24,12 +24,14 @@ from bot.core.model import Person, TableSnapshot
 from bot.core.service import Service
 from bot.present.i18n import T, translator
 from bot.present.outbox import NEW
-from bot.present.render.message import OutMessage
+from bot.present.render.message import Button, OutMessage
 from bot.present.season_notices import Standings
 
 if TYPE_CHECKING:
     from bot.adapters.telegram.hands import GroupHands
     from bot.core.manager import TableManager
+    from bot.present.tournament_notices import Brackets
+    from storage.tournaments import Tournament
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,10 @@ class Services:
     profile_link: Callable[[str, str | None], str | None] | None = None
     #: Each chat's standings message (bot/present/season_notices.py), once the outbox exists.
     standings: Standings | None = None
+    #: Each chat's tournament message (bot/present/tournament_notices.py), once the outbox exists.
+    brackets: Brackets | None = None
+    #: The button to a tournament's web page, when the web table runs (bot/adapters/web/service.py).
+    tournament_link: Callable[[Tournament, T], Button | None] | None = None
     #: Per-person limits (bot/core/settings.py), on the manager's clock.
     limits: CommandLimits = field(default_factory=CommandLimits)
     _service: Service | None = None

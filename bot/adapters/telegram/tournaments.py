@@ -99,7 +99,9 @@ async def tournament(h: Handlers, update: Update, context: ContextTypes.DEFAULT_
     tour = await h._command(update, context, TournamentAction("show"))
     if tour is None:
         return
-    msg = render_tournament(tour, await h.chat_t(dest, user), h.s.manager.clock.now())
+    t = await h.chat_t(dest, user)
+    msg = h.s.brackets.message(tour, t) if h.s.brackets is not None else \
+        render_tournament(tour, t, h.s.manager.clock.now())
     if isinstance(h.s.sender, OutboxHub) and tour.open:  # the one message, posted anew and edited from now on
         h.s.sender.replace(dest, tournament_key(tour.tournament_id), msg)
     else:

@@ -13,6 +13,9 @@ LINK_TTL = 6 * 3600
 REPLAY_TTL = 30 * 24 * 3600
 #: How long a profile page's link works (like a replay's: the card it sits under stays in the chat).
 PROFILE_TTL = REPLAY_TTL
+#: How long a tournament page's link works, from the tournament's creation (registration, check-in
+#: and a few rounds fit under it: bot/core/tournaments.py caps each time at a week).
+TOURNAMENT_TTL = 90 * 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,11 @@ class WebLinks:
         token = sign(self.secret, Grant(kind="profile", table_id=0, player_id=player_id, league=league,
                                         expires=now + PROFILE_TTL))
         return f"{self.base_url}/profile#k={token}"
+
+    def tournament_url(self, tournament_id: int, created_at: float) -> str:
+        """The page of a tournament (bracket or standings), signed from its creation so that the
+        message it sits under does not change with the clock."""
+        return f"{self.base_url}/tournament#k={self.token('tournament', tournament_id, created_at, ttl=TOURNAMENT_TTL)}"
 
     def telegram_url(self, table_id: int) -> str:
         """The Mini App address of a table (Telegram adds the signed ``initData``)."""

@@ -21,6 +21,9 @@ Routes:
 - ``GET /profile`` (the page ``static/profile.html``) and ``GET /api/profile?k=<credential>&lang=``: a
   person's profile page and its figures (:mod:`bot.adapters.web.profile`); a missing or expired
   credential gets 401, a forged one or one of another kind 403.
+- ``GET /tournament`` (the page ``static/tournament.html``) and ``GET /api/tournament?k=<credential>``: a
+  tournament's bracket or standings (:mod:`bot.present.render.tournament_page`), in its group's language;
+  the page asks again every few seconds while the tournament is open.
 - ``GET /api/words?lang=``: the page's words, for a page refused before it was told its language.
 """
 
@@ -54,8 +57,10 @@ from bot.core.identity import ascii_int
 from bot.core.manager import TableManager
 from bot.core.model import Person, TableSnapshot
 from bot.core.table import Table
+from bot.present.i18n import translator
 from bot.present.render.advice import advice_text
 from bot.present.render.errors import render_error
+from bot.present.render.tournament_page import tournament_view
 from storage.records import LIVE_STATUSES, TableStatus
 
 log = logging.getLogger(__name__)
@@ -64,9 +69,10 @@ log = logging.getLogger(__name__)
 SDK_FILE = "discord-embedded-app-sdk.mjs"
 STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css", "index.html": "text/html",
                 "activity.mjs": "text/javascript", SDK_FILE: "text/javascript", "profile.html": "text/html",
-                "profile.js": "text/javascript", "profile.css": "text/css"}
+                "profile.js": "text/javascript", "profile.css": "text/css", "tournament.html": "text/html",
+                "tournament.js": "text/javascript", "tournament.css": "text/css"}
 #: The pages (served at their own addresses, never under /static).
-PAGES = ("index.html", "profile.html")
+PAGES = ("index.html", "profile.html", "tournament.html")
 FRAME_ANCESTORS = "'self' https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
 #: Where Discord's clients frame an Activity (desktop, browser, the test builds); only with Activities on.
 DISCORD_ANCESTORS = "https://discord.com https://ptb.discord.com https://canary.discord.com"
@@ -145,6 +151,8 @@ class WebServer:
             web.get("/api/replay/{table_id}", self._replay),
             web.get("/profile", self._profile_page),
             web.get("/api/profile", self._profile),
+            web.get("/tournament", self._tournament_page),
+            web.get("/api/tournament", self._tournament),
             web.get("/api/words", self._words),
         ])
 
@@ -206,6 +214,9 @@ class WebServer:
 
     async def _profile_page(self, request: web.Request) -> web.Response:
         return web.Response(body=self._files["profile.html"], content_type="text/html", charset="utf-8")
+
+    async def _tournament_page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._files["tournament.html"], content_type="text/html", charset="utf-8")
 
     async def _favicon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
@@ -357,6 +368,22 @@ class WebServer:
         manager = self.manager.owner_of_chat(grant.league) if grant.league is not None else self.manager.managers[0]
         hint = request.query.get("lang")
         body = await profile_page(manager, grant.player_id, grant.league, hint[:16] if hint else None)
+        return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def _tournament(self, request: web.Request) -> web.Response:
+        """A tournament's bracket (any process can answer: the tournament is read from storage)."""
+        try:
+            grant = self._grant(request.query.get("k"))
+        except CredentialError as e:
+            return self._deny(e)
+        if grant.kind != "tournament":
+            return self._deny(Forged("not a tournament credential"))
+        tour = await self.manager.repo.get_tournament(grant.table_id)
+        if tour is None:
+            return web.json_response({"error": "no_tournament"}, status=404)
+        manager = self.manager.owner_of_chat(tour.chat_id)
+        t = translator(*await manager.prefs.public_lang(tour.chat_id))
+        body = tournament_view(tour, t, self.now())
         return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     # -- the live table -------------------------------------------------------------------------

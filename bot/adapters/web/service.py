@@ -10,8 +10,9 @@ runner gets a :class:`WebFront` whose buttons go on private hand messages:
 - Telegram: an "Open table" ``web_app`` button to ``<url>/tg?table=<id>`` (the Mini App; the page
   signs in with Telegram's ``initData``, so the address itself carries no secret);
 - Discord: an "Open table" link to a per-player signed address (table and seat inside, expiring);
-- both: the "Open the profile page" link under a ``/profile`` card (:meth:`WebFront.profile_link`), and
-  the replay's link in a flagged tournament match's notice (:meth:`WebFront.replay_link`).
+- both: the "Open the profile page" link under a ``/profile`` card (:meth:`WebFront.profile_link`), the
+  replay's link in a flagged tournament match's notice (:meth:`WebFront.replay_link`), and the
+  "Bracket on the web" link under a tournament's message (:meth:`WebFront.tournament_button`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.core.manager import TableManager
 from bot.core.model import TableSnapshot
 from bot.present.i18n import T
 from bot.present.render.message import Button
+from storage.tournaments import Tournament
 
 DEFAULT_PORT = 8741
 
@@ -82,6 +84,14 @@ class WebFront:
         if not self.config.url:
             return None
         return self.server.links.base_url + self.server.links.replay_path(table_id, self.managers.clock.now())
+
+    def tournament_button(self, tour: Tournament, t: T) -> Button | None:
+        """The link to a tournament's page under its message (signed from its creation, so that the
+        message does not change with the clock)."""
+        if not self.config.url:
+            return None
+        url = self.server.links.tournament_url(tour.tournament_id, tour.created_at)
+        return Button(t.gettext("Bracket on the web"), url=url)
 
     def watch_button(self, snap: TableSnapshot, t: T) -> Button | None:
         """A spectator's link under a chat's public table (the public view only). Signed from the

@@ -10,7 +10,9 @@ signature the first 16 bytes of HMAC-SHA256 over ``v1.<payload>`` under the inst
 - ``profile``: the profile page of person ``p`` in league ``l`` (a Telegram group, a Discord
   server), or across every chat when ``l`` is null (given only to the person themselves, in their
   private chat: bot/core/service.py). ``t`` is 0; ``l`` is always present, so that a league's
-  link can never be read as an across-chats one.
+  link can never be read as an across-chats one;
+- ``tournament``: the page of tournament ``t`` (its bracket or standings: public to whoever has
+  the link, which sits under the tournament's message in its group).
 
 Nothing in a credential is trusted before :func:`verify` checked its signature and expiry; the
 seat it names is checked again against the live table on every connection and every move.
@@ -27,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 VERSION = "v1"
-KINDS = ("play", "watch", "replay", "profile")
-_KIND_CODE = {"play": "p", "watch": "w", "replay": "r", "profile": "f"}
+KINDS = ("play", "watch", "replay", "profile", "tournament")
+_KIND_CODE = {"play": "p", "watch": "w", "replay": "r", "profile": "f", "tournament": "b"}
 _CODE_KIND = {v: k for k, v in _KIND_CODE.items()}
 SIG_BYTES = 16
 MAX_TOKEN = 600

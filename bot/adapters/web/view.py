@@ -131,6 +131,8 @@ def ui_strings(t: T) -> dict[str, str]:
         "reconnecting": t.gettext("The connection was lost. Reconnecting…"),
         "denied": t.gettext("This link is not valid any more. Open the table again from the chat."),
         "profile_denied": t.gettext("This link is not valid any more. Ask for the profile again in the chat."),
+        "tournament_denied": t.gettext("This link is not valid any more. Open the tournament's page again from "
+                                       "its message in the group."),
         "keys": t.gettext("Keys: arrows choose a card, Enter plays it."),
         "turn_of": t.gettext("to act"),
         "replay": t.gettext("Replay"),

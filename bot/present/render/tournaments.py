@@ -106,8 +106,8 @@ def _match_state(tour: Tournament, m: TMatch, t: T) -> str:
     return t.gettext("{a} v {b}: waiting", a=a, b=b)
 
 
-def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
-    """The tournament's message now, with the buttons of its step."""
+def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = None) -> OutMessage:
+    """The tournament's message now, with the buttons of its step (and ``link``, its web page, last)."""
     tid = tour.tournament_id
     kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
     lines = [t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game_name(tour.game, t), kind=kind),
@@ -182,6 +182,8 @@ def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
         too_few = any(a.action == "cancelled" and a.detail == "too_few" for a in tour.audit)
         lines.append(t.gettext("Cancelled: fewer than two pairs checked in.") if too_few
                      else t.gettext("Cancelled by the organiser."))
+    if link is not None:
+        buttons.append([link])
     return OutMessage(t.lines(lines), rows(buttons))
 
 

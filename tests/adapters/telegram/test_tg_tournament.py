@@ -38,10 +38,10 @@ WORDS = {
            "no_match": "You have no match waiting for you in this round."},
     "ar": {"title": "خروج المغلوب للأزواج", "register": "سجّلني", "checkin": "أكّد حضورك",
            "start": "ابدأ الآن (للمنظّم)", "ready": "جاهز", "partner": "شارك {name}",
-           "playing": "عم يلعبوا هلّق", "champions": "الأبطال:", "forfeit": "لغياب الخصم", "final": "النهائي",
+           "playing": "يلعبان الآن", "champions": "الأبطال:", "forfeit": "لغياب الخصم", "final": "النهائي",
            "round1": "الدور 1:", "next": "الجميع جاهزون، ويلعبون حين تفرغ الطاولة",
            "organiser_only": "هذا للمنظّم أو لمشرف المجموعة فقط.",
-           "no_match": "ما عندك مباراة بتنتظرك بهالدور."},
+           "no_match": "ليست لديك مباراة تنتظرك في هذا الدور."},
 }
 _MARKS = str.maketrans(dict.fromkeys([0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F]))
 
