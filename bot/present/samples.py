@@ -453,6 +453,7 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "kind": t.gettext("drawn pairs"), "pair": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "),
         "a": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "b": t.gettext("🤖 AI pair"),
         "winner": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "ready": 3, "need": 4,
+        "buchholz": 5, "most": 15,
     }
 
 

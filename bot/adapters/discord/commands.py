@@ -53,6 +53,9 @@ TOURNAMENT_ACTIONS = [
 PAIR_GAME_CHOICES = GAME_CHOICES[:2]
 PAIRING_CHOICES = [Choice(name="partners drawn at the start · الشركاء بالقرعة", value="draw"),
                    Choice(name="pairs register together · أزواج ثابتة", value="fixed")]
+FORMAT_CHOICES = [Choice(name="knockout · خروج المغلوب", value="knockout"),
+                  Choice(name="Swiss · النظام السويسري", value="swiss"),
+                  Choice(name="round robin · دوري", value="roundrobin")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
 
@@ -129,7 +132,7 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                               ai: bool | None = None) -> None:
         await seasons.season_settings(handlers, interaction, length, minimum, ai)
 
-    @group.command(name="tournament", description="This channel's pair knockout · بطولة القناة")
+    @group.command(name="tournament", description="This channel's pair tournament · بطولة القناة")
     @app_commands.describe(action="What to do (default: show its message) · ماذا تفعل",
                            game="new: the game · اللعبة", pairing="new: how pairs are made · كيف تتشكّل الأزواج",
                            start="new: minutes until the start · دقائق حتى البداية",
@@ -137,8 +140,11 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                            round_minutes="new: minutes to be ready for a match · دقائق الاستعداد للمباراة",
                            ai="new: byes are played against an AI pair · الاستراحة ضد زوج ذكاء اصطناعي",
                            target="new: points to win a match · نقاط الفوز",
-                           pair="register: join fixed pair number · انضم إلى الزوج رقم")
-    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES)
+                           pair="register: join fixed pair number · انضم إلى الزوج رقم",
+                           format="new: knockout, Swiss or round robin · نظام البطولة",
+                           rounds="new, Swiss: how many rounds · عدد جولات النظام السويسري")
+    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES,
+                          format=FORMAT_CHOICES)
     @app_commands.rename(round_minutes="round")
     async def tournament(interaction: Interaction, action: Choice[str] | None = None,
                          game: Choice[str] | None = None, pairing: Choice[str] | None = None,
@@ -146,11 +152,13 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                          checkin: app_commands.Range[int, 0, 10080] | None = None,
                          round_minutes: app_commands.Range[int, 1, 10080] | None = None,
                          ai: bool | None = None, target: app_commands.Range[int, 1, 1000] | None = None,
-                         pair: app_commands.Range[int, 1, 64] | None = None) -> None:
+                         pair: app_commands.Range[int, 1, 64] | None = None,
+                         format: Choice[str] | None = None,
+                         rounds: app_commands.Range[int, 1, 15] | None = None) -> None:
         await tournaments.tournament(handlers, interaction, action.value if action else "show",
                                      game=game.value if game else None, pairing=pairing.value if pairing else None,
                                      start=start, checkin=checkin, round_minutes=round_minutes, ai=ai, target=target,
-                                     pair=pair)
+                                     pair=pair, fmt=format.value if format else None, rounds=rounds)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",

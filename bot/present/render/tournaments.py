@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from bot.core import leagues
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
 from bot.present import codec
 from bot.present.i18n import T
@@ -37,6 +38,8 @@ def pair_name(tour: Tournament, entry: int | None, t: T) -> str:
 
 def _match_line(tour: Tournament, m: TMatch, t: T) -> str:
     a, b = pair_name(tour, m.a, t), pair_name(tour, m.b, t)
+    if m.status == MatchStatus.DONE and leagues.is_league(tour):
+        return _league_result(tour, m, t, a, b)
     if m.status == MatchStatus.DONE:
         if m.how == How.BYE:
             return t.gettext("{pair} goes on (bye)", pair=pair_name(tour, m.winner, t)) if m.winner is not None \
@@ -59,14 +62,80 @@ def _match_line(tour: Tournament, m: TMatch, t: T) -> str:
     return t.gettext("{a} v {b}: waiting", a=a, b=b)
 
 
+def _league_result(tour: Tournament, m: TMatch, t: T, a: str, b: str) -> str:
+    """A decided match of a Swiss or a round robin: who scored (nobody goes on or out)."""
+    winner = pair_name(tour, m.winner, t) if m.winner is not None else None
+    if m.how == How.BYE:
+        return t.gettext("{pair}: a bye, scored as a win", pair=a)
+    if m.how == How.FORFEIT:
+        return t.gettext("{a} v {b}: {winner} won by forfeit", a=a, b=b, winner=winner) if winner \
+            else t.gettext("{a} v {b}: nobody came, no points", a=a, b=b)
+    if winner is None:
+        return t.gettext("{a} v {b}: the AI pair won, no points", a=a, b=b)
+    return t.gettext("{a} v {b}: {winner} won", a=a, b=b, winner=winner)
+
+
+def _standings(tour: Tournament, t: T) -> list[str]:
+    """The standings table: rank, pair, points and the first tie-break (Buchholz)."""
+    out = []
+    for rank, s in enumerate(leagues.table(tour), start=1):
+        out.append(f"{t.number(rank)}. " + t.ngettext(
+            "{pair}: {n} point, Buchholz {buchholz}", "{pair}: {n} points, Buchholz {buchholz}", s.points,
+            pair=pair_name(tour, s.entry, t), buchholz=t.number(s.buchholz)))
+    return out
+
+
+def _league_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]]) -> None:
+    """A Swiss or a round robin being played: the standings after the rounds played, then the current
+    round's matches under its heading."""
+    r = current_round(tour)
+    if r is None:
+        return
+    if r.number > 1:
+        lines.append(t.gettext("Standings after round {n}:", n=r.number - 1))
+        lines += _standings(tour, t)
+    lines.append(t.gettext("Round {n} of {total}", n=r.number, total=rounds_count(tour)))
+    if any(m.status == MatchStatus.CALLED for m in tour.matches if m.round == r.number):
+        lines.append(t.ngettext(
+            "Players of a called match: press Ready within {n} minute. The side with more people ready "
+            "wins; if neither has more, neither scores.",
+            "Players of a called match: press Ready within {n} minutes. The side with more people ready "
+            "wins; if neither has more, neither scores.", _minutes(r.deadline - now)))
+        buttons.append([Button(t.gettext("Ready"), codec.encode("o", tour.tournament_id, None, "ready"),
+                               style="success")])
+    lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == r.number]
+
+
+def _league_finished(tour: Tournament, t: T, lines: list[str]) -> None:
+    won = champion(tour)
+    lines.append(t.gettext("Champions: {pair} 🏆", pair=pair_name(tour, won.number, t)) if won is not None
+                 else t.gettext("The tournament is over: no pair won a game."))
+    lines.append(t.gettext("Final standings:"))
+    lines += _standings(tour, t)
+    last = rounds_count(tour)
+    lines.append(t.gettext("Round {n}:", n=last))
+    lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == last]
+
+
+def _title(tour: Tournament, t: T) -> str:
+    kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
+    game = game_name(tour.game, t)
+    fmt = leagues.kind_of(tour)
+    if fmt == leagues.SWISS:
+        return t.gettext("🏆 {game} tournament: pair Swiss, {kind}", game=game, kind=kind)
+    if fmt == leagues.ROUND_ROBIN:
+        return t.gettext("🏆 {game} tournament: pair round robin, {kind}", game=game, kind=kind)
+    return t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game, kind=kind)
+
+
 def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
     """The tournament's message now, with the buttons of its step."""
     tid = tour.tournament_id
-    kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
-    lines = [t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game_name(tour.game, t), kind=kind),
-             t.gettext("Organiser: {name}", name=tour.organiser_name)]
+    league = leagues.is_league(tour)
+    lines = [_title(tour, t), t.gettext("Organiser: {name}", name=tour.organiser_name)]
     if tour.ai_allowed:
-        lines.append(t.gettext("Byes are played against an AI pair: the people go on only if they win."))
+        lines.append(t.gettext("Byes are played against an AI pair: the people score only if they win.") if league
+                     else t.gettext("Byes are played against an AI pair: the people go on only if they win."))
     buttons: list[list[Button]] = []
     status = tour.status
     if status in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
@@ -101,6 +170,10 @@ def render_tournament(tour: Tournament, t: T, now: float) -> OutMessage:
             buttons += [[Button(t.gettext("Partner {name}", name=names.get(e.players[0], "?")),
                                 codec.encode("o", tid, None, f"register {e.number}"))] for e in open_pairs]
         buttons.append([Button(t.gettext("Start now (organiser)"), codec.encode("o", tid, None, "start"))])
+    elif status == TourneyStatus.RUNNING and league:
+        _league_running(tour, t, now, lines, buttons)
+    elif status == TourneyStatus.FINISHED and league:
+        _league_finished(tour, t, lines)
     elif status == TourneyStatus.RUNNING:
         r = current_round(tour)
         total = rounds_count(tour)
