@@ -12,9 +12,10 @@ matches into games and back; docs/tournaments.md states the rules for people.
   at one side unless every other pairing is worse still.
 - **Swiss** (:func:`swiss_round`): the bye first, to the lowest-ranked entry that has not had one
   (and whose removal leaves the others a pairing without repeats); then a maximum-weight matching of
-  the others (:func:`networkx.max_weight_matching`, maximum cardinality) whose weights, in tiers that
-  never trade against each other, forbid a repeat, prefer equal scores, then balanced sides, then the
-  Dutch order inside a score group (its top half against its bottom half). A pairing without a repeat
+  the others (:func:`networkx.max_weight_matching`, maximum cardinality) whose weights, in tiers each
+  far heavier than the next, forbid a repeat, prefer equal scores, then balanced sides, then the
+  Dutch order inside a score group (its top half against its bottom half); a pairing past the sides'
+  absolute limit (three off, or three in a row) weighs more than a score gap. A pairing without a repeat
   always exists for at most n/2 rounds of n entries (each can still meet at least half the field:
   Dirac's theorem); past that an unlucky history can leave none, and then the matching takes the
   fewest repeats it can: every pair still plays.

@@ -1,4 +1,8 @@
-"""Tournaments run by the bot: a pair knockout of Tarneeb 41 or classic Tarneeb (docs/tournaments.md).
+"""Tournaments run by the bot: pair tournaments of Tarneeb 41 or classic Tarneeb (docs/tournaments.md).
+
+The knockout is here; what is particular to a Swiss and a round robin (their pairings, byes,
+standings and champion) is in :mod:`bot.core.leagues`, called at four marked points (the start, a
+round's opening, the last round's close, :func:`champion`), and :func:`_decide` moves nobody on in a league.
 
 The rules are pure functions of a :class:`~storage.tournaments.Tournament` (a new one back, or the same
 object when nothing changes); :class:`Tournaments` runs them against storage and the tables:
