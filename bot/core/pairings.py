@@ -36,8 +36,11 @@ from dataclasses import dataclass
 import networkx as nx
 
 A, B = "A", "B"
-#: The weight tiers of a Swiss matching: each dominates the sum of all lower tiers over a whole round
-#: (at most 33 entries, 16 edges: a Dutch penalty is < 33**2, a side penalty <= 100, a score gap <= 32**2).
+#: The weight tiers of a Swiss matching. Over a whole round (at most 33 entries, 16 edges; at most 15
+#: rounds): a repeat (10**14) outweighs every score gap and side penalty together (< 6 * 10**12); a
+#: score gap of one point (10**9) outweighs all the ordinary side penalties (16 * 10**7) and Dutch
+#: penalties (< 16 * 33**2); a side past the absolute limit (10**11) outweighs a gap of up to ten points;
+#: a mild side penalty (10**5) outweighs all the Dutch ones. _BASE keeps every weight positive.
 _BASE = 10**17
 _REPEAT = 10**14
 _SCORE = 10**9
@@ -45,7 +48,7 @@ _SIDE = 10**5
 #: How much an entry wants a side: it has had the other side more often (strong), or only the other
 #: side last time (mild: alternation).
 _STRONG, _MILD = 100, 1
-#: A side penalty past the absolute limit outweighs a whole score group's gap (see _side_penalty).
+#: A side past the absolute limit: three off, or three times in a row (see _side_penalty).
 _ABSOLUTE = 10**6
 
 
