@@ -102,8 +102,10 @@ class TRound:
 
 @dataclass(frozen=True, slots=True)
 class TMatch:
-    """A match of round ``round`` at ``slot`` (from 0); its winner goes to slot ``slot // 2`` of the
-    next round. ``a``/``b`` are entry numbers (None: no one, or not known yet while WAITING)."""
+    """A match of round ``round`` at ``slot`` (from 0); in a knockout its winner goes to slot ``slot // 2``
+    of the next round (in a Swiss or round robin the winner scores, and the next round is drawn when
+    this one closes). ``a``/``b`` are entry numbers (None: no one, or not known yet while WAITING);
+    ``a`` sits at seats 1 and 3."""
 
     round: int
     slot: int
@@ -136,7 +138,7 @@ class Tournament:
     tournament_id: int
     chat_id: str
     game: str
-    format: str          # "knockout"
+    format: str          # "knockout", "roundrobin", "swiss" or "swiss:<rounds>" (bot/core/leagues.py)
     pairing: str         # "draw": partners drawn at the start; "fixed": pairs register together
     organiser: str
     organiser_name: str

@@ -304,7 +304,8 @@ class ShowChallenge(Answers[ChallengeView]):
 
 @dataclass(frozen=True, slots=True)
 class NewTournament(Answers[Tournament]):
-    """``/tournament new``: a pair knockout of ``game`` in this group (admins only, bot/core/tournaments.py).
+    """``/tournament new``: a pair tournament of ``game`` in this group (admins only, bot/core/tournaments.py),
+    ``format`` knockout, swiss (``rounds``: how many; None: ceil(log2 pairs)) or roundrobin.
     Check-in opens ``checkin_minutes`` before the start, ``start_minutes`` from now; the players of a
     called match have ``round_minutes`` to be ready; ``ai``: byes are AI pairs the people must beat."""
 
@@ -317,6 +318,7 @@ class NewTournament(Answers[Tournament]):
     options: dict[str, Any] | None = None
     format: str = "knockout"
     review_minutes: int = 10
+    rounds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,8 @@
-"""Tournaments run by the bot: a pair knockout of Tarneeb 41 or classic Tarneeb (docs/tournaments.md).
+"""Tournaments run by the bot: pair tournaments of Tarneeb 41 or classic Tarneeb (docs/tournaments.md).
+
+The knockout is here; what is particular to a Swiss and a round robin (their pairings, byes,
+standings and champion) is in :mod:`bot.core.leagues`, called at four marked points (the start, a
+round's opening, the last round's close, :func:`champion`), and :func:`_decide` moves nobody on in a league.
 
 The rules are pure functions of a :class:`~storage.tournaments.Tournament` (a new one back, or the same
 object when nothing changes); :class:`Tournaments` runs them against storage and the tables:
@@ -35,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.core import leagues
 from bot.core.errors import Refusal, TableError
 from bot.core.listeners import tell
 from bot.core.model import Person, TableUpdate
@@ -62,7 +67,7 @@ log = logging.getLogger(__name__)
 
 #: The games a pair knockout is played in.
 PAIR_GAMES = ("tarneeb41", "tarneeb")
-FORMATS = ("knockout",)
+FORMATS = ("knockout", *leagues.KINDS)
 PAIRINGS = ("draw", "fixed")
 MINUTE = 60.0
 #: The most people a tournament takes (a bracket of 32 pairs).
@@ -84,12 +89,17 @@ def refuse(reason: str, **params: Any) -> TableError:
 
 def new(chat_id: str, organiser: Person, game: str, *, pairing: str, now: float, start_minutes: int,
         checkin_minutes: int, round_minutes: int, ai: bool, options: dict[str, Any], lang: str | None,
-        fmt: str = "knockout", review_minutes: int = 10) -> Tournament:
-    """A tournament in registration, opening check-in ``checkin_minutes`` before its start."""
+        fmt: str = "knockout", review_minutes: int = 10, rounds: int | None = None) -> Tournament:
+    """A tournament in registration, opening check-in ``checkin_minutes`` before its start; ``rounds``:
+    a Swiss's rounds (None: ceil(log2 pairs))."""
     if game not in PAIR_GAMES:
         raise refuse("game")
     if fmt not in FORMATS or pairing not in PAIRINGS:
         raise refuse("format")
+    if rounds is not None:
+        if fmt != leagues.SWISS or type(rounds) is not int or not 1 <= rounds <= leagues.MAX_SWISS_ROUNDS:
+            raise refuse("rounds")
+        fmt = leagues.text(fmt, rounds)
     for v in (start_minutes, checkin_minutes, round_minutes, review_minutes):
         if type(v) is not int or not 0 <= v <= 7 * 24 * 60:
             raise refuse("times")
@@ -200,6 +210,9 @@ def start(t: Tournament, now: float, actor: str = "bot") -> Tournament:
     if len(entries) < 2:
         return replace(t, status=TourneyStatus.CANCELLED, players=players, entries=entries, next_at=None,
                        audit=(*audit, TAudit(len(audit) + 1, now, "bot", "cancelled", "too_few")))
+    if leagues.is_league(t):  # Swiss or round robin: every round's boards, drawn as each opens
+        t = leagues.begin(replace(t, status=TourneyStatus.RUNNING, players=players, entries=entries, audit=audit))
+        return _open_round(t, 1, now)
     size = 1
     while size < len(entries):
         size *= 2
@@ -244,7 +257,7 @@ def _decide(t: Tournament, m: TMatch, winner: int | None, how: How, now: float, 
     t = _set(t, m, status=MatchStatus.DONE, winner=winner, how=how, decided_at=now, ready=(), review_until=None)
     detail = f"{m.round}:{m.slot}:{'-' if winner is None else winner}" + (f":{note}" if note else "")
     t = replace(t, audit=_audit(t, now, actor, action or str(how), detail))
-    if m.round < rounds_count(t):
+    if m.round < rounds_count(t) and not leagues.is_league(t):  # a league's winner scores; nobody moves on
         nxt = t.match(m.round + 1, m.slot // 2)
         assert nxt is not None
         t = _set(t, nxt, **({"a": winner} if m.slot % 2 == 0 else {"b": winner}))
@@ -254,6 +267,8 @@ def _decide(t: Tournament, m: TMatch, winner: int | None, how: How, now: float, 
 def _open_round(t: Tournament, number: int, now: float) -> Tournament:
     """Open round ``number``: its matches with two sides are called, the others decided as byes."""
     t = replace(t, rounds=(*t.rounds, TRound(number, now, now + t.round_minutes * MINUTE)))
+    if leagues.is_league(t):  # its boards are drawn now, from the rounds before (bot/core/leagues.py)
+        t = leagues.draw_round(t, number)
     for m in [m for m in t.matches if m.round == number]:  # a disqualified pair still listed is skipped
         out = {e.number for e in t.entries if e.disqualified}
         if m.a in out or m.b in out:
@@ -277,9 +292,10 @@ def _advance(t: Tournament, now: float) -> Tournament:
     if all(m.status == MatchStatus.DONE for m in mine) and r.closed_at is None:
         t = replace(t, rounds=tuple(replace(x, closed_at=now) if x.number == r.number else x for x in t.rounds))
         if r.number == rounds_count(t):
-            final = mine[0]
+            # a knockout's champion won the final; a league's tops the final standings
+            won = leagues.champion_number(t) if leagues.is_league(t) else mine[0].winner
             return replace(t, status=TourneyStatus.FINISHED, next_at=None,
-                           audit=_audit(t, now, "bot", "champion", "-" if final.winner is None else str(final.winner)))
+                           audit=_audit(t, now, "bot", "champion", "-" if won is None else str(won)))
         return _open_round(t, r.number + 1, now)
     called = any(m.status == MatchStatus.CALLED for m in mine)
     return replace(t, next_at=_next_step(t, called))  # the round's deadline or a review window's end
@@ -302,9 +318,11 @@ def _called(t: Tournament) -> bool:
 
 
 def champion(t: Tournament) -> TEntry | None:
-    """The pair that won the final (None: not finished, or nobody went through)."""
+    """The pair that won the final, or topped a league's standings (None: not finished, or nobody won)."""
     if t.status != TourneyStatus.FINISHED:
         return None
+    if leagues.is_league(t):
+        return t.entry(leagues.champion_number(t))
     final = t.match(rounds_count(t), 0)
     return None if final is None else t.entry(final.winner)
 
@@ -700,7 +718,8 @@ async def tournament_new(tournaments: Tournaments, cmd: NewTournament, actor: Ac
     chat = await m.prefs.chat(actor.chat_id)
     t = new(actor.chat_id, actor.person, cmd.game, pairing=cmd.pairing, now=m.clock.now(),
             start_minutes=cmd.start_minutes, checkin_minutes=cmd.checkin_minutes, round_minutes=cmd.round_minutes,
-            ai=cmd.ai, options=options, lang=chat.lang, fmt=cmd.format, review_minutes=cmd.review_minutes)
+            ai=cmd.ai, options=options, lang=chat.lang, fmt=cmd.format, review_minutes=cmd.review_minutes,
+            rounds=cmd.rounds)
     return await tournaments.create(t)
 
 

@@ -464,6 +464,7 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "match": t.isolate(f"{t.number(1)}-{t.number(2)}"), "time": "21:40", "what": "…",
         "out": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "url": "https://majlis.example/replay/7#k=…",
         "round": t.gettext("Round {n} of {total}", n=1, total=3),
+        "buchholz": 5, "most": 15,
     }
 
 

@@ -98,3 +98,21 @@ def test_the_organiser_reads_a_flag_with_the_pairs_the_deals_and_the_replay_link
     log = plain(render_audit(t, translator("en")).text)
     assert "00:02 · سارة: flagged match 1-1: the bid was hidden" in log
     assert "Pairs: 1. سارة & Omar; 2. Lina & هادي" in log
+
+
+def test_a_swiss_shows_the_standings_then_the_round_being_played_with_byes_and_scores() -> None:
+    t = replace(fixed(6), format="swiss:2", ai_allowed=False)  # three pairs: a bye each round
+    t = start(t, 600.0)
+    en = render_tournament(t, translator("en"), 600.0)
+    lines = en.text.split("\n")
+    assert "tournament: pair Swiss, fixed pairs" in lines[0]
+    assert "Round 1 of 2" in lines and not any("Standings" in x for x in lines)  # nothing played yet
+    assert any("a bye, scored as a win" in x for x in lines) and "Ready" in [b.label for r in en.buttons for b in r]
+    after = deadline(t, 900.0)  # nobody came to round 1's match: no points; round 2 is drawn
+    lines = render_tournament(after, translator("en"), 900.0).text.split("\n")
+    top = lines.index("Standings after round 1:")
+    assert top < lines.index("Round 2 of 2")
+    assert "1 point, Buchholz 0" in lines[top + 1]  # the bye's pair leads on its win
+    ar = render_tournament(after, translator("ar"), 900.0).text
+    ar = ar.translate(dict.fromkeys([0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F]))  # the isolates
+    assert "الترتيب بعد الدور 1:" in ar and "نقطة واحدة" in ar and "الدور 2 من 2" in ar

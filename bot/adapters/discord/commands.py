@@ -60,6 +60,9 @@ DECISION_CHOICES = [Choice(name="uphold the result · أقرّ النتيجة", 
 PAIR_GAME_CHOICES = GAME_CHOICES[:2]
 PAIRING_CHOICES = [Choice(name="partners drawn at the start · الشركاء بالقرعة", value="draw"),
                    Choice(name="pairs register together · أزواج ثابتة", value="fixed")]
+FORMAT_CHOICES = [Choice(name="knockout · خروج المغلوب", value="knockout"),
+                  Choice(name="Swiss · النظام السويسري", value="swiss"),
+                  Choice(name="round robin · دوري", value="roundrobin")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
 
@@ -136,7 +139,7 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                               ai: bool | None = None) -> None:
         await seasons.season_settings(handlers, interaction, length, minimum, ai)
 
-    @group.command(name="tournament", description="This channel's pair knockout · بطولة القناة")
+    @group.command(name="tournament", description="This channel's pair tournament · بطولة القناة")
     @app_commands.describe(action="What to do (default: show its message) · ماذا تفعل",
                            game="new: the game · اللعبة", pairing="new: how pairs are made · كيف تتشكّل الأزواج",
                            start="new: minutes until the start · دقائق حتى البداية",
@@ -148,9 +151,11 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                            review="new: minutes a played result stays in review · دقائق مراجعة النتيجة",
                            match="decide: the match, as 1-2 (round-number) · المباراة",
                            decision="decide: what the organiser decides · القرار",
-                           reason="flag: why, in a few words · السبب")
+                           reason="flag: why, in a few words · السبب",
+                           format="new: knockout, Swiss or round robin · نظام البطولة",
+                           rounds="new, Swiss: how many rounds · عدد جولات النظام السويسري")
     @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES,
-                          decision=DECISION_CHOICES)
+                          decision=DECISION_CHOICES, format=FORMAT_CHOICES)
     @app_commands.rename(round_minutes="round")
     async def tournament(interaction: Interaction, action: Choice[str] | None = None,
                          game: Choice[str] | None = None, pairing: Choice[str] | None = None,
@@ -162,12 +167,15 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                          review: app_commands.Range[int, 0, 10080] | None = None,
                          match: app_commands.Range[str, 1, 12] | None = None,
                          decision: Choice[str] | None = None,
-                         reason: app_commands.Range[str, 0, 200] | None = None) -> None:
+                         reason: app_commands.Range[str, 0, 200] | None = None,
+                         format: Choice[str] | None = None,
+                         rounds: app_commands.Range[int, 1, 15] | None = None) -> None:
         await tournaments.tournament(handlers, interaction, action.value if action else "show",
                                      game=game.value if game else None, pairing=pairing.value if pairing else None,
                                      start=start, checkin=checkin, round_minutes=round_minutes, ai=ai, target=target,
                                      pair=pair, review=review, match=match,
-                                     decision=decision.value if decision else None, reason=reason)
+                                     decision=decision.value if decision else None, reason=reason,
+                                     fmt=format.value if format else None, rounds=rounds)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",

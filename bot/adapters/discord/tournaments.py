@@ -3,9 +3,10 @@
 One subcommand whose ``action`` says what to do (the fake and Discord both take a flat option list):
 
     /majlis tournament                      the channel's tournament message, posted anew
-    /majlis tournament action:new game:<tarneeb41|tarneeb> [pairing:draw|fixed] [start:<min>]
-                       [checkin:<min>] [round:<min>] [ai:True|False] [target:<points>]
-                                            Manage Server: a pair knockout in this channel
+    /majlis tournament action:new game:<tarneeb41|tarneeb> [format:knockout|swiss|roundrobin]
+                       [rounds:<n>] [pairing:draw|fixed] [start:<min>] [checkin:<min>] [round:<min>]
+                       [ai:True|False] [target:<points>]
+                                            Manage Server: a pair tournament in this channel
     /majlis tournament action:register [pair:<n>] | withdraw | checkin | ready
                                             what the message's buttons do (pair: join fixed pair n)
     /majlis tournament action:start | cancel
@@ -44,7 +45,8 @@ async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, g
                      pairing: str | None = None, start: int | None = None, checkin: int | None = None,
                      round_minutes: int | None = None, ai: bool | None = None, target: int | None = None,
                      pair: int | None = None, review: int | None = None, match: str | None = None,
-                     decision: str | None = None, reason: str | None = None) -> None:
+                     decision: str | None = None, reason: str | None = None, fmt: str | None = None,
+                     rounds: int | None = None) -> None:
     """``/majlis tournament`` (see the module): acknowledged at once, answered to the asker only."""
     await h.ack(interaction)
     t = await h.translator_for(interaction)
@@ -52,12 +54,14 @@ async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, g
         if action == "new":
             if game is None:
                 await h.answer(interaction, t.gettext(
-                    "Name the game: {command} game:tarneeb41 (or tarneeb), with pairing draw or fixed.",
+                    "Name the game: {command} game:tarneeb41 (or tarneeb), with format knockout, swiss or "
+                    "roundrobin and pairing draw or fixed.",
                     command=NEW_COMMAND))
                 return
             fields: dict[str, Any] = {}
             for name, value in (("pairing", pairing), ("start_minutes", start), ("checkin_minutes", checkin),
-                                ("round_minutes", round_minutes), ("ai", ai), ("review_minutes", review)):
+                                ("round_minutes", round_minutes), ("ai", ai), ("review_minutes", review),
+                                ("format", fmt), ("rounds", rounds)):
                 if value is not None:
                     fields[name] = value
             await h.dispatch(NewTournament(game, options={"target": target} if target else None, **fields),

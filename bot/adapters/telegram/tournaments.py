@@ -1,9 +1,9 @@
 """``/tournament`` in a Telegram group (bot/core/tournaments.py, docs/tournaments.md).
 
     /tournament                         the group's tournament message, posted anew
-    /tournament new <game> [draw|fixed] [start=<min>] [checkin=<min>] [round=<min>] [review=<min>] [ai=on|off]
-                    [<option>=<value> …]
-                                        an admin makes a pair knockout of tarneeb41 or tarneeb
+    /tournament new <game> [knockout|swiss|roundrobin] [rounds=<n>] [draw|fixed] [start=<min>] [checkin=<min>]
+                    [round=<min>] [review=<min>] [ai=on|off] [<option>=<value> …]
+                                        an admin makes a pair tournament of tarneeb41 or tarneeb
     /tournament register|withdraw|checkin|ready     what the message's buttons do
     /tournament flag [<reason>]         a player flags their match while its result is in review
     /tournament audit                   the tournament's log, with its pairs by number
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 VERBS = ("register", "withdraw", "checkin", "ready", "start", "cancel")
 _ON, _OFF = ("on", "yes", "1", "true"), ("off", "no", "0", "false")
+#: The words of a format (bot/core/tournaments.py FORMATS), with a spelling or two people type.
+FORMAT_WORDS = {"knockout": "knockout", "swiss": "swiss", "roundrobin": "roundrobin", "round-robin": "roundrobin",
+                "league": "roundrobin"}
 
 
 def parse_new(args: list[str]) -> NewTournament | None:
@@ -45,6 +48,11 @@ def parse_new(args: list[str]) -> NewTournament | None:
         key, eq, value = word.lower().partition("=")
         if not eq and key in ("draw", "fixed"):
             fields["pairing"] = key
+        elif not eq and key in FORMAT_WORDS:
+            fields["format"] = FORMAT_WORDS[key]
+        elif key == "rounds" and eq:
+            n = ascii_int(value)
+            fields["rounds"] = -1 if n is None else n  # refused by the core unless a Swiss's 1 to 15
         elif key in ("start", "checkin", "round", "review"):
             n = ascii_int(value)
             fields[f"{key}_minutes"] = -1 if n is None else n
@@ -70,7 +78,8 @@ async def tournament(h: Handlers, update: Update, context: ContextTypes.DEFAULT_
         cmd = parse_new(args[1:])
         if cmd is None:
             await h.reply(dest, (await h.chat_t(dest, user)).gettext(
-                "Name the game: /tournament new tarneeb41 (or tarneeb), then draw or fixed pairs."))
+                "Name the game: /tournament new tarneeb41 (or tarneeb), then knockout, swiss or roundrobin, "
+                "and draw or fixed pairs."))
             return
         await h._command(update, context, cmd)  # the message is posted by the tournament's listener
         return

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.core.errors import Refusal
+from bot.core.leagues import MAX_SWISS_ROUNDS
 from bot.present.i18n import T
 from bot.present.render.cards import card_label, suit_name
 
@@ -78,8 +79,11 @@ def _tournament(reason: object, t: T, command: str) -> str:
     texts = {
         "none": lambda: t.gettext("There is no tournament here. An admin starts one with {command}.", command=command),
         "exists": lambda: t.gettext("This group has a tournament already; it must end before another starts."),
-        "game": lambda: t.gettext("Tournaments are pair knockouts of tarneeb41 or tarneeb."),
-        "format": lambda: t.gettext("Choose draw (partners drawn at the start) or fixed (pairs register together)."),
+        "game": lambda: t.gettext("Tournaments are for pairs, in tarneeb41 or tarneeb."),
+        "format": lambda: t.gettext("Choose the format (knockout, swiss or roundrobin) and the pairs: draw "
+                                    "(partners drawn at the start) or fixed (pairs register together)."),
+        "rounds": lambda: t.gettext("A Swiss plays from 1 to {most} rounds; rounds= is for a Swiss only.",
+                                    most=t.number(MAX_SWISS_ROUNDS)),
         "times": lambda: t.gettext("Times are whole minutes: start=0 to 10080, check-in no longer than the time "
                                    "to the start, round=1 or more."),
         "closed": lambda: t.gettext("Registration for this tournament has closed."),

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from bot.core import leagues
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
 from bot.present.i18n import T
-from bot.present.render.cards import game_name
-from bot.present.render.tournaments import clock_time, match_label, pair_name
+from bot.present.render.tournaments import clock_time, match_label, pair_name, tournament_title
 from storage.tournaments import How, MatchStatus, TMatch, Tournament, TourneyStatus
 
 
@@ -57,7 +57,7 @@ def match_state(tour: Tournament, m: TMatch, t: T) -> str:
 
 def _round_title(tour: Tournament, number: int, t: T) -> str:
     total = rounds_count(tour)
-    if number == total:
+    if number == total and not leagues.is_league(tour):
         return t.gettext("The final")
     return t.gettext("Round {n} of {total}", n=number, total=total)
 
@@ -103,18 +103,25 @@ def _match(tour: Tournament, m: TMatch, t: T) -> dict[str, Any]:
 
 def tournament_view(tour: Tournament, t: T, now: float) -> dict[str, Any]:
     """The page's JSON: its words in ``t``'s language, the rounds and their matches in bracket order."""
-    kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
     view: dict[str, Any] = {
         "type": "tournament", "lang": t.lang, "rtl": t.rtl, "digits": t.digits,
-        "title": t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game_name(tour.game, t), kind=kind),
+        "title": tournament_title(tour, t),
         "organiser": t.gettext("Organiser: {name}", name=tour.organiser_name),
         "status": _status(tour, t, now),
-        "ai": t.gettext("Byes are played against an AI pair: the people go on only if they win.")
-        if tour.ai_allowed else "",
+        "ai": "" if not tour.ai_allowed else
+        t.gettext("Byes are played against an AI pair: the people score only if they win.") if leagues.is_league(tour)
+        else t.gettext("Byes are played against an AI pair: the people go on only if they win."),
         "open": tour.open,
         "refresh": t.gettext("This page follows the tournament by itself."),
-        "rounds": [], "registered": None,
+        "rounds": [], "registered": None, "standings": None,
     }
+    if leagues.is_league(tour) and tour.status in (TourneyStatus.RUNNING, TourneyStatus.FINISHED):
+        view["standings"] = {
+            "title": t.gettext("Final standings:") if tour.status == TourneyStatus.FINISHED else t.gettext("Standings"),
+            "head": [t.gettext("Pair"), t.gettext("Points"), t.gettext("Buchholz")],
+            "rows": [{"rank": t.number(rank), "pair": pair_name(tour, s.entry, t), "points": t.number(s.points),
+                      "buchholz": t.number(s.buchholz)}
+                     for rank, s in enumerate(leagues.table(tour), start=1)]}
     if tour.status in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
         names = {p.player_id: p.name for p in tour.players}
         checked = {p.player_id for p in tour.players if p.checked_in}

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 
 import engine
+from bot.core import leagues
 from bot.core.advice import engine_options
 from bot.core.model import TableSnapshot
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
@@ -75,6 +76,8 @@ def _match_state(tour: Tournament, m: TMatch, t: T) -> str:
         return t.gettext("{a} v {b}: {winner} won, result in review until {time} UTC", a=a, b=b, winner=winner,
                          time=until) if winner else \
             t.gettext("{a} v {b}: the AI pair won, result in review until {time} UTC", a=a, b=b, time=until)
+    if m.status == MatchStatus.DONE and leagues.is_league(tour):
+        return _league_result(tour, m, t, a, b)
     if m.status == MatchStatus.DONE and m.how == How.ORGANISER:
         out = next((e for e in tour.entries if e.number in (m.a, m.b) and e.disqualified), None)
         if out is not None:
@@ -106,14 +109,93 @@ def _match_state(tour: Tournament, m: TMatch, t: T) -> str:
     return t.gettext("{a} v {b}: waiting", a=a, b=b)
 
 
+def _league_result(tour: Tournament, m: TMatch, t: T, a: str, b: str) -> str:
+    """A decided match of a Swiss or a round robin: who scored (nobody goes on or out)."""
+    winner = pair_name(tour, m.winner, t) if m.winner is not None else None
+    if m.how == How.BYE:
+        return t.gettext("{pair}: a bye, scored as a win", pair=a)
+    if m.how == How.FORFEIT:
+        return t.gettext("{a} v {b}: {winner} won by forfeit", a=a, b=b, winner=winner) if winner \
+            else t.gettext("{a} v {b}: nobody came, no points", a=a, b=b)
+    if winner is None:
+        return t.gettext("{a} v {b}: the AI pair won, no points", a=a, b=b)
+    return t.gettext("{a} v {b}: {winner} won", a=a, b=b, winner=winner)
+
+
+def _standings(tour: Tournament, t: T) -> list[str]:
+    """The standings table: rank, pair, points and the first tie-break (Buchholz)."""
+    out = []
+    for rank, s in enumerate(leagues.table(tour), start=1):
+        out.append(f"{t.number(rank)}. " + t.ngettext(
+            "{pair}: {n} point, Buchholz {buchholz}", "{pair}: {n} points, Buchholz {buchholz}", s.points,
+            pair=pair_name(tour, s.entry, t), buchholz=t.number(s.buchholz)))
+    return out
+
+
+def _league_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]]) -> None:
+    """A Swiss or a round robin being played: the standings after the rounds played, then the current
+    round's matches under its heading."""
+    r = current_round(tour)
+    if r is None:
+        return
+    if r.number > 1:
+        lines.append(t.gettext("Standings after round {n}:", n=r.number - 1))
+        lines += _standings(tour, t)
+    lines.append(t.gettext("Round {n} of {total}", n=r.number, total=rounds_count(tour)))
+    if any(m.status == MatchStatus.CALLED for m in tour.matches if m.round == r.number):
+        lines.append(t.ngettext(
+            "Players of a called match: press Ready within {n} minute. The side with more people ready "
+            "wins; if neither has more, neither scores.",
+            "Players of a called match: press Ready within {n} minutes. The side with more people ready "
+            "wins; if neither has more, neither scores.", _minutes(r.deadline - now)))
+        buttons.append([Button(t.gettext("Ready"), codec.encode("o", tour.tournament_id, None, "ready"),
+                               style="success")])
+    mine = [m for m in tour.matches if m.round == r.number]
+    _review_row(tour, mine, t, now, lines, buttons)
+    lines += ["• " + _match_line(tour, m, t) for m in mine]
+
+
+def _review_row(tour: Tournament, mine: list[TMatch], t: T, now: float, lines: list[str],
+                buttons: list[list[Button]]) -> None:
+    """While a match of the round is in its review window: what that means, and the Flag button."""
+    if any(_in_window(m, now) for m in mine):
+        lines.append(t.gettext("A played match's result stands once its review ends. Until then a player "
+                               "of the match may press Flag; the organiser then decides."))
+        buttons.append([Button(t.gettext("Flag the result"), codec.encode("o", tour.tournament_id, None, "flag"),
+                               style="danger")])
+
+
+def _league_finished(tour: Tournament, t: T, lines: list[str]) -> None:
+    won = champion(tour)
+    lines.append(t.gettext("Champions: {pair} 🏆", pair=pair_name(tour, won.number, t)) if won is not None
+                 else t.gettext("The tournament is over: no pair won a game."))
+    lines.append(t.gettext("Final standings:"))
+    lines += _standings(tour, t)
+    last = rounds_count(tour)
+    lines.append(t.gettext("Round {n}:", n=last))
+    lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == last]
+
+
+def tournament_title(tour: Tournament, t: T) -> str:
+    """The tournament's heading: its game, its format and how pairs are made."""
+    kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
+    game = game_name(tour.game, t)
+    fmt = leagues.kind_of(tour)
+    if fmt == leagues.SWISS:
+        return t.gettext("🏆 {game} tournament: pair Swiss, {kind}", game=game, kind=kind)
+    if fmt == leagues.ROUND_ROBIN:
+        return t.gettext("🏆 {game} tournament: pair round robin, {kind}", game=game, kind=kind)
+    return t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game, kind=kind)
+
+
 def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = None) -> OutMessage:
     """The tournament's message now, with the buttons of its step (and ``link``, its web page, last)."""
     tid = tour.tournament_id
-    kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
-    lines = [t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game_name(tour.game, t), kind=kind),
-             t.gettext("Organiser: {name}", name=tour.organiser_name)]
+    league = leagues.is_league(tour)
+    lines = [tournament_title(tour, t), t.gettext("Organiser: {name}", name=tour.organiser_name)]
     if tour.ai_allowed:
-        lines.append(t.gettext("Byes are played against an AI pair: the people go on only if they win."))
+        lines.append(t.gettext("Byes are played against an AI pair: the people score only if they win.") if league
+                     else t.gettext("Byes are played against an AI pair: the people go on only if they win."))
     buttons: list[list[Button]] = []
     status = tour.status
     if status in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
@@ -148,6 +230,10 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
             buttons += [[Button(t.gettext("Partner {name}", name=names.get(e.players[0], "?")),
                                 codec.encode("o", tid, None, f"register {e.number}"))] for e in open_pairs]
         buttons.append([Button(t.gettext("Start now (organiser)"), codec.encode("o", tid, None, "start"))])
+    elif status == TourneyStatus.RUNNING and league:
+        _league_running(tour, t, now, lines, buttons)
+    elif status == TourneyStatus.FINISHED and league:
+        _league_finished(tour, t, lines)
     elif status == TourneyStatus.RUNNING:
         r = current_round(tour)
         total = rounds_count(tour)
@@ -165,11 +251,7 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
                     "goes on; if neither has more, both are out.", _minutes(r.deadline - now)))
                 buttons.append([Button(t.gettext("Ready"), codec.encode("o", tid, None, "ready"), style="success")])
             mine = [m for m in tour.matches if m.round == r.number]
-            if any(_in_window(m, now) for m in mine):
-                lines.append(t.gettext("A played match's result stands once its review ends. Until then a player "
-                                       "of the match may press Flag; the organiser then decides."))
-                buttons.append([Button(t.gettext("Flag the result"), codec.encode("o", tid, None, "flag"),
-                                       style="danger")])
+            _review_row(tour, mine, t, now, lines, buttons)
             lines += ["• " + _match_line(tour, m, t) for m in mine]
     elif status == TourneyStatus.FINISHED:
         won = champion(tour)

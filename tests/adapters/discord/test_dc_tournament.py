@@ -4,7 +4,8 @@ tournament's message; a stranger's Start and a forged button are refused to them
 nothing; the organiser starts it; the final's four press Ready, its table opens in the channel and is
 played through the table's buttons; the champion is shown. ``/majlis tournament`` posts the message
 anew (the old one goes); from then on it is one message, edited in place; every interaction is
-answered in time and the channel's budget holds."""
+answered in time and the channel's budget holds. A Swiss is opened with its rounds (``format`` and
+``rounds``), and rounds for a knockout are refused."""
 
 from __future__ import annotations
 
@@ -184,3 +185,21 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     assert {s.message_id for s in shown} == {run.message_id}
     assert [s.kind for s in shown].count("message") == 1 and len(shown) >= 4
     check_delivery(fake, bot, [fake.channel_id], table.interactions)
+
+
+async def test_a_swiss_is_opened_with_its_rounds_and_rounds_for_a_knockout_are_refused(
+        fake: FakeDiscord, bot: Bot) -> None:
+    alice = Member(fake.add_member("Alice", manage_guild=True), "Alice")
+    table = Table(fake, bot, fake.channel_id, [alice])
+    assert bot.manager is not None
+    ix = await table.slash(alice, "tournament", action="new", game="tarneeb41", format="knockout", rounds=3)
+    assert ix.ephemeral and "rounds= is for a Swiss only" in plain(table.text_of(ix))
+    assert await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}") is None
+    await table.slash(alice, "tournament", action="new", game="tarneeb41", format="swiss", rounds=2,
+                      pairing="fixed")
+    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
+    assert tour is not None and (tour.format, tour.pairing) == ("swiss:2", "fixed")
+    o = f"mj1:o:{tour.tournament_id}:-:"
+    shown: Message = await fake.wait_until(lambda: next(
+        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
+    assert "النظام السويسري للأزواج، أزواج ثابتة" in plain(shown.content)  # the channel speaks Arabic by default

@@ -91,3 +91,24 @@ async def test_the_groups_message_carries_the_pages_button_only_where_the_web_ru
         assert msg.buttons[-1] == (button,)  # last, under the step's buttons
         plain = render_tournament(t, en, manager.clock.now())
         assert all(b.url is None for row in plain.buttons for b in row)
+
+
+async def test_a_swiss_page_shows_its_standings_and_numbers_every_round(tmp_path: Path) -> None:
+    from bot.core.model import Person
+    from bot.core.tournaments import new, register, start
+
+    async with profile_bed(tmp_path) as (manager, _server):
+        now = manager.clock.now()
+        t = new("tg:-100701", Person("tg:1", "Organiser"), "tarneeb", pairing="draw", now=now, start_minutes=30,
+                checkin_minutes=10, round_minutes=20, ai=False, options={}, lang="en", fmt="swiss", rounds=2)
+        for i, name in enumerate(NAMES["en"]):
+            t = register(t, Person(f"tg:{11 + i}", name), now)
+        view = tournament_view(start(t, now, "tg:1"), translator("en"), now)
+        assert "pair Swiss" in view["title"]
+        assert [plain(r["title"]) for r in view["rounds"]] == ["Round 1 of 2", "Round 2 of 2"]  # no "final"
+        standings = view["standings"]
+        assert standings is not None and standings["head"] == ["Pair", "Points", "Buchholz"]
+        # three pairs: round 1's bye is scored as a win at once, the others have played nothing yet
+        assert len(standings["rows"]) == 3 and [r["points"] for r in standings["rows"]] == ["1", "0", "0"]
+        shown = " ".join(r["pair"] for r in standings["rows"])
+        assert all(name in shown for name in NAMES["en"])  # three pairs, no AI pair among them

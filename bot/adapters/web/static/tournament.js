@@ -43,6 +43,19 @@
         return li;
       }));
     }
+    const st = p.standings;
+    $("standings").hidden = !st;
+    if (st) {
+      text("sttitle", st.title);
+      $("sthead").replaceChildren(make("th", "", ""), ...st.head.map((h) => make("th", "", h)));
+      $("stbody").replaceChildren(...st.rows.map((r) => {
+        const tr = make("tr");
+        const pair = make("td", "pair", r.pair);
+        pair.setAttribute("dir", "auto");
+        tr.append(make("td", "rank", r.rank), pair, make("td", "num", r.points), make("td", "num", r.buchholz));
+        return tr;
+      }));
+    }
     $("bracket").replaceChildren(...p.rounds.map((r) => {
       const col = make("section", r.now ? "round now" : "round");
       col.append(make("h2", "", r.title));
