@@ -13,6 +13,7 @@
     python bench/ai.py --game population --population noisy --deals 100 --cpu-only
     python bench/ai.py --game dd --deals 100 --dd-levels easy,normal,strong,cheater --cpu-only
     python bench/ai.py --game matches --deals 100 --cpu-only   # win rates, one strong seat among easy
+    python bench/ai.py --game partner --deals 400 --cpu-only   # each level beside a noisy partner
 
 Deal sets: ``--seeds report`` (the default) is held out: nothing was tuned on it; ``--seeds tune``
 is the set the budgets and models were tuned on (the seeds this script always used before).
@@ -57,7 +58,15 @@ double-dummy par (the tricks double-dummy at the opening lead) and the share of 
 with a choice that lose a double-dummy trick. Matches (``--game matches``, ``--deals`` matches,
 ``--match-games``): whole matches with the default options, one seat of ``--level`` among three
 easy seats in each chair, the share it wins (its team in the Tarneeb games; first place in Trix,
-a shared first place split) against four easy seats on the same match seed.
+a shared first place split) against four easy seats on the same match seed. Partner (``--game
+partner``, ``--partner-levels``): in Tarneeb 41 and classic Tarneeb, the level's seat (its chair the
+deal's number mod 4) with a noisy rule partner against two easy seats, every seat bidding for
+itself: the share of its cards with a choice that lose a double-dummy trick for its side, its
+ruffs of a trick the partner was winning where a discard was legal (all, playing last, and the
+share of those ruffs that lose a double-dummy trick), in
+classic its bids over a partner's bid that had won the auction, and on the same classic deal's
+auction with its side at the target minus 1 to 7 its bids above the lowest legal one (the lowest
+already wins the match); pooled rates with a standard error over deals.
 
 Lag (``--game lag``): ``--flight`` tables (16) ask the strong AI for a decision, one after another,
 through the process pool (:mod:`ai.pool`), while a ticker measures how late the event loop
@@ -711,6 +720,7 @@ PARTNER_MEASURES = (
     ("dd", "cards with a choice that lose a double-dummy trick for its side"),
     ("ruff", "ruffs of a trick the partner was winning, a discard legal"),
     ("ruff_sure", "  of them, playing last (the partner's card a sure winner)"),
+    ("ruff_dd", "  of its ruffs, those that lose a double-dummy trick for its side"),
     ("overbid", "classic: bids over the partner's bid that had won the auction"),
     ("jump", "classic, near the target: bids above the lowest when the lowest wins the match"),
 )
@@ -739,7 +749,7 @@ def _partner_unit(args: tuple[int, tuple[str, ...], int]) -> tuple[dict[str, tup
         players[chair], players[(chair + 2) % 4] = me, partner
         for game in PARTNER_GAMES:
             seed = (1000 if game == "tarneeb" else 2000) + i
-            for key in ("dd", "ruff", "ruff_sure") + (("overbid",) if game == "tarneeb" else ()):
+            for key in ("dd", "ruff", "ruff_sure", "ruff_dd") + (("overbid",) if game == "tarneeb" else ()):
                 out.setdefault(f"{game}|{level}|{key}", (0, 0))
             g = engine.new_game(game, seed=seed + OFFSET, dealer=0, deals=[_deal_cards(seed)])
             rng = random.Random(seed + OFFSET)
@@ -751,12 +761,15 @@ def _partner_unit(args: tuple[int, tuple[str, ...], int]) -> tuple[dict[str, tup
                     count(f"{game}|{level}|overbid", overbids_partner(view, action))
                     if g.phase == "play" and len(view["legal"]) > 1:
                         dd = dd_cards(view, [g.hand(s) for s in range(4)])
-                        count(f"{game}|{level}|dd", max(dd.values()) > dd[action])
+                        lost = max(dd.values()) > dd[action]
+                        count(f"{game}|{level}|dd", lost)
                         ruff = ruff_over_partner(view, action)
                         if ruff is not None:
                             count(f"{game}|{level}|ruff", ruff[0])
                             if ruff[1]:
                                 count(f"{game}|{level}|ruff_sure", ruff[0])
+                            if ruff[0]:
+                                count(f"{game}|{level}|ruff_dd", lost)
                 if any(ev["type"] in ("deal_scored", "deal_thrown_in") for ev in g.act(seat, action)):
                     break
         if level == "cheater":

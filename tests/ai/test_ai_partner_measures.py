@@ -111,10 +111,12 @@ def test_the_bench_counts_every_measure_of_a_real_deal_within_its_chances() -> N
     total: dict[str, tuple[int, int]] = {}
     for i in range(4):  # a deal may be thrown in (no chance at all): four of them
         out, _ = bench._partner_unit((i, ("easy",), bench.SEEDS["report"]))
-        assert {k.split("|")[2] for k in out} == {"dd", "ruff", "ruff_sure", "overbid", "jump"}
+        assert {k.split("|")[2] for k in out} == {"dd", "ruff", "ruff_sure", "ruff_dd", "overbid", "jump"}
         assert all(0 <= h <= c for h, c in out.values())
         for k, (h, c) in out.items():
             total[k] = (total.get(k, (0, 0))[0] + h, total.get(k, (0, 0))[1] + c)
     assert total["tarneeb41|easy|dd"][1] > 0 and total["tarneeb|easy|dd"][1] > 0  # cards with a choice
     assert total["tarneeb|easy|jump"][0] == 0  # the rule player always bids the lowest it may
-    assert total["tarneeb|easy|ruff_sure"][1] <= total["tarneeb|easy|ruff"][1]
+    for game in ("tarneeb", "tarneeb41"):
+        assert total[f"{game}|easy|ruff_sure"][1] <= total[f"{game}|easy|ruff"][1]
+        assert total[f"{game}|easy|ruff_dd"][1] == total[f"{game}|easy|ruff"][0]  # each of its ruffs, scored
