@@ -9,8 +9,14 @@
 A **hint** is the ``strong`` level's own search (:class:`ai.strong.StrongPlayer`) on the seat's view,
 with a budget counted in samples instead of CPU seconds (:class:`Counted`), so the same position and
 seed give the same hint on any machine; with each candidate's mean over the sampled deals it tells
-how much the next best card loses on average. Bids, the trump choice, the Trix contract and doubles
-name the search's choice only (the bid simulation keeps no per-candidate means).
+how much the next best card loses on average (Tarneeb 41: the side's tricks; classic Tarneeb: the
+contract's points for the side; Trix: the seat's points). A Tarneeb bid (and the classic trump
+choice) is the bid simulation's (:mod:`ai.strong.bidsim`): the next best is the candidate with the
+best mean score (the side's points minus the other side's, on the simulated deals with the rule
+player's auction and card play), and what it loses is the chosen one's mean minus its own, never
+below 0: the simulation keeps the rule player's bid unless another beats it by a standard error, so
+a candidate slightly above it on average is "about as good". The Trix contract and doubles name the
+search's choice only. With one legal move the hint says so (``only``).
 
 A **review** replays the last finished deal with every hand known: in the Tarneeb games each card the
 seat played is scored double-dummy (:func:`ai.strong.dds.score_cards`, tricks), in Trix by the
@@ -82,14 +88,16 @@ class Counted(Think):
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """What the strong search would do: ``action``, and (card play) the next best ``runner_up``
-    with what it loses on average (``loss``, in ``unit``: ``"tricks"`` or ``"points"``)."""
+    """What the strong search would do: ``action``, and (card play, Tarneeb bids and trump) the next
+    best ``runner_up`` with what it loses on average (``loss`` >= 0, in ``unit``: ``"tricks"`` or
+    ``"points"``) over ``samples`` sampled deals; ``only``: the one legal move."""
 
     action: str
     runner_up: str | None = None
     loss: float | None = None
     unit: str = "tricks"
     samples: int = 0
+    only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,19 +157,24 @@ def hint(view: dict[str, Any], game: str, seed: int, deadline: float | None = No
     if not legal:
         return None
     if len(legal) == 1:
-        return Hint(legal[0])
-    card_play = view.get("phase") == "play"
+        return Hint(legal[0], only=True)
+    phase = view.get("phase")
+    card_play = phase == "play"
     units = (TRIX_ROUNDS if game == "trix" else TARNEEB_SAMPLES) if card_play else CHOICE_SAMPLES
     player, think = _player(units, deadline)
     action = str(player.decide(view, game, random.Random(seed), deadline=deadline))
     if think.cut:
         return None
     trace: dict[str, list[float]] = (player.trix if game == "trix" else player.tarneeb).trace or {}
-    if not card_play or action not in trace or len(trace) < 2:
+    compared = card_play or (game != "trix" and phase in ("bid", "trump"))
+    if not compared or action not in trace or len(trace) < 2:
+        return Hint(action)  # the rule player's answer (too few samples) or a choice without means
+    means = {a: sum(v) / len(v) for a, v in trace.items() if v and a in legal}
+    if action not in means or len(means) < 2:
         return Hint(action)
-    means = {a: sum(v) / len(v) for a, v in trace.items() if v}
-    runner = max((a for a in means if a != action), key=lambda a: means[a])
-    return Hint(action, runner, max(0.0, means[action] - means[runner]), _unit(view, game), len(trace[action]))
+    runner = max((a for a in means if a != action), key=lambda a: (means[a], a))
+    unit = _unit(view, game) if card_play else "points"
+    return Hint(action, runner, max(0.0, means[action] - means[runner]), unit, len(trace[action]))
 
 
 # ---------------------------------------------------------------------- the review of a deal

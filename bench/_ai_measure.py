@@ -69,3 +69,86 @@ def dd_cards(view: dict[str, Any], hands: list[list[str]]) -> dict[str, int]:
         if str(a).startswith("play "):
             out[str(a)] = ours + scored[C.parse(str(a)[5:])]
     return out
+
+
+# ------------------------------------------------------------------ partner measures (--game partner)
+def _trump(view: dict[str, Any]) -> int | None:
+    t = view.get("trump")
+    return C.parse_suit(str(t)) if t and str(t) != "N" else None
+
+
+def ruff_over_partner(view: dict[str, Any], action: str) -> tuple[bool, bool] | None:
+    """Whether ``action`` ruffs a trick the seat's partner is winning, where a discard was legal.
+
+    None when the position is no such chance: not a Tarneeb card play, nothing led yet, no trump,
+    trumps led, the partner's card not the winning one so far, or the seat's legal cards not both a
+    trump and a card of another suit (it must follow, or cannot ruff, or must). Otherwise
+    ``(ruffed, sure)``: ``ruffed`` when the card played is a trump; ``sure`` when the seat plays
+    last to the trick, so the partner's card would have won it for certain."""
+    if view.get("phase") != "play" or not str(action).startswith("play "):
+        return None
+    trick = view.get("trick") or []
+    trump = _trump(view)
+    if not trick or trump is None:
+        return None
+    seat = int(view["seat"])
+    cards = [C.parse(str(e["card"])) for e in trick]
+    if C.suit_of(cards[0]) == trump or int(trick[C.trick_winner(cards, trump)]["seat"]) != (seat + 2) % 4:
+        return None
+    legal = [C.parse(str(a)[5:]) for a in view.get("legal") or [] if str(a).startswith("play ")]
+    if any(C.suit_of(c) == C.suit_of(cards[0]) for c in legal):
+        return None  # it follows suit: no ruff to choose
+    if not any(C.suit_of(c) == trump for c in legal) or all(C.suit_of(c) == trump for c in legal):
+        return None
+    return C.suit_of(C.parse(str(action)[5:])) == trump, len(trick) == 3
+
+
+def overbids_partner(view: dict[str, Any], action: str) -> bool | None:
+    """Classic Tarneeb: whether ``action`` bids over the seat's partner when the partner's bid has
+    already won the auction (the partner holds the high bid and both opponents have passed, so
+    passing ends the auction with the partner's contract). None: no such position."""
+    if view.get("game") != "tarneeb" or view.get("phase") != "bid":
+        return None
+    seat = int(view["seat"])
+    high = view.get("high_bid")
+    if not high or int(high["seat"]) != (seat + 2) % 4:
+        return None
+    passed = view.get("passed") or [False] * 4
+    if not (passed[(seat + 1) % 4] and passed[(seat + 3) % 4]):
+        return None
+    legal = [str(a) for a in view.get("legal") or []]
+    if "pass" not in legal or not any(a.startswith("bid ") for a in legal):
+        return None
+    return str(action) != "pass"
+
+
+def jumps_near_target(view: dict[str, Any], action: str) -> bool | None:
+    """Classic Tarneeb, the match score near the target: whether a bid of the seat's is higher than
+    the lowest legal bid when making the lowest would already win the match (a made contract scores
+    at least its bid, so a jump only adds the risk of failing). None: a pass, no bid to make, or
+    the seat's side not that near the target."""
+    if view.get("game") != "tarneeb" or view.get("phase") != "bid" or not str(action).startswith("bid "):
+        return None
+    bids = sorted(int(str(a)[4:]) for a in view.get("legal") or [] if str(a).startswith("bid "))
+    if not bids:
+        return None
+    seat = int(view["seat"])
+    ours = int(((view.get("scores") or {}).get("teams") or [0, 0])[seat % 2])
+    if ours + bids[0] < int(view.get("target") or 31) or bids[0] == 13:
+        return None
+    return int(str(action)[4:]) > bids[0]
+
+
+def rate(units: list[tuple[int, int]]) -> tuple[float, float, int, int]:
+    """Pooled rate of ``(hits, chances)`` per deal: hits / chances, its standard error as a ratio
+    estimator over deals (chances in the same deal are not independent), the hits and the chances."""
+    hits = sum(h for h, _ in units)
+    chances = sum(c for _, c in units)
+    if not chances:
+        return float("nan"), float("nan"), 0, 0
+    r = hits / chances
+    n = len(units)
+    if n < 2:
+        return r, float("nan"), hits, chances
+    resid = sum((h - r * c) ** 2 for h, c in units)
+    return r, (resid * n / (n - 1)) ** 0.5 / chances, hits, chances

@@ -13,6 +13,7 @@
     python bench/ai.py --game population --population noisy --deals 100 --cpu-only
     python bench/ai.py --game dd --deals 100 --dd-levels easy,normal,strong,cheater --cpu-only
     python bench/ai.py --game matches --deals 100 --cpu-only   # win rates, one strong seat among easy
+    python bench/ai.py --game partner --deals 400 --cpu-only   # each level beside a noisy partner
 
 Deal sets: ``--seeds report`` (the default) is held out: nothing was tuned on it; ``--seeds tune``
 is the set the budgets and models were tuned on (the seeds this script always used before).
@@ -57,7 +58,15 @@ double-dummy par (the tricks double-dummy at the opening lead) and the share of 
 with a choice that lose a double-dummy trick. Matches (``--game matches``, ``--deals`` matches,
 ``--match-games``): whole matches with the default options, one seat of ``--level`` among three
 easy seats in each chair, the share it wins (its team in the Tarneeb games; first place in Trix,
-a shared first place split) against four easy seats on the same match seed.
+a shared first place split) against four easy seats on the same match seed. Partner (``--game
+partner``, ``--partner-levels``): in Tarneeb 41 and classic Tarneeb, the level's seat (its chair the
+deal's number mod 4) with a noisy rule partner against two easy seats, every seat bidding for
+itself: the share of its cards with a choice that lose a double-dummy trick for its side, its
+ruffs of a trick the partner was winning where a discard was legal (all, playing last, and the
+share of those ruffs that lose a double-dummy trick), in
+classic its bids over a partner's bid that had won the auction, and on the same classic deal's
+auction with its side at the target minus 1 to 7 its bids above the lowest legal one (the lowest
+already wins the match); pooled rates with a standard error over deals.
 
 Lag (``--game lag``): ``--flight`` tables (16) ask the strong AI for a decision, one after another,
 through the process pool (:mod:`ai.pool`), while a ticker measures how late the event loop
@@ -83,7 +92,15 @@ import engine
 from ai.rules import RulePlayer
 from ai.strong import StrongPlayer
 from ai.strong.cheater import TRUE_HANDS, CheaterPlayer
-from bench._ai_measure import NoisyRulePlayer, dd_cards, share
+from bench._ai_measure import (
+    NoisyRulePlayer,
+    dd_cards,
+    jumps_near_target,
+    overbids_partner,
+    rate,
+    ruff_over_partner,
+    share,
+)
 from bench._stats import percentile
 
 TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
@@ -697,6 +714,111 @@ def bench_dd(deals: int, levels: list[str], jobs: int = 1) -> None:
               f" tricks lost a card {_fig(tricks, '', 3)}")
 
 
+#: ``--game partner``: the games, and the measures in the order printed (key, what it counts).
+PARTNER_GAMES = ("tarneeb41", "tarneeb")
+PARTNER_MEASURES = (
+    ("dd", "cards with a choice that lose a double-dummy trick for its side"),
+    ("ruff", "ruffs of a trick the partner was winning, a discard legal"),
+    ("ruff_sure", "  of them, playing last (the partner's card a sure winner)"),
+    ("ruff_dd", "  of its ruffs, those that lose a double-dummy trick for its side"),
+    ("overbid", "classic: bids over the partner's bid that had won the auction"),
+    ("jump", "classic, near the target: bids above the lowest when the lowest wins the match"),
+)
+
+
+def _partner_unit(args: tuple[int, tuple[str, ...], int]) -> tuple[dict[str, tuple[int, int]], dict[str, list[float]]]:
+    """Deal ``i`` of each Tarneeb game for every level: the level's seat in chair ``i % 4`` with a
+    noisy rule partner (30 % random moves) against two easy seats, every seat bidding for itself.
+    Per ``game|level|measure``, the deal's (hits, chances) of :data:`PARTNER_MEASURES`; the near-
+    target measure on the same classic deal's auction with the level's side at the target minus
+    1 to 7 (so the lowest bid wins the match) and the other side's score drawn from 0 to 30."""
+    i, levels, offset = args
+    _set_offset(offset)
+    before = _times_mark()
+    chair = i % 4
+    out: dict[str, tuple[int, int]] = {}
+
+    def count(key: str, hit: bool | None) -> None:
+        if hit is not None:
+            h, c = out.get(key, (0, 0))
+            out[key] = (h + int(hit), c + 1)
+
+    for level in levels:
+        me, partner, easy = player(level), NoisyRulePlayer(0.3), RulePlayer()
+        players = [easy] * 4
+        players[chair], players[(chair + 2) % 4] = me, partner
+        for game in PARTNER_GAMES:
+            seed = (1000 if game == "tarneeb" else 2000) + i
+            for key in ("dd", "ruff", "ruff_sure", "ruff_dd") + (("overbid",) if game == "tarneeb" else ()):
+                out.setdefault(f"{game}|{level}|{key}", (0, 0))
+            g = engine.new_game(game, seed=seed + OFFSET, dealer=0, deals=[_deal_cards(seed)])
+            rng = random.Random(seed + OFFSET)
+            while g.to_act is not None:
+                seat = g.to_act
+                view = g.view(seat)
+                action = _decide(players[seat], view, game, g.phase, rng, seat == chair, g)
+                if seat == chair:
+                    count(f"{game}|{level}|overbid", overbids_partner(view, action))
+                    if g.phase == "play" and len(view["legal"]) > 1:
+                        dd = dd_cards(view, [g.hand(s) for s in range(4)])
+                        lost = max(dd.values()) > dd[action]
+                        count(f"{game}|{level}|dd", lost)
+                        ruff = ruff_over_partner(view, action)
+                        if ruff is not None:
+                            count(f"{game}|{level}|ruff", ruff[0])
+                            if ruff[1]:
+                                count(f"{game}|{level}|ruff_sure", ruff[0])
+                            if ruff[0]:
+                                count(f"{game}|{level}|ruff_dd", lost)
+                if any(ev["type"] in ("deal_scored", "deal_thrown_in") for ev in g.act(seat, action)):
+                    break
+        if level == "cheater":
+            continue  # its bids are strong's
+        # the near-target auction (classic): the bids alone
+        seed = 1000 + i
+        key = f"tarneeb|{level}|jump"
+        out.setdefault(key, (0, 0))
+        g = engine.new_game("tarneeb", seed=seed + OFFSET, dealer=0, deals=[_deal_cards(seed)])
+        state = g.to_json()
+        target = int(g.view(None)["target"])
+        theirs = random.Random(f"partner-score:{seed + OFFSET}").randrange(target)
+        state["team_scores"] = [0, 0]
+        state["team_scores"][chair % 2] = target - 1 - i % 7
+        state["team_scores"][1 - chair % 2] = theirs
+        g = engine.load(state)
+        rng = random.Random(seed + OFFSET)
+        while g.to_act is not None and g.phase == "bid":
+            seat = g.to_act
+            view = g.view(seat)
+            action = _decide(players[seat], view, "tarneeb", "bid", rng, False, g)
+            if seat == chair:
+                count(key, jumps_near_target(view, action))
+            if any(ev["type"] in ("deal_scored", "deal_thrown_in") for ev in g.act(seat, action)):
+                break
+    return out, _times_since(before)
+
+
+def bench_partner(deals: int, levels: list[str], jobs: int = 1) -> None:
+    """Partner measures (issue 33): how each level plays beside a person-like partner."""
+    per: dict[str, list[tuple[int, int]]] = {}
+    for out in _in_workers(_partner_unit, [(i, tuple(levels), OFFSET) for i in range(SKIP, SKIP + deals)], jobs):
+        for key, hc in out.items():
+            per.setdefault(key, []).append(hc)
+    print(f"partner: {deals} deals a game; the level's seat (chair: deal mod 4) with a noisy rule partner"
+          " (30% random moves) against two easy seats; rates with their standard errors over deals")
+    for game in PARTNER_GAMES:
+        for level in levels:
+            print(f"  {game} {level}:")
+            for key, what in PARTNER_MEASURES:
+                units = per.get(f"{game}|{level}|{key}")
+                if units is None:
+                    continue
+                r, se, hits, chances = rate(units)
+                _dump(f"partner-{game}-{key}", level, "noisy-partner", [float(h) for h, _ in units])
+                shown = f"{r:.3f} ± {se:.3f}" if chances > 1 else "n/a"
+                print(f"    {what:82s} {shown} ({hits} of {chances})")
+
+
 def play_match(game: str, players: list[Any], seed: int, timed: set[int] | frozenset[int] = frozenset()) -> list[int]:
     """A whole match of ``game`` (its default options: to the target, or Trix's four kingdoms) from
     ``seed``: the winners' seats."""
@@ -833,7 +955,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="all", choices=["tarneeb", "tarneeb41", "trix", "trix-kingdom", "trix-choice",
                                                       "bids", "lag", "share", "population", "dd", "matches",
-                                                      "all"])
+                                                      "partner", "all"])
     ap.add_argument("--deals", type=int, default=20)
     levels = ["easy", "normal", "strong", "strong-rule-bids", "cheater", "noisy"]
     ap.add_argument("--level", choices=levels, default="strong")
@@ -863,6 +985,8 @@ def main() -> None:
     ap.add_argument("--population-games", default="tarneeb,tarneeb41,trix",
                     help="population: these games (comma-separated)")
     ap.add_argument("--dd-levels", default="easy,strong", help="dd: the levels measured (comma-separated)")
+    ap.add_argument("--partner-levels", default="easy,strong,cheater",
+                    help="partner: the levels measured beside a noisy partner (comma-separated)")
     ap.add_argument("--match-games", default="tarneeb,tarneeb41,trix",
                     help="matches: these games (comma-separated); --deals is the number of matches")
     ap.add_argument("--flight", type=int, default=16, help="lag: decisions in flight")
@@ -906,6 +1030,8 @@ def main() -> None:
         bench_population(a.deals, a.level, a.population, a.jobs)
     if a.game == "dd":
         bench_dd(a.deals, a.dd_levels.split(","), a.jobs)
+    if a.game == "partner":
+        bench_partner(a.deals, a.partner_levels.split(","), a.jobs)
     if a.game == "matches":
         bench_matches(a.deals, a.level, a.match_games.split(","), a.jobs)
     for kind, ts in TIMES.items():

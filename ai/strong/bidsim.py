@@ -67,8 +67,10 @@ def _within(think: Think) -> bool:
 
 
 # ---------------------------------------------------------------------------------- Tarneeb 41
-def bid41(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int = 400) -> str | None:
-    """The legal bid with the best mean score of the seat and its partner over sampled deals."""
+def bid41(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int = 400,
+          trace: dict[str, list[float]] | None = None) -> str | None:
+    """The legal bid with the best mean score of the seat and its partner over sampled deals
+    (``trace``: filled with every candidate's values, sample by sample, by its action code)."""
     opts = view.get("options") or {}
     if opts.get("first_lead", "dealer_right") != "dealer_right" or view.get("trump") is None:
         return None
@@ -138,7 +140,10 @@ def bid41(view: dict[str, Any], rng: random.Random, think: Think, max_samples: i
         return out
 
     rule = rule_bid_41(H.estimate_tricks(deals.mine, trump), lowest(me))
-    best = choose({b: values(b) for b in options}, rule if rule in options else options[0])
+    every = {b: values(b) for b in options}
+    if trace is not None:
+        trace.update({f"bid {b}": xs for b, xs in every.items()})
+    best = choose(every, rule if rule in options else options[0])
     return f"bid {best}"
 
 
@@ -289,8 +294,10 @@ def _classic_samples(view: dict[str, Any], rng: random.Random, think: Think, max
     return kept
 
 
-def bid_classic(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int = 300) -> str | None:
-    """Pass or one of the three lowest bids: the best mean team score over sampled deals."""
+def bid_classic(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int = 300,
+                trace: dict[str, list[float]] | None = None) -> str | None:
+    """Pass or one of the three lowest bids: the best mean team score over sampled deals
+    (``trace``: filled with every candidate's values, sample by sample, by its action code)."""
     opts = view.get("options") or {}
     if not _classic_ok(opts):
         return None
@@ -323,12 +330,16 @@ def bid_classic(view: dict[str, Any], rng: random.Random, think: Think, max_samp
         return None
     rule = rule_bid_classic(H.best_trump([H.card_of(c) for c in view.get("hand") or []])[1], me, high,
                             "pass" in legal)
+    if trace is not None:
+        trace.update({"pass" if c is None else f"bid {c}": xs for c, xs in totals.items()})
     best = choose(totals, rule if rule in candidates else candidates[0])
     return "pass" if best is None else f"bid {best}"
 
 
-def trump(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int = 300) -> str | None:
-    """The suit with the best mean score for the contract won, over deals weighted by the auction."""
+def trump(view: dict[str, Any], rng: random.Random, think: Think, max_samples: int = 300,
+          trace: dict[str, list[float]] | None = None) -> str | None:
+    """The suit with the best mean score for the contract won, over deals weighted by the auction
+    (``trace``: filled with every suit's values, sample by sample, by its action code)."""
     opts = view.get("options") or {}
     if not _classic_ok(opts):
         return None
@@ -348,4 +359,6 @@ def trump(view: dict[str, Any], rng: random.Random, think: Think, max_samples: i
         return None
     rule_suit = H.best_trump([H.card_of(c) for c in view.get("hand") or []])[0]
     rule = next((a for a in legal if suits[a] == rule_suit), legal[0])
+    if trace is not None:
+        trace.update(totals)
     return str(choose(totals, rule))

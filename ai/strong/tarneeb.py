@@ -68,7 +68,8 @@ class TarneebBrain:
         self.max_samples = max_samples
         #: Makes each decision's budget (:mod:`ai.advice` counts samples instead of CPU time)
         self.new_think: Callable[[float, float | None], Think] = Think
-        #: When a dict: each card's utility on every sampled deal of the last card decision (advice)
+        #: When a dict: each candidate's utility on every sampled deal of the last decision (advice):
+        #: a card's, or a bid's or trump suit's score in the bid simulation
         self.trace: dict[str, list[float]] | None = None
         #: What the seat knows, from its view (:mod:`ai.strong.cheater` adds the true hands)
         self.knowledge: Callable[[dict[str, Any]], Knowledge] = from_view
@@ -133,15 +134,17 @@ class TarneebBrain:
     # ------------------------------------------------------------------ bids (by simulation)
     def bid_classic(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """Pass or bid: the best mean team score over sampled deals (:mod:`ai.strong.bidsim`)."""
-        return bidsim.bid_classic(view, rng, self.new_think(self.classic_bid_seconds, deadline), self.bid_samples)
+        return bidsim.bid_classic(view, rng, self.new_think(self.classic_bid_seconds, deadline), self.bid_samples,
+                                   self.trace)
 
     def trump(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The suit with the best mean score for the contract won (:mod:`ai.strong.bidsim`)."""
-        return bidsim.trump(view, rng, self.new_think(self.classic_bid_seconds, deadline), self.bid_samples)
+        return bidsim.trump(view, rng, self.new_think(self.classic_bid_seconds, deadline), self.bid_samples,
+                                   self.trace)
 
     def bid41(self, view: dict[str, Any], rng: random.Random, deadline: float | None = None) -> str | None:
         """The personal bid with the best mean score of the seat and its partner (:mod:`ai.strong.bidsim`)."""
-        return bidsim.bid41(view, rng, self.new_think(self.bid_seconds, deadline), self.bid_samples)
+        return bidsim.bid41(view, rng, self.new_think(self.bid_seconds, deadline), self.bid_samples, self.trace)
 
 
 def _wins(k: Knowledge, card: int, trump: int | None) -> bool:

@@ -7,7 +7,7 @@ from ai.advice import Hint, Review
 from bot.core.commands import Advice
 from bot.present.i18n import T
 from bot.present.render.cards import card_label
-from bot.present.render.common import action_label
+from bot.present.render.common import action_label, shown_bid
 
 
 def amount(x: float, t: T) -> str:
@@ -18,19 +18,58 @@ def amount(x: float, t: T) -> str:
     return ("\u2212" if x < 0 and tenths else "") + t.number(whole) + sep + t.number(frac)
 
 
-def _card(code: str, t: T) -> str:
-    return card_label(code[5:], t) if code.startswith("play ") else action_label(code, t)
+def _card(code: str, t: T, levels: bool = False) -> str:
+    return card_label(code[5:], t) if code.startswith("play ") else action_label(code, t, levels=levels)
 
 
-def hint_text(hint: Hint, t: T) -> str:
-    """"Hint: play Q♠; the next best, 9♠, loses 0.4 tricks on average." (or the search's bid)."""
+def _choice(code: str, t: T, levels: bool) -> str:
+    """A bid, a pass or a trump suit as the noun phrase a hint compares with ("a bid of 8")."""
+    label = t.isolate(_card(code, t, levels))
+    if code.startswith("bid "):
+        return t.gettext("a bid of {bid}", bid=label)
+    if code == "pass":
+        return t.gettext("passing")
+    if code.startswith("trump "):
+        return t.gettext("{suit} as trump", suit=label)
+    return label
+
+
+def hint_text(hint: Hint, t: T, levels: bool = False) -> str:
+    """"Hint: play Q♠; the next best, 9♠, loses 0.4 tricks on average." (or the search's bid, with
+    what the next best bid scores less in the simulated deals). ``levels``: classic bids as 1..7."""
+    best = t.isolate(_card(hint.action, t, levels))
+    card = hint.action.startswith("play ")
+    if hint.only:
+        if card:
+            return t.gettext("Hint: {card} is your only legal card.", card=best)
+        return t.gettext("Hint: {action} is your only legal move.", action=best)
     if hint.runner_up is None or hint.loss is None:
         if hint.action.startswith("bid "):
-            return t.gettext("Hint: bid {bid}.", bid=t.isolate(_card(hint.action, t)))
+            return t.gettext("Hint: bid {bid}.", bid=best)
         if hint.action == "pass":
             return t.gettext("Hint: pass.")
-        return t.gettext("Hint: {action}.", action=t.isolate(_card(hint.action, t)))
-    best, other = t.isolate(_card(hint.action, t)), t.isolate(_card(hint.runner_up, t))
+        return t.gettext("Hint: {action}.", action=best)
+    other = t.isolate(_card(hint.runner_up, t, levels))
+    if not card:
+        other = _choice(hint.runner_up, t, levels)
+        if hint.action.startswith("bid "):
+            first = t.gettext("Hint: bid {bid}.", bid=best)
+        elif hint.action == "pass":
+            first = t.gettext("Hint: pass.")
+        elif hint.action.startswith("trump "):
+            first = t.gettext("Hint: name {suit} as trump.", suit=best)
+        else:
+            first = t.gettext("Hint: {action}.", action=best)
+        if hint.loss < 0.05:
+            then = t.gettext("The next best, {other}, is about as good in the deals I simulated.", other=other)
+        else:
+            then = t.ngettext(
+                "The next best, {other}, costs your side {amount} points against the other side, "
+                "on average over the {n} deal I simulated.",
+                "The next best, {other}, costs your side {amount} points against the other side, "
+                "on average over the {n} deals I simulated.",
+                hint.samples, other=other, amount=amount(hint.loss, t))
+        return first + " " + then
     if hint.loss < 0.05:
         return t.gettext("Hint: play {card}; the next best, {other}, is about as good.", card=best, other=other)
     if hint.unit == "tricks":
@@ -69,7 +108,7 @@ def review_text(review: Review, t: T) -> str:
 def advice_text(answer: Advice, t: T) -> str:
     """What a Hint or Review command answered, as one short text."""
     if answer.hint is not None:
-        return hint_text(answer.hint, t)
+        return hint_text(answer.hint, t, levels=shown_bid(answer.snapshot, 13) == 7)
     if answer.review is not None:
         return review_text(answer.review, t)
     return ""
