@@ -250,7 +250,8 @@ async def _children(q: Sql, t: Tournament) -> None:
                     "pool_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     tid, m.round, m.slot, m.a, m.b, str(m.status), m.table_id, json.dumps(list(m.ready)),
                     m.winner, None if m.how is None else str(m.how), m.decided_at, m.review_until, m.flagged_by,
-                    m.flag_reason, json.dumps(list(m.pool)), json.dumps(list(m.scores)), json.dumps(list(m.points)))
+                    m.flag_reason, json.dumps(list(m.pool)), json.dumps(list(m.scores)),
+                    json.dumps(list(m.points)))
     for a in t.audit:
         await q.run("INSERT INTO tournament_audit (tournament_id, seq, at, actor, action, detail) "
                     "VALUES (?, ?, ?, ?, ?, ?)", tid, a.seq, a.at, a.actor, a.action, a.detail)

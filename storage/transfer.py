@@ -136,7 +136,8 @@ def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
         if name == "players" and isinstance(row, list) and len(row) == _LEGACY_PLAYER_WIDTH:
             row = [*row, None]
         added = _LEGACY_TOURNAMENT_DEFAULTS.get(name)
-        if added is not None and isinstance(row, list) and len(TABLES[name]) - len(row) in _LEGACY_TOURNAMENT_GAPS[name]:
+        if added is not None and isinstance(row, list) \
+                and len(TABLES[name]) - len(row) in _LEGACY_TOURNAMENT_GAPS[name]:
             row = [*row, *added[len(row) - len(TABLES[name]):]]
         if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
             raise BadExport(f"line {number}: not a row of a known table")
