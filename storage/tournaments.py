@@ -246,8 +246,8 @@ async def _children(q: Sql, t: Tournament) -> None:
                     "VALUES (?, ?, ?, ?, ?)", tid, r.number, r.opened_at, r.deadline, r.closed_at)
     for m in t.matches:
         await q.run("INSERT INTO tournament_matches (tournament_id, round, slot, entry_a, entry_b, status, "
-                    "table_id, ready, winner, how, decided_at, review_until, flagged_by, flag_reason, pool, pool_scores, "
-                    "pool_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "table_id, ready, winner, how, decided_at, review_until, flagged_by, flag_reason, pool, "
+                    "pool_scores, pool_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     tid, m.round, m.slot, m.a, m.b, str(m.status), m.table_id, json.dumps(list(m.ready)),
                     m.winner, None if m.how is None else str(m.how), m.decided_at, m.review_until, m.flagged_by,
                     m.flag_reason, json.dumps(list(m.pool)), json.dumps(list(m.scores)),
