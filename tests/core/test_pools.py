@@ -6,13 +6,18 @@ AI, the forfeit rule per person, and the champion at the top after the last roun
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from bot.core import pools
-from bot.core.errors import TableError
+from bot.core.clock import FakeClock
+from bot.core.commands import Actor, NewTournament, TournamentAction
+from bot.core.errors import Refusal, TableError
 from bot.core.model import Person
+from bot.core.service import Service
 from bot.core.tournaments import (
     MINUTE,
     champion,
@@ -26,8 +31,10 @@ from bot.core.tournaments import (
     start,
     table_ended,
 )
+from storage.sqlite import SQLiteRepository
 from storage.tournaments import How, MatchStatus, TMatch, Tournament, TourneyStatus
-from tests.core.test_tournaments import ORGANISER
+from tests.core.test_manager_helpers import CHAT, Harness, make_manager, person_to_act, turn
+from tests.core.test_tournaments import ORGANISER, admin
 
 TWELVE = [Person(f"tg:{i}", name) for i, name in enumerate(
     ["Sara", "Omar", "Lina", "Hadi", "Maya", "Karim", "Rana", "Ziad", "Nour", "Tariq", "Dana", "Fadi"], start=11)]
@@ -181,3 +188,71 @@ def test_a_pool_nobody_came_to_scores_nothing_and_one_person_ready_scores_a_win(
     assert done[0] is not None and done[0].points == (0, 0, 0, 8)
     assert done[1] is not None and done[1].points == (0, 0, 0, 0) and done[1].how == How.FORFEIT
     assert len(t.rounds) == 2
+
+
+async def play_trix(h: Harness, table_id: int, seed: int) -> None:
+    """The people of a Trix table play random legal moves until it ends (the AI seats play themselves)."""
+    rng = random.Random(seed)
+    for _ in range(5000):
+        snap = h.manager.get(table_id)
+        assert snap is not None
+        if snap.table.status != "playing":
+            return
+        person = person_to_act(h, snap, TWELVE)
+        if person is None:
+            await h.manager.run_due()
+            await h.manager.drain()
+            continue
+        legal = h.manager.view(table_id, turn(h, snap))["legal"]
+        await h.manager.act(table_id, person, snap.table.version, rng.choice(legal))
+        await h.manager.run_due()
+    raise AssertionError("the table did not end")
+
+
+@pytest.mark.slow  # two whole Trix games on a real SQLite file: about 1 s
+async def test_five_people_with_an_ai_seat_play_a_round_of_real_trix_tables_through_the_dispatch(
+        tmp_path: Path) -> None:
+    repo = SQLiteRepository(tmp_path / "t.db")
+    await repo.open()
+    h = make_manager(repo, FakeClock(1_800_000_000.0))
+    service, tours = Service(h.manager), h.manager.tournaments
+    try:
+        t = await service.dispatch(NewTournament("trix", rounds=1, ai=True, start_minutes=10, checkin_minutes=5,
+                                                 round_minutes=5), admin(ORGANISER))
+        assert t.format == "pools:1" and t.review_minutes == 0
+        for p in TWELVE[:5]:
+            await service.dispatch(TournamentAction("register"), Actor(p, CHAT))
+        with pytest.raises(TableError) as e:  # one registration each: no pairs in Trix
+            await service.dispatch(TournamentAction("register", pair=1), Actor(TWELVE[5], CHAT))
+        assert e.value.code == Refusal.BAD_ACTION
+        t = await service.dispatch(TournamentAction("start"), Actor(ORGANISER, CHAT))
+        assert [len(m.pool) for m in t.matches] == [4, 4] and t.entries[-1].ai
+        for seed, m in enumerate(t.matches, start=1):
+            for pid in people_of(t, m)[0]:
+                await service.dispatch(TournamentAction("ready"), Actor(next(p for p in TWELVE
+                                                                             if p.player_id == pid), CHAT))
+            got = await tours.in_chat(CHAT)
+            assert got is not None
+            playing = got.match(1, m.slot)
+            assert playing is not None and playing.status == MatchStatus.PLAYING and playing.table_id is not None
+            snap = h.manager.get(playing.table_id)
+            assert snap is not None and snap.table.game == "trix"
+            seated = [s.player_id for s in snap.table.seats if not s.is_ai]
+            assert seated == list(people_of(got, m)[0])  # the pool's people in its seat order
+            await play_trix(h, playing.table_id, seed)
+            await h.manager.drain()
+            await tours.settle()
+        t = await tours.in_chat(CHAT)  # type: ignore[assignment]
+        assert t is not None and t.status == TourneyStatus.FINISHED
+        for m in t.matches:  # each seat's points come from its Trix score at the table
+            result = await repo.table_results(m.table_id or 0)
+            assert result is not None and m.how == How.PLAYED
+            by_seat = {r.seat: r.score for r in result.results if not r.left}
+            assert m.scores == tuple(by_seat[s] for s in range(4))
+            assert m.points == pools.halves_by_rank(m.scores)
+        won = champion(t)
+        assert won is not None and not won.ai and won.number == pools.table(t)[0].entry
+        assert len(pools.table(t)) == 5
+    finally:
+        await h.manager.close()
+        await repo.close()
