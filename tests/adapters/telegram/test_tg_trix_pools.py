@@ -3,10 +3,11 @@ python-telegram-bot and the fake Bot API on the manager's fake clock: ``/tournam
 ai=on``; six people register alone, one does not check in and is dropped at the organiser's start;
 the five left make a pool of four people and a pool of one person with three labelled AI seats.
 Round 1: the pool of four plays a whole Trix game through the table's buttons, the other pool nobody
-readies and is decided by the forfeit rule at the deadline. Round 2 is seated by the standings without
-repeating round 1's table of four; two of a pool press Ready and score as the table's top two, the others nothing. The standings (points and
-the Trix score) are shown after each round and the champion at the top; the AI seats never rank. The
-message is one message edited in place; a stranger's Ready is refused and changes nothing.
+readies and is decided by the forfeit rule at the deadline. Round 2 is seated by the standings
+without repeating round 1's table of four; two of a pool press Ready and score as the table's top
+two, the others nothing. The standings (points and the Trix score) are shown after each round and
+the champion at the top; the AI seats never rank. The message is one message edited in place; a
+stranger's Ready is refused and changes nothing.
 """
 
 from __future__ import annotations
