@@ -42,7 +42,7 @@ async def challenge(h: Handlers, update: Update, context: ContextTypes.DEFAULT_T
         if game is None or boards is None or days is None:
             t = await h.chat_t(dest, user)
             await h.reply(dest, t.gettext("Start a challenge: /challenge new <game> [deals] [days], for example "
-                                          "/challenge new tarneeb41 8 3 (Tarneeb 41 or classic Tarneeb)."))
+                                          "/challenge new tarneeb41 8 3 (Tarneeb 41, classic Tarneeb or Trix)."))
             return
         await h._command(update, context, StartChallenge(game, boards, days))  # the notices post its message
         return
