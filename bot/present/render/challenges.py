@@ -148,9 +148,9 @@ def _comparison(c: Comparison, t: T) -> str:
                      percent=round(c.percent))
 
 
-def render_comparisons(view: ChallengeView, t: T, now: float) -> OutMessage:
+def render_comparisons(view: ChallengeView, t: T, now: float, *, play: str = "/challenge play") -> OutMessage:
     """``/challenge``: the challenge, and the reader's deals against the field once they played them all."""
-    head = render_challenge(view, t, now)
+    head = render_challenge(view, t, now, play=play)
     ch = view.challenge
     if view.mine is None:
         tail = [t.gettext("You have played {played} of {boards} deals. The field's results are shown once "
