@@ -49,7 +49,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                            "winner", "how", "decided_at", "review_until", "flagged_by", "flag_reason"),
     "tournament_audit": ("tournament_id", "seq", "at", "actor", "action", "detail"),
     "challenges": ("challenge_id", "chat_id", "game", "boards", "seed", "creator", "created_at", "ends_at",
-                   "closed_at", "lang"),
+                   "closed_at", "lang", "season"),
     "challenge_boards": ("challenge_id", "player_id", "name", "board", "table_id", "score", "tricks", "bid",
                          "done_at"),
 }
@@ -67,7 +67,10 @@ _PARKED = TABLES["tables"].index("parked")
 #: Tournament rows of an export written before the review window (schema 12 on SQLite, 9 on PostgreSQL)
 #: lack its columns; they get the migration's defaults (no window, nobody disqualified, nothing flagged).
 _LEGACY_TOURNAMENT_DEFAULTS: dict[str, list[Any]] = {"tournaments": [0], "tournament_entries": [0],
-                                                     "tournament_matches": [None, None, ""]}
+                                                     "tournament_matches": [None, None, ""],
+                                                     # and a challenge before one could count in the season
+                                                     # (schema 13 on SQLite, 10 on PostgreSQL): it does not
+                                                     "challenges": [0]}
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",

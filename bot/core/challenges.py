@@ -56,6 +56,7 @@ from storage.challenges import OpenChallengeExists
 from storage.errors import ChatHasLiveTable
 from storage.records import FINISHED, LOBBY, PLAYING, STOPPED, BoardRecord, ChallengeRecord, Seat, TableRecord
 from storage.repository import Repository
+from storage.season_store import ChallengeEntry
 
 log = logging.getLogger(__name__)
 
@@ -271,6 +272,26 @@ def rank(challenge: ChallengeRecord, boards: list[BoardRecord], me: str | None =
     return ChallengeView(challenge, ranking, played, comparisons if show else None, me)
 
 
+def season_entries(view: ChallengeView, boards: list[BoardRecord]) -> list[ChallengeEntry]:
+    """How a closed challenge counts in its chat's season: one match for each person who played at
+    least one deal, recorded at their last deal's table, scoring their result (the percentage, or in
+    Trix the points against the field, rounded); ranked by it (ties share a rank), and won by the top
+    half (rank within the first ``n // 2`` of ``n`` people: one person alone wins nothing)."""
+    lines = [line for line in view.ranking if line.played]
+    value = {line.player_id: line.against if line.against is not None else line.percent for line in lines}
+    last: dict[str, BoardRecord] = {}
+    for b in boards:
+        if b.player_id not in last or b.board > last[b.player_id].board:
+            last[b.player_id] = b
+    half = len(lines) // 2
+    out = []
+    for line in lines:
+        place = 1 + sum(1 for v in value.values() if v > value[line.player_id])
+        out.append(ChallengeEntry(line.player_id, last[line.player_id].table_id, round(value[line.player_id]),
+                                  place <= half, place))
+    return out
+
+
 class Challenges:
     """Starts challenges, deals each person's boards, records their results and closes them."""
 
@@ -295,8 +316,12 @@ class Challenges:
 
     # ------------------------------------------------------------------ the commands
 
-    async def start(self, chat_id: str, creator: Person, game: str, boards: int, days: int) -> ChallengeRecord:
-        """Open a challenge in ``chat_id`` (who may is the dispatch's to decide)."""
+    async def start(self, chat_id: str, creator: Person, game: str, boards: int, days: int,
+                    season: bool = False) -> ChallengeRecord:
+        """Open a challenge in ``chat_id`` (who may is the dispatch's to decide); ``season``: its
+        result counts in the chat's season when it closes (:func:`season_entries`)."""
+        if type(season) is not bool:
+            raise TableError(Refusal.BAD_OPTION, detail="season is on or off")
         if game not in GAMES:
             raise TableError(Refusal.UNKNOWN_GAME, game=str(game)[:40])
         if type(boards) is not int or not 1 <= boards <= MAX_BOARDS:
@@ -307,7 +332,7 @@ class Challenges:
         seed = self.settings.seed_source() if self.settings.seed_source else _hash63(f"{chat_id}:{self.clock.now()}")
         now = self.clock.now()
         record = ChallengeRecord(0, chat_id, game, boards, seed, creator.player_id, now, now + days * 86400.0,
-                                 lang=lang)
+                                 lang=lang, season=season)
         try:
             challenge = await self.repo.create_challenge(record)
         except OpenChallengeExists:
@@ -442,8 +467,15 @@ class Challenges:
                 if b.done_at is None:
                     await self.settle(b.table_id)
             final = dataclasses.replace(challenge, closed_at=now)
-            await self._tell(ChallengeUpdate(rank(final, await self.repo.challenge_boards(final.challenge_id)),
-                                             "closed"))
+            boards = await self.repo.challenge_boards(final.challenge_id)
+            view = rank(final, boards)
+            if final.season:  # by the one process that closed it, before anyone is told
+                try:
+                    await self.repo.record_challenge(final.chat_id, final.game, final.created_at, now,
+                                                     season_entries(view, boards))
+                except Exception:
+                    log.exception("challenge %s: counting it in the season failed", final.challenge_id)
+            await self._tell(ChallengeUpdate(view, "closed"))
             closed.append(final)
         return closed
 

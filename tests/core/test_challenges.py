@@ -22,6 +22,7 @@ from bot.core.challenges import (
     board_seed,
     matchpoints,
     rank,
+    season_entries,
 )
 from bot.core.clock import FakeClock
 from bot.core.commands import Act, Actor, PlayChallenge, ShowChallenge, StartChallenge
@@ -277,3 +278,58 @@ async def test_three_people_play_the_same_five_trix_deals_and_the_same_plays_mee
     assert mine.against == pytest.approx(sum(per_board) / 5)
     await h.manager.close()
     await repo.close()
+
+
+@pytest.mark.slow
+async def test_a_challenge_started_with_season_on_counts_in_the_season_once_it_closes(tmp_path: Path) -> None:
+    clock = FakeClock(1_000_000.0)
+    repo = SQLiteRepository(tmp_path / "majlis.db")
+    await repo.open()
+    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
+    await h.manager.start()
+    service = Service(h.manager)
+    with pytest.raises(TableError) as e:  # not a yes or no
+        await service.dispatch(StartChallenge("tarneeb41", 2, 1, "on"), Actor(ADMIN, CHAT, yes))  # type: ignore[arg-type]
+    assert e.value.code == Refusal.BAD_ACTION
+    challenge = await service.dispatch(StartChallenge("tarneeb41", 2, 1, True), Actor(ADMIN, CHAT, yes))
+    assert challenge.season
+    for i, (person, policy) in enumerate(zip(PEOPLE[:3], [_first, _last, _random], strict=True)):
+        await service.dispatch(PlayChallenge(), Actor(person, CHAT))
+        await _play_all(h, person, policy, random.Random(i))
+    season = await repo.season_at(CHAT, clock.now())
+    assert await repo.season_board(CHAT, season.number, "tarneeb41") == []  # nothing before it closes
+    clock.advance(DAY)
+    assert len(await h.manager.challenges.tick()) == 1
+    view = await service.dispatch(ShowChallenge(), Actor(PEOPLE[0], CHAT))
+    entries = season_entries(view, await repo.challenge_boards(challenge.challenge_id))
+    board = await repo.season_board(CHAT, season.number, "tarneeb41")
+    assert sorted((r.player_id, r.matches, r.wins) for r in board) == sorted(
+        (e.player_id, 1, int(e.won)) for e in entries)
+    assert sum(e.won for e in entries) == 1 or len({e.rank for e in entries}) < 3  # the top half of three: one
+    best = min(entries, key=lambda e: e.rank)
+    assert board[0].player_id == best.player_id or board[0].rating == board[1].rating
+    assert await h.manager.challenges.tick() == []  # closed and counted once
+
+    # the next one, season off (the default): it closes without touching the season
+    plain = await service.dispatch(StartChallenge("tarneeb41", 1, 1), Actor(ADMIN, CHAT, yes))
+    assert not plain.season
+    await service.dispatch(PlayChallenge(), Actor(PEOPLE[0], CHAT))
+    await _play_all(h, PEOPLE[0], _first, random.Random(9))
+    clock.advance(DAY)
+    assert len(await h.manager.challenges.tick()) == 1
+    after = await repo.season_board(CHAT, (await repo.season_at(CHAT, challenge.created_at)).number, "tarneeb41")
+    assert after == board
+    await h.manager.close()
+    await repo.close()
+
+
+def test_a_challenge_counts_as_a_match_each_won_by_the_top_half() -> None:
+    ch = ChallengeRecord(1, CHAT, "trix", 1, 5, "tg:1", 0.0, DAY, closed_at=DAY, season=True)
+    rows = [BoardRecord(1, f"tg:{i}", n, 0, 10 + i, s, 0, None, 1.0)
+            for i, (n, s) in enumerate([("A", 0), ("B", -75), ("C", 0), ("D", -25)], start=1)]
+    rows.append(BoardRecord(1, "tg:9", "E", 0, 30, None, None, None, None))  # started, never finished
+    entries = season_entries(rank(ch, rows), rows)
+    # against the field: A and C 0 - mean(-75, 0, -25) = +33.3; D -25 + 25 = 0; B -75 - (-8.3) = -66.7
+    # E did not finish: no deal played, so no match; A and C share the top (the top half of four: two)
+    assert [(e.player_id, e.table_id, e.score, e.won, e.rank) for e in entries] == [
+        ("tg:1", 11, 33, True, 1), ("tg:3", 13, 33, True, 1), ("tg:4", 14, 0, False, 3), ("tg:2", 12, -67, False, 4)]

@@ -5,8 +5,9 @@ One subcommand whose ``action`` says what to do, as Telegram's ``/challenge``:
     /majlis challenge [action:show]        the channel's challenge message, posted anew; to the asker
                                            alone, how far they are, and once they played every deal
                                            their deals against the field
-    /majlis challenge action:new game:<tarneeb41|tarneeb|trix> [deals:<1-16>] [days:<1-14>]
-                                           Manage Server: a challenge in this channel (8 deals, 3 days)
+    /majlis challenge action:new game:<tarneeb41|tarneeb|trix> [deals:<1-16>] [days:<1-14>] [season:True]
+                                           Manage Server: a challenge in this channel (8 deals, 3 days;
+                                           season: it counts in the server's season)
     /majlis challenge action:play          your current deal, dealt in your direct messages with the bot,
                                            played there by its buttons (each deal a table of its own,
                                            at ``dm:dc:<user>``; the next is dealt when one ends)
@@ -36,7 +37,7 @@ DEFAULT_BOARDS, DEFAULT_DAYS = 8, 3
 
 
 async def challenge(h: HandlerBase, interaction: Interaction, action: str, *, game: str | None = None,
-                    deals: int | None = None, days: int | None = None) -> None:
+                    deals: int | None = None, days: int | None = None, season: bool | None = None) -> None:
     """``/majlis challenge`` (see the module): acknowledged at once, answered to the asker only."""
     await h.ack(interaction)
     t = await h.translator_for(interaction)
@@ -48,7 +49,8 @@ async def challenge(h: HandlerBase, interaction: Interaction, action: str, *, ga
                     "Name the game: {command} game:tarneeb41 (or tarneeb, or trix), with the number of deals "
                     "and of days.", command=NEW_COMMAND))
                 return
-            await h.dispatch(StartChallenge(game, deals or DEFAULT_BOARDS, days or DEFAULT_DAYS), interaction)
+            await h.dispatch(StartChallenge(game, deals or DEFAULT_BOARDS, days or DEFAULT_DAYS, bool(season)),
+                             interaction)
             text = t.gettext("Done: the challenge's message in this channel says how to play it.")
         elif action == "play":
             await h.dispatch(PlayChallenge(), interaction)

@@ -186,13 +186,14 @@ def build_group(handlers: Handlers) -> app_commands.Group:
     @group.command(name="challenge", description="The duplicate challenge: the same deals for all · تحدي التوزيعات")
     @app_commands.describe(action="What to do (default: show its message) · ماذا تفعل",
                            game="new: the game · اللعبة", deals="new: how many deals · عدد التوزيعات",
-                           days="new: how many days it stays open · عدد الأيام")
+                           days="new: how many days it stays open · عدد الأيام",
+                           season="new: it counts in the server's season · يُحتسب في الموسم")
     @app_commands.choices(action=CHALLENGE_ACTIONS, game=GAME_CHOICES)
     async def challenge(interaction: Interaction, action: Choice[str] | None = None,
                         game: Choice[str] | None = None, deals: app_commands.Range[int, 1, 16] | None = None,
-                        days: app_commands.Range[int, 1, 14] | None = None) -> None:
+                        days: app_commands.Range[int, 1, 14] | None = None, season: bool | None = None) -> None:
         await challenges.challenge(handlers, interaction, action.value if action else "show",
-                                   game=game.value if game else None, deals=deals, days=days)
+                                   game=game.value if game else None, deals=deals, days=days, season=season)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",
