@@ -1,5 +1,6 @@
 """The duplicate challenge in a Discord channel through the real discord.py and the fake Discord: a
-member without Manage Server may not start one; one with it starts a Trix challenge of one deal with
+member without Manage Server may not start one; one with it starts a Trix challenge of one deal, counted in
+the season (``season:True``), with
 ``/majlis challenge action:new``, and the channel gets its message; a member plays with
 ``action:play``: the deal is dealt in their direct messages and played there by its buttons (a
 direct message carries the table and the hand, about one edit a second, so one deal is what the test
@@ -89,9 +90,9 @@ async def test_a_trix_challenge_is_started_in_a_channel_and_played_by_buttons_in
     ix = await table.slash(bob, "challenge", action="play")  # nothing to play yet
     assert ix.ephemeral and plain(table.text_of(ix)) == w["none"]
 
-    await table.slash(alice, "challenge", action="new", game="trix", deals=1, days=1)
+    await table.slash(alice, "challenge", action="new", game="trix", deals=1, days=1, season=True)
     challenge = await bot.manager.repo.chat_challenge(f"dc:{fake.channel_id}")
-    assert challenge is not None and (challenge.game, challenge.boards) == ("trix", 1)
+    assert challenge is not None and (challenge.game, challenge.boards, challenge.season) == ("trix", 1, True)
     first: Message = await fake.wait_until(lambda: next(
         (m for m in fake.channel_messages(fake.channel_id) if w["title"] in plain(m.content)), None), timeout=20)
     assert "/majlis challenge action:play" in first.content
