@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from storage.errors import StorageError
 from storage.records import BoardRecord, ChallengeRecord
-from storage.season_store import Row, Sql
+from storage.season_store import ChallengeEntry, Row, Sql, record_challenge
 
 T = TypeVar("T")
 
@@ -35,15 +35,15 @@ class OpenChallengeExists(StorageError):
         self.challenge_id = challenge_id
 
 
-_CHALLENGE = ("SELECT challenge_id, chat_id, game, boards, seed, creator, created_at, ends_at, closed_at, lang "
-              "FROM challenges")
+_CHALLENGE = ("SELECT challenge_id, chat_id, game, boards, seed, creator, created_at, ends_at, closed_at, lang, "
+              "season FROM challenges")
 _BOARD = ("SELECT challenge_id, player_id, name, board, table_id, score, tricks, bid, done_at "
           "FROM challenge_boards")
 
 
 def _challenge(r: Row) -> ChallengeRecord:
     return ChallengeRecord(int(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), str(r[5]), float(r[6]),
-                           float(r[7]), None if r[8] is None else float(r[8]), r[9])
+                           float(r[7]), None if r[8] is None else float(r[8]), r[9], bool(r[10]))
 
 
 def _opt(v: Any) -> int | None:
@@ -62,8 +62,9 @@ async def create_challenge(s: Sql, c: ChallengeRecord) -> ChallengeRecord:
         raise OpenChallengeExists(c.chat_id, int(found[0]))
     try:
         row = await s.one("INSERT INTO challenges (chat_id, game, boards, seed, creator, created_at, ends_at, "
-                          "closed_at, lang) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?) RETURNING challenge_id",
-                          c.chat_id, c.game, c.boards, c.seed, c.creator, c.created_at, c.ends_at, c.lang)
+                          "closed_at, lang, season) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?) RETURNING challenge_id",
+                          c.chat_id, c.game, c.boards, c.seed, c.creator, c.created_at, c.ends_at, c.lang,
+                          int(c.season))
     except Exception as e:  # the unique index of the open ones: another process opened one at once
         if type(e).__name__ in ("IntegrityError", "UniqueViolationError"):
             raise OpenChallengeExists(c.chat_id) from None
@@ -153,6 +154,10 @@ class SqlChallenges:
     async def board_of_table(self, table_id: int) -> BoardRecord | None:
         return await self._challenge_read(lambda s: board_of_table(s, table_id))
 
+    async def record_challenge(self, chat_id: str, game: str, started: float, finished: float,
+                               entries: list[ChallengeEntry]) -> bool:
+        return await self._challenge_write(lambda s: record_challenge(s, chat_id, game, started, finished, entries))
+
 
 class MemoryChallenges:
     """The same methods in memory (the memory repository's); each checks before it changes anything."""
@@ -211,3 +216,9 @@ class MemoryChallenges:
 
     async def board_of_table(self, table_id: int) -> BoardRecord | None:
         return next((b for b in self._boards.values() if b.table_id == table_id), None)
+
+    async def record_challenge(self, chat_id: str, game: str, started: float, finished: float,
+                               entries: list[ChallengeEntry]) -> bool:
+        """Not kept in memory: the memory backend (the terminal's) has no groups, so no challenges
+        to count in a season; False (nothing recorded)."""
+        return False

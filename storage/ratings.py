@@ -126,3 +126,13 @@ def rate_match(game: str, results: Sequence[PlayerResult], current: Mapping[str,
     left = [r for r in entries if r.left]
     ranks = competition_ranks([float(r.score) for r in stayed]) + [len(stayed) + 1] * len(left)
     return _rate([[r] for r in stayed + left], ranks, current)
+
+
+def rate_field(ranks: Mapping[str, int], current: Mapping[str, Rating]) -> dict[str, Rating]:
+    """New ratings of people who each played alone against the same field (a duplicate challenge):
+    a free-for-all ranked by ``ranks`` (1 the best; ties share a rank), as Trix rates its seats."""
+    people = sorted(p for p in ranks if not is_ai(p))
+    if len(people) < 2:
+        return {}
+    groups = [[PlayerResult(p, 0, 0, False)] for p in people]
+    return _rate(groups, [ranks[p] for p in people], current)

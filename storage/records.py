@@ -323,7 +323,8 @@ class PersonMatch:
 class ChallengeRecord:
     """A duplicate challenge of a chat (bot/core/challenges.py): ``boards`` deals of ``game`` that every
     member plays in the same seat at their own time until ``ends_at``; ``seed`` makes its deals.
-    ``closed_at`` is set once, when its final ranking is made (None: open)."""
+    ``closed_at`` is set once, when its final ranking is made (None: open). ``season``: its result
+    counts in the chat's season when it closes (``season=on``)."""
 
     challenge_id: int
     chat_id: str
@@ -335,6 +336,7 @@ class ChallengeRecord:
     ends_at: float
     closed_at: float | None = None
     lang: str | None = None
+    season: bool = False
 
 
 @dataclass(frozen=True, slots=True)

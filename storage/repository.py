@@ -38,6 +38,7 @@ from storage.records import (
     TableRecord,
 )
 from storage.rows import Snapshot
+from storage.season_store import ChallengeEntry
 from storage.tournaments import Tournament
 
 __all__ = [
@@ -351,3 +352,9 @@ class Repository(Protocol):
 
     async def board_of_table(self, table_id: int) -> BoardRecord | None:
         """The board played at the table, if it is a challenge's."""
+
+    async def record_challenge(self, chat_id: str, game: str, started: float, finished: float,
+                               entries: list[ChallengeEntry]) -> bool:
+        """Count a closed challenge in the season of ``chat_id`` it started in (``started``), once:
+        one match per entry and the season's ratings (storage/season_store.py ``record_challenge``);
+        False when recorded already (or not kept by this backend)."""

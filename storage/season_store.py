@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from storage.ratings import Rating, rate_match, rated_players
+from storage.ratings import GLOBAL, Rating, rate_field, rate_match, rated_players
 from storage.records import (
     PLAYING,
     ChampionRecord,
@@ -29,6 +30,7 @@ from storage.records import (
     SeasonRecord,
     SeasonSummary,
 )
+from storage.rows import dumps
 from storage.seasons import (
     CLOSE_GRACE,
     TEAM_GAMES_SQL,
@@ -166,6 +168,61 @@ async def record_season(q: Sql, result: MatchResult) -> None:
                 await q.run("INSERT INTO rating_changes (table_id, player_id, rating_before, rating_after, matches) "
                             "VALUES (?, ?, ?, ?, ?)", result.table_id, pid, current[pid].display,
                             rating.display, int(played[0]) if played else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeEntry:
+    """One person's result in a closed duplicate challenge, as the season counts it: recorded as a
+    match at ``table_id`` (the person's last board's table), with ``score``, ``won`` (the top half of
+    its ranking) and ``rank`` (1 the best; ties share it)."""
+
+    player_id: str
+    table_id: int
+    score: int
+    won: bool
+    rank: int
+
+
+async def record_challenge(q: Sql, chat_id: str, game: str, started: float, finished: float,
+                           entries: Sequence[ChallengeEntry]) -> bool:
+    """In one transaction: a closed challenge counted in the season it started in (``started``), one
+    match per person (a ``matches`` row at their last board's table, chat ``chat_id``, their result
+    row, its ``season_matches`` row), and the season's and the league's all-time ratings of ``game``
+    moved as a free-for-all of everyone in it ranked by the challenge (:func:`rate_field`), with the
+    rating changes; the chat's and the global ratings move the same way, as a match's do, so that the
+    leaderboard and the statistics, which count these matches too, stay one story. Once: False, and
+    nothing written, when it was recorded already (or nobody is in it)."""
+    if not entries:
+        return False
+    if await q.one("SELECT 1 FROM matches WHERE table_id = ?", entries[0].table_id) is not None:
+        return False
+    league = await league_for_chat(q, chat_id)
+    settings = await _lock_league(q, league)
+    season = await _season_at(q, league, started, settings.length_days)
+    for e in entries:
+        await q.run("INSERT INTO matches (table_id, chat_id, game, finished_at, scores) VALUES (?, ?, ?, ?, ?)",
+                    e.table_id, chat_id, game, finished, dumps({"players": [e.score]}))
+        await q.run("INSERT INTO match_results (table_id, idx, player_id, seat, score, won, left_, counted) "
+                    "VALUES (?, 0, ?, 0, ?, ?, 0, 1)", e.table_id, e.player_id, e.score, int(e.won))
+        await q.run("INSERT INTO season_matches (table_id, league, number, counts) VALUES (?, ?, ?, 1)",
+                    e.table_id, league, season.number)
+    people = [e.player_id for e in entries]
+    ranks = {e.player_id: e.rank for e in entries}
+    tables = {e.player_id: e.table_id for e in entries}
+    for number, scope in ((None, chat_id), (None, GLOBAL), (None, season_scope(league, None)),
+                          (season.number, season_scope(league, season.number))):
+        current = await _ratings(q, scope, game, people)
+        new = rate_field(ranks, current)
+        for pid, rating in sorted(new.items()):
+            await q.run("INSERT INTO ratings (scope, game, player_id, mu, sigma) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT (scope, game, player_id) DO UPDATE SET mu = excluded.mu, "
+                        "sigma = excluded.sigma", scope, game, pid, rating.mu, rating.sigma)
+            if number is not None:
+                played = await q.one(_PLAYED, league, season.number, game, pid)
+                await q.run("INSERT INTO rating_changes (table_id, player_id, rating_before, rating_after, matches) "
+                            "VALUES (?, ?, ?, ?, ?)", tables[pid], pid, current[pid].display,
+                            rating.display, int(played[0]) if played else 1)
+    return True
 
 
 async def end_season(q: Sql, league: str, number: int, now: float) -> SeasonRecord | None:

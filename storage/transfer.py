@@ -50,7 +50,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                            "pool_scores", "pool_points"),
     "tournament_audit": ("tournament_id", "seq", "at", "actor", "action", "detail"),
     "challenges": ("challenge_id", "chat_id", "game", "boards", "seed", "creator", "created_at", "ends_at",
-                   "closed_at", "lang"),
+                   "closed_at", "lang", "season"),
     "challenge_boards": ("challenge_id", "player_id", "name", "board", "table_id", "score", "tricks", "bid",
                          "done_at"),
 }
@@ -70,9 +70,12 @@ _PARKED = TABLES["tables"].index("parked")
 #: Match rows written before Trix pools (schema 13 on SQLite, 10 on PostgreSQL) lack the pool's three
 #: columns (a pair's match: empty lists); older ones lack both sets. A row gets the tail it lacks.
 _LEGACY_TOURNAMENT_DEFAULTS: dict[str, list[Any]] = {"tournaments": [0], "tournament_entries": [0],
-                                                     "tournament_matches": [None, None, "", "[]", "[]", "[]"]}
+                                                     "tournament_matches": [None, None, "", "[]", "[]", "[]"],
+                                                     # and a challenge before one could count in the season
+                                                     # (schema 14 on SQLite, 11 on PostgreSQL): it does not
+                                                     "challenges": [0]}
 _LEGACY_TOURNAMENT_GAPS: dict[str, tuple[int, ...]] = {"tournaments": (1,), "tournament_entries": (1,),
-                                                       "tournament_matches": (3, 6)}
+                                                       "tournament_matches": (3, 6), "challenges": (1,)}
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",

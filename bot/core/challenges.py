@@ -16,13 +16,21 @@ what they do depends only on the deal and on what the person played, in every pr
 every restart. (The searching levels bound their work by CPU time, so two runs of one position may
 search different numbers of deals: they would not answer every person identically.)
 
-Results: per board, each person's score (their own points in Tarneeb 41, their team's in classic
-Tarneeb) against everyone else's on that board, 2 matchpoints for each one beaten and 1 for each tie
-(:func:`matchpoints`), as a percentage of the top; a person's result is the mean of their boards'
-percentages over all the challenge's boards (a board not played counts 0%). A person sees the deal
-by deal comparison with the field only once they have played every board (or the challenge closed).
+Results: per board, each person's score (their own points in Tarneeb 41 and Trix, their team's in
+classic Tarneeb). Tarneeb is ranked by matchpoints: against everyone else's score on that board, 2
+matchpoints for each one beaten and 1 for each tie (:func:`matchpoints`), as a percentage of the top; a
+person's result is the mean of their boards' percentages over all the challenge's boards (a board not
+played counts 0%). Trix is ranked by points against the field (:func:`against_field`): on each board
+the person's points minus the mean of everyone else's who played it, averaged over all the challenge's
+boards (a board not played counts as the lowest score anyone made on it). A person sees the deal by
+deal comparison with the field only once they have played every board (or the challenge closed).
 The challenge closes at its end (:meth:`Challenges.tick`, each process; storage lets one close it, and
 only that one announces the final ranking).
+
+A Trix board is one deal of one contract: board ``k`` is :func:`board_contract` (the five contracts in
+turn, K♥ first), the engine's ``only_contract`` option, so the contract is not chosen by anyone; the
+kingdom's owner (who leads, and asks first whether to double) is the holder of the 7♥, as in a
+match's first deal, so it is the person on some boards and an AI on others, the same for everyone.
 """
 
 from __future__ import annotations
@@ -48,11 +56,14 @@ from storage.challenges import OpenChallengeExists
 from storage.errors import ChatHasLiveTable
 from storage.records import FINISHED, LOBBY, PLAYING, STOPPED, BoardRecord, ChallengeRecord, Seat, TableRecord
 from storage.repository import Repository
+from storage.season_store import ChallengeEntry
 
 log = logging.getLogger(__name__)
 
-#: The games a challenge may be of (Trix's "score against the field" is not done yet).
-GAMES = ("tarneeb41", "tarneeb")
+#: The games a challenge may be of.
+GAMES = ("tarneeb41", "tarneeb", "trix")
+#: The contracts of Trix boards, in turn from board 0 (the engine's ``only_contract``).
+TRIX_CONTRACTS = ("king", "queens", "diamonds", "tricks", "trix")
 MAX_BOARDS = 16
 MAX_DAYS = 14
 #: The dealer of every board: seat 3, so the person (seat 0) speaks first.
@@ -72,9 +83,37 @@ def board_seed(seed: int, board: int) -> int:
     return _hash63(f"challenge:{seed}:board:{board}")
 
 
+def board_contract(board: int) -> str:
+    """The Trix contract of board ``board`` (from 0): the five contracts in turn."""
+    return TRIX_CONTRACTS[board % len(TRIX_CONTRACTS)]
+
+
+def board_options(game: str, board: int) -> dict[str, Any]:
+    """The engine options of a board's table (before the defaults): a Trix board's one contract."""
+    return {"only_contract": board_contract(board)} if game == "trix" else {}
+
+
+def trix_units(summary: dict[str, Any], seat: int) -> int:
+    """What ``seat`` took in a Trix deal, in the contract's own unit: the King of Hearts (1 or 0), its
+    queens, its diamonds, its tricks, or in the Trix contract its finishing place (1 to 4)."""
+    contract = summary["contract"]
+    taken = [str(c) for c in (summary.get("taken") or {}).get(str(seat)) or []]
+    if contract == "king":
+        return int("KH" in taken)
+    if contract == "queens":
+        return sum(1 for c in taken if c[0] == "Q")
+    if contract == "diamonds":
+        return sum(1 for c in taken if c[1] == "D")
+    if contract == "trix":
+        places = [int(p) for p in summary.get("places") or []]
+        return places.index(seat) + 1 if seat in places else 4
+    return int(summary["tricks"][seat])
+
+
 def board_result(record: TableRecord, actions: list[tuple[int, str]]) -> tuple[int, int | None, int | None] | None:
     """``(score, tricks, bid)`` of seat 0 in the first deal of a board's table, replayed from its seed
-    and ``(seat, action)`` log; ``(0, None, None)`` for a deal thrown in; None while it goes on."""
+    and ``(seat, action)`` log; ``(0, None, None)`` for a deal thrown in; None while it goes on. In Trix
+    ``tricks`` is what the seat took in the contract's unit (:func:`trix_units`) and ``bid`` None."""
     game = engine.new_game(record.game, seed=record.seed, dealer=record.dealer, options=record.options)
     for seat, action in actions:
         for ev in game.act(seat, action):
@@ -82,6 +121,8 @@ def board_result(record: TableRecord, actions: list[tuple[int, str]]) -> tuple[i
                 return 0, None, None
             if ev["type"] == "deal_scored":
                 summary, deltas = ev["summary"], ev["deltas"]
+                if record.game == "trix":
+                    return int(deltas["players"][0]), trix_units(summary, 0), None
                 if record.game == "tarneeb41":
                     return int(deltas["players"][0]), int(summary["tricks"][0]), int(summary["bids"][0])
                 ours = int(summary["declarer"]) % 2 == 0
@@ -110,15 +151,32 @@ def matchpoints(scores: dict[str, int | None]) -> dict[str, float]:
     return out
 
 
+def against_field(scores: dict[str, int | None]) -> dict[str, float]:
+    """Each person's points against the field on one board: their score minus the mean of everyone
+    else's (0 when nobody else finished it); a board not finished (None) counts as the lowest score
+    anyone made on it (0 against the field when nobody finished it)."""
+    made = [v for v in scores.values() if v is not None]
+    out: dict[str, float] = {}
+    for who, mine in scores.items():
+        if mine is None:
+            out[who] = min(made) - sum(made) / len(made) if made else 0.0
+            continue
+        others = [v for p, v in scores.items() if p != who and v is not None]
+        out[who] = mine - sum(others) / len(others) if others else 0.0
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One person in a challenge's ranking: boards played, total score, percentage."""
+    """One person in a challenge's ranking: boards played, total score, percentage (matchpoints), and
+    in Trix ``against``: their points against the field a board, what Trix ranks by."""
 
     player_id: str
     name: str
     played: int
     total: int
     percent: float
+    against: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +189,10 @@ class Comparison:
     bid: int | None
     field: int  # how many others played it
     field_score: float | None  # their mean score
-    field_tricks: float | None  # their mean tricks (of those whose deal was played out)
+    field_tricks: float | None  # their mean tricks (of those whose deal was played out; Trix: units)
     percent: float
+    against: float | None = None  # Trix: the score minus the field's mean
+    contract: str | None = None  # Trix: the board's contract
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,34 +227,69 @@ ChallengeListener = Callable[[ChallengeUpdate], Awaitable[None]]
 
 
 def rank(challenge: ChallengeRecord, boards: list[BoardRecord], me: str | None = None) -> ChallengeView:
-    """The challenge's ranking and ``me``'s comparisons from its board rows."""
+    """The challenge's ranking and ``me``'s comparisons from its board rows (Trix: by points against
+    the field, every other game by matchpoints)."""
+    trix = challenge.game == "trix"
     done = [b for b in boards if b.done_at is not None]
     names = {b.player_id: b.name for b in boards}
     by_board: dict[int, dict[str, BoardRecord]] = {}
     for b in done:
         by_board.setdefault(b.board, {})[b.player_id] = b
     percents: dict[str, list[float]] = {p: [] for p in names}
+    againsts: dict[str, float] = {p: 0.0 for p in names}
     comparisons: list[Comparison] = []
     for k in range(challenge.boards):
         rows = by_board.get(k, {})
         pct = matchpoints({p: r.score for p, r in rows.items()})
         for p, v in pct.items():
             percents[p].append(v)
+        if trix and rows:
+            vs = against_field({p: rows[p].score if p in rows else None for p in names})
+            for p, v in vs.items():
+                againsts[p] += v
         mine = rows.get(me) if me is not None else None
         if mine is not None:
             others = [r for p, r in rows.items() if p != me]
             scored = [r.score for r in others if r.score is not None]
             tricks = [r.tricks for r in others if r.tricks is not None]
+            field_score = sum(scored) / len(scored) if scored else None
+            against = None
+            if trix:
+                against = 0.0 if mine.score is None or field_score is None else mine.score - field_score
             comparisons.append(Comparison(
                 k, mine.score, mine.tricks, mine.bid, len(others),
-                sum(scored) / len(scored) if scored else None, sum(tricks) / len(tricks) if tricks else None,
-                pct[mine.player_id]))
+                field_score, sum(tricks) / len(tricks) if tricks else None,
+                pct[mine.player_id], against, board_contract(k) if trix else None))
     ranking = [Line(p, names[p], len(v), sum(b.score or 0 for b in done if b.player_id == p),
-                    sum(v) / challenge.boards) for p, v in percents.items()]
-    ranking.sort(key=lambda line: (-line.percent, -line.played, line.name, line.player_id))
+                    sum(v) / challenge.boards, againsts[p] / challenge.boards if trix else None)
+               for p, v in percents.items()]
+    if trix:
+        ranking.sort(key=lambda line: (-(line.against or 0.0), -line.played, line.name, line.player_id))
+    else:
+        ranking.sort(key=lambda line: (-line.percent, -line.played, line.name, line.player_id))
     played = sum(1 for b in done if b.player_id == me)
     show = me is not None and (played == challenge.boards or challenge.closed_at is not None)
     return ChallengeView(challenge, ranking, played, comparisons if show else None, me)
+
+
+def season_entries(view: ChallengeView, boards: list[BoardRecord]) -> list[ChallengeEntry]:
+    """How a closed challenge counts in its chat's season: one match for each person who played at
+    least one deal, recorded at their last deal's table, scoring their result (the percentage, or in
+    Trix the points against the field, rounded); ranked by it (ties share a rank), and won by the top
+    half (rank within the first ``n // 2`` of ``n`` people: one person alone wins nothing)."""
+    lines = [line for line in view.ranking if line.played]
+    value = {line.player_id: line.against if line.against is not None else line.percent for line in lines}
+    last: dict[str, BoardRecord] = {}
+    for b in boards:
+        if b.player_id not in last or b.board > last[b.player_id].board:
+            last[b.player_id] = b
+    half = len(lines) // 2
+    out = []
+    for line in lines:
+        place = 1 + sum(1 for v in value.values() if v > value[line.player_id])
+        out.append(ChallengeEntry(line.player_id, last[line.player_id].table_id, round(value[line.player_id]),
+                                  place <= half, place))
+    return out
 
 
 class Challenges:
@@ -221,8 +316,12 @@ class Challenges:
 
     # ------------------------------------------------------------------ the commands
 
-    async def start(self, chat_id: str, creator: Person, game: str, boards: int, days: int) -> ChallengeRecord:
-        """Open a challenge in ``chat_id`` (who may is the dispatch's to decide)."""
+    async def start(self, chat_id: str, creator: Person, game: str, boards: int, days: int,
+                    season: bool = False) -> ChallengeRecord:
+        """Open a challenge in ``chat_id`` (who may is the dispatch's to decide); ``season``: its
+        result counts in the chat's season when it closes (:func:`season_entries`)."""
+        if type(season) is not bool:
+            raise TableError(Refusal.BAD_OPTION, detail="season is on or off")
         if game not in GAMES:
             raise TableError(Refusal.UNKNOWN_GAME, game=str(game)[:40])
         if type(boards) is not int or not 1 <= boards <= MAX_BOARDS:
@@ -233,7 +332,7 @@ class Challenges:
         seed = self.settings.seed_source() if self.settings.seed_source else _hash63(f"{chat_id}:{self.clock.now()}")
         now = self.clock.now()
         record = ChallengeRecord(0, chat_id, game, boards, seed, creator.player_id, now, now + days * 86400.0,
-                                 lang=lang)
+                                 lang=lang, season=season)
         try:
             challenge = await self.repo.create_challenge(record)
         except OpenChallengeExists:
@@ -278,7 +377,7 @@ class Challenges:
     async def _deal(self, challenge: ChallengeRecord, person: Person, board: int) -> TableSnapshot:
         chat_id = dm_dest(person.player_id)
         seed = board_seed(challenge.seed, board)
-        options = check_options(challenge.game, seed, {})
+        options = check_options(challenge.game, seed, board_options(challenge.game, board))
         async with self.registry.chat_lock(chat_id):
             live = self.registry.live_in_chat(chat_id)
             if live is not None:
@@ -368,8 +467,15 @@ class Challenges:
                 if b.done_at is None:
                     await self.settle(b.table_id)
             final = dataclasses.replace(challenge, closed_at=now)
-            await self._tell(ChallengeUpdate(rank(final, await self.repo.challenge_boards(final.challenge_id)),
-                                             "closed"))
+            boards = await self.repo.challenge_boards(final.challenge_id)
+            view = rank(final, boards)
+            if final.season:  # by the one process that closed it, before anyone is told
+                try:
+                    await self.repo.record_challenge(final.chat_id, final.game, final.created_at, now,
+                                                     season_entries(view, boards))
+                except Exception:
+                    log.exception("challenge %s: counting it in the season failed", final.challenge_id)
+            await self._tell(ChallengeUpdate(view, "closed"))
             closed.append(final)
         return closed
 

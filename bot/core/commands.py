@@ -279,11 +279,12 @@ class ShowProfile(Answers[Profile]):
 @dataclass(frozen=True, slots=True)
 class StartChallenge(Answers[ChallengeRecord]):
     """``/challenge new``: a duplicate challenge of ``boards`` deals of ``game`` for ``days`` days in the
-    group (admins only; bot/core/challenges.py)."""
+    group (admins only; bot/core/challenges.py); ``season``: it counts in the group's season."""
 
     game: str
     boards: int
     days: int
+    season: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -374,11 +374,13 @@ class Service:
 
     async def _start_challenge(self, cmd: StartChallenge, actor: Actor) -> ChallengeRecord:
         self._group(actor)
-        if not isinstance(cmd.game, str) or type(cmd.boards) is not int or type(cmd.days) is not int:
+        if not isinstance(cmd.game, str) or type(cmd.boards) is not int or type(cmd.days) is not int \
+                or type(cmd.season) is not bool:
             raise TableError(Refusal.BAD_ACTION)
         if not await actor.is_admin():
             raise TableError(Refusal.ADMINS_ONLY)
-        return await self.manager.challenges.start(actor.chat_id, actor.person, cmd.game, cmd.boards, cmd.days)
+        return await self.manager.challenges.start(actor.chat_id, actor.person, cmd.game, cmd.boards, cmd.days,
+                                                   cmd.season)
 
     async def _play_challenge(self, cmd: PlayChallenge, actor: Actor) -> TableSnapshot:
         """From the group: its open challenge. From the private chat: a challenge the person started in

@@ -25,8 +25,9 @@ def challenge_key(challenge_id: int) -> str:
 
 
 def announce_challenges(challenges: Challenges, prefs: Prefs, hub: OutboxHub, prefix: str,
-                        *, play: str = "/challenge play") -> None:
-    """Tell the chats of one platform (``prefix``, ``"tg:"``) through ``hub`` of their challenges."""
+                        *, play: str = "/challenge play", show: str = "/challenge") -> None:
+    """Tell the chats of one platform (``prefix``, ``"tg:"``) through ``hub`` of their challenges
+    (``play`` and ``show``: the platform's commands that play and show one)."""
 
     async def on_update(update: ChallengeUpdate) -> None:
         ch = update.view.challenge
@@ -36,7 +37,7 @@ def announce_challenges(challenges: Challenges, prefs: Prefs, hub: OutboxHub, pr
         if update.reason == "board" and update.player is not None and update.board is not None:
             record = await prefs.player_record(update.player)
             t = translator((record.lang if record is not None else None) or ch.lang)
-            hub.put(dm_dest(update.player), None, render_board_done(update.view, update.board, t), NEW)
+            hub.put(dm_dest(update.player), None, render_board_done(update.view, update.board, t, show=show), NEW)
             return
         t = translator(*await prefs.public_lang(ch.chat_id, ch.lang))
         msg = render_challenge(update.view, t, now, play=play)

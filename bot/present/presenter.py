@@ -303,7 +303,11 @@ class Presenter:
         mine = snap.to_act == seat  # the engine waits for this seat (its view's legal moves are not empty)
         was = self._turn.get((snap.table_id, seat), False)
         self._turn[(snap.table_id, seat)] = mine
-        # One turn notice a table in the DM, replaced (else some 200 "Your turn" a Trix match stay there)
+        # One turn notice a table in the DM, replaced (else some 200 "Your turn" a Trix match stay there);
+        # none for a table in the person's own private chat (a duplicate challenge's board): its message
+        # is there already, and the notice would only halve the pace of that chat's budget
+        if snap.table.chat_id == dest:
+            ping = False
         if ping and self.pings and mine and (not was or force_ping):
             hub.replace(dest, keys.ping_key(snap.table_id, player), partial(render_turn_ping, snap, seat, t))
         elif not mine and was:

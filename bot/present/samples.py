@@ -114,6 +114,7 @@ READER_AS_A_NAME = frozenset({
     "{who} {change}",
     # a duplicate challenge's list and ranking name everyone, the reader as well; its reply calls them by name
     "Finished: {names}", "{rank}. {name} · {percent}% · {played} of {boards} deals",
+    "{rank}. {name} · {points} against the field · {played} of {boards} deals",
     "{name}, your deal is waiting in our private chat.",
     # a Trix tournament's one group message names everyone in its pools and standings, the reader as well
     "Champion: {name} 🏆", "{name}: {points} point, Trix score {score}",
@@ -469,7 +470,7 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "match": t.isolate(f"{t.number(1)}-{t.number(2)}"), "time": "21:40", "what": "…",
         "out": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "url": "https://majlis.example/replay/7#k=…",
         "round": t.gettext("Round {n} of {total}", n=1, total=3),
-        "buchholz": 5, "most": 15,
+        "buchholz": 5, "most": 15, "units": "2.1", "show": "/challenge",
         "label": t.isolate(f"{t.number(2)}-{t.number(1)}"),
         "results": t.join([f"{PEOPLE[t.lang][1]} {t.number(3)}½ ({t.number(120)})",
                            f"{PEOPLE[t.lang][2]} {t.number(1)} ({t.number(-40)})"]),

@@ -64,6 +64,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("partnership", False, (True, False)),
     Option("partnership_expose_twos", False, (True, False)),
     Option("swap_diamond_latoosh_values", False, (True, False)),
+    #: ``any``: the kingdom's contracts; one contract's name: every deal is that contract, chosen
+    #: automatically (a duplicate challenge's Trix board, bot/core/challenges.py); 4 deals in all
+    Option("only_contract", "any", ("any", *CONTRACT_NAMES)),
 )
 
 

@@ -7,12 +7,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InvalidOptions
-from engine.trix.contracts import KINGDOM_CONTRACTS
+from engine.trix.contracts import CONTRACT_NAMES, KINGDOM_CONTRACTS
+
+
+def _left(contracts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``[used]``: the contracts of ``contracts`` not in the bit set ``used``, in order."""
+    return tuple(tuple(c for c in contracts if not used >> c & 1) for used in range(64))
+
 
 #: Per mode, ``[used]``: the mode's contracts not in the bit set ``used``, in the seed's order.
 _LEFT: dict[str, tuple[tuple[int, ...], ...]] = {
-    mode: tuple(tuple(c for c in contracts if not used >> c & 1) for used in range(64))
-    for mode, contracts in KINGDOM_CONTRACTS.items()
+    mode: _left(contracts) for mode, contracts in KINGDOM_CONTRACTS.items()
 }
 
 
@@ -72,6 +77,11 @@ class TrixRules:
         if o["swap_diamond_latoosh_values"]:
             d, t = t, d
         contracts = KINGDOM_CONTRACTS[o["mode"]]
+        only = o.get("only_contract", "any")
+        if only != "any":
+            if CONTRACT_NAMES.index(only) not in contracts:
+                raise InvalidOptions(f"option 'only_contract': {only!r} is not a contract of mode {o['mode']!r}")
+            contracts = (CONTRACT_NAMES.index(only),)
         return cls(
             contracts=contracts,
             contracts_mask=sum(1 << c for c in contracts),
@@ -94,7 +104,7 @@ class TrixRules:
             king_rules=bool(
                 o["no_heart_lead_in_king"] or o["king_must_be_discarded_when_void"] or o["king_on_ace_of_hearts"]
             ),
-            left=_LEFT[o["mode"]],
+            left=_LEFT[o["mode"]] if only == "any" else _left(contracts),
         )
 
 

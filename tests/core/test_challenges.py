@@ -13,14 +13,25 @@ import pytest
 
 import engine
 from ai import ai_player
-from bot.core.challenges import board_seed, matchpoints, rank
+from bot.core.challenges import (
+    TRIX_CONTRACTS,
+    against_field,
+    board_contract,
+    board_options,
+    board_result,
+    board_seed,
+    matchpoints,
+    rank,
+    season_entries,
+)
 from bot.core.clock import FakeClock
 from bot.core.commands import Act, Actor, PlayChallenge, ShowChallenge, StartChallenge
 from bot.core.errors import Refusal, TableError
 from bot.core.identity import dm_dest
 from bot.core.model import Person
 from bot.core.service import Service
-from storage.records import BoardRecord, ChallengeRecord
+from bot.core.table import EMPTY
+from storage.records import BoardRecord, ChallengeRecord, TableRecord
 from storage.sqlite import SQLiteRepository
 from tests.core.test_manager_helpers import CHAT, Harness, make_manager
 
@@ -176,3 +187,149 @@ async def test_the_deal_of_a_board_is_what_its_seed_deals() -> None:
     b = engine.new_game("tarneeb41", seed=board_seed(99, 2), dealer=3)
     assert [a.hand(s) for s in range(4)] == [b.hand(s) for s in range(4)] and a.to_act == 0
     assert board_seed(99, 2) != board_seed(99, 3)
+
+
+def test_points_against_the_field_of_one_deal_computed_by_hand() -> None:
+    # four scores on one Trix board: -25, -50, 0, and one who did not finish it
+    scores: dict[str, int | None] = {"a": -25, "b": -50, "c": 0, "d": None}
+    # a: -25 - mean(-50, 0) = 0; b: -50 - mean(-25, 0) = -37.5; c: 0 - mean(-25, -50) = +37.5
+    # d: the lowest score made (-50) minus the mean of all made (-25) = -25
+    assert against_field(scores) == {"a": 0.0, "b": -37.5, "c": 37.5, "d": -25.0}
+    assert against_field({"a": 10}) == {"a": 0.0}
+    assert against_field({"a": None}) == {"a": 0.0}
+
+
+def test_a_trix_ranking_is_by_points_against_the_field_over_every_deal() -> None:
+    ch = ChallengeRecord(1, CHAT, "trix", 2, 5, "tg:1", 0.0, DAY)
+    rows = [BoardRecord(1, "tg:1", "A", 0, 10, 0, 0, None, 1.0), BoardRecord(1, "tg:2", "B", 0, 11, -75, 1, None, 2.0),
+            BoardRecord(1, "tg:3", "C", 0, 12, 0, 0, None, 3.0), BoardRecord(1, "tg:1", "A", 1, 13, -50, 2, None, 4.0),
+            BoardRecord(1, "tg:2", "B", 1, 14, 0, 0, None, 5.0)]
+    view = rank(ch, rows, "tg:1")
+    # board 0 (King of Hearts): A 0 - mean(-75, 0) = +37.5, B -75 - 0 = -75, C +37.5
+    # board 1 (queens): A -50 - 0 = -50, B 0 + 50 = +50, C did not play it: -50 - mean(-50, 0) = -25
+    # over the two deals: A -6.25, B -12.5, C +6.25
+    assert [(line.player_id, line.against, line.played) for line in view.ranking] == [
+        ("tg:3", 6.25, 1), ("tg:1", -6.25, 2), ("tg:2", -12.5, 2)]
+    assert view.mine is not None and [(c.board, c.contract, c.score, c.tricks, c.field, c.field_score,
+                                       c.field_tricks, c.against) for c in view.mine] == [
+        (0, "king", 0, 0, 2, -37.5, 0.5, 37.5), (1, "queens", -50, 2, 1, 0.0, 0.0, -50.0)]
+
+
+def test_a_trix_board_is_one_deal_of_its_contract_and_its_result_is_counted_in_the_contracts_unit() -> None:
+    assert [board_contract(k) for k in range(7)] == ["king", "queens", "diamonds", "tricks", "trix", "king", "queens"]
+    for k in range(5):
+        seed = board_seed(7, k)
+        options = board_options("trix", k)
+        game = engine.new_game("trix", seed=seed, dealer=3, options=options)
+        owner = next(s for s in range(4) if "7H" in game.hand(s))
+        assert game.phase in ("double", "play") and game.owner == owner  # nobody chooses: the contract is set
+        record = TableRecord(table_id=1, chat_id="dm:tg:1", game="trix", options=dict(game.options), seed=seed,
+                             dealer=3, creator="tg:1", status="playing", seats=(EMPTY,) * 4, created_at=0.0)
+        actions: list[tuple[int, str]] = []
+        scored: dict[str, object] = {}
+        while not scored:
+            seat = game.to_act
+            assert seat is not None
+            action = game.auto()
+            actions.append((seat, action))
+            scored = next((e for e in game.act(seat, action) if e["type"] == "deal_scored"), {})
+        summary = scored["summary"]
+        assert isinstance(summary, dict) and summary["contract"] == board_contract(k)
+        result = board_result(record, actions)
+        assert result is not None and result[0] == scored["deltas"]["players"][0]  # type: ignore[index]
+        units = result[1]
+        taken = summary["taken"]["0"]
+        assert units == {"king": int("KH" in taken), "queens": sum(c[0] == "Q" for c in taken),
+                         "diamonds": sum(c[1] == "D" for c in taken), "tricks": summary["tricks"][0],
+                         "trix": summary["places"].index(0) + 1 if 0 in summary["places"] else 4}[board_contract(k)]
+
+
+@pytest.mark.slow
+async def test_three_people_play_the_same_five_trix_deals_and_the_same_plays_meet_the_same_ai(
+        tmp_path: Path) -> None:
+    clock = FakeClock(1_000_000.0)
+    repo = SQLiteRepository(tmp_path / "majlis.db")
+    await repo.open()
+    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
+    await h.manager.start()
+    service = Service(h.manager)
+    challenge = await service.dispatch(StartChallenge("trix", 5, 2), Actor(ADMIN, CHAT, yes))
+    assert challenge.game == "trix"
+    for i, (person, policy) in enumerate(zip(PEOPLE[:3], [_first, _random, _first], strict=True)):
+        clock.advance(3600.0 * (i + 1))
+        await service.dispatch(PlayChallenge(), Actor(person, CHAT))
+        await _play_all(h, person, policy, random.Random(i))
+    boards = await repo.challenge_boards(challenge.challenge_id)
+    assert len(boards) == 15 and all(b.done_at is not None and b.score is not None for b in boards)
+    for k in range(5):
+        tables = [await repo.get_table(b.table_id) for b in boards if b.board == k]
+        assert {(t.seed, (t.options or {}).get("only_contract")) for t in tables if t is not None} == {
+            (board_seed(challenge.seed, k), board_contract(k))}
+    first = await _logs(repo, challenge.challenge_id, PEOPLE[0].player_id)
+    third = await _logs(repo, challenge.challenge_id, PEOPLE[2].player_id)
+    assert first == third  # the same plays met the same AI answers
+    view = await service.dispatch(ShowChallenge(), Actor(PEOPLE[0], CHAT))
+    assert view.mine is not None and [c.contract for c in view.mine] == list(TRIX_CONTRACTS)
+    scores = {b.player_id: b.score for b in boards if b.board == 1}
+    assert view.mine[1].against == pytest.approx(against_field(scores)[PEOPLE[0].player_id])
+    mine = next(line for line in view.ranking if line.player_id == PEOPLE[0].player_id)
+    per_board = [against_field({b.player_id: b.score for b in boards if b.board == k})[PEOPLE[0].player_id]
+                 for k in range(5)]
+    assert mine.against == pytest.approx(sum(per_board) / 5)
+    await h.manager.close()
+    await repo.close()
+
+
+@pytest.mark.slow
+async def test_a_challenge_started_with_season_on_counts_in_the_season_once_it_closes(tmp_path: Path) -> None:
+    clock = FakeClock(1_000_000.0)
+    repo = SQLiteRepository(tmp_path / "majlis.db")
+    await repo.open()
+    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
+    await h.manager.start()
+    service = Service(h.manager)
+    with pytest.raises(TableError) as e:  # not a yes or no
+        await service.dispatch(StartChallenge("tarneeb41", 2, 1, "on"), Actor(ADMIN, CHAT, yes))  # type: ignore[arg-type]
+    assert e.value.code == Refusal.BAD_ACTION
+    challenge = await service.dispatch(StartChallenge("tarneeb41", 2, 1, True), Actor(ADMIN, CHAT, yes))
+    assert challenge.season
+    for i, (person, policy) in enumerate(zip(PEOPLE[:3], [_first, _last, _random], strict=True)):
+        await service.dispatch(PlayChallenge(), Actor(person, CHAT))
+        await _play_all(h, person, policy, random.Random(i))
+    season = await repo.season_at(CHAT, clock.now())
+    assert await repo.season_board(CHAT, season.number, "tarneeb41") == []  # nothing before it closes
+    clock.advance(DAY)
+    assert len(await h.manager.challenges.tick()) == 1
+    view = await service.dispatch(ShowChallenge(), Actor(PEOPLE[0], CHAT))
+    entries = season_entries(view, await repo.challenge_boards(challenge.challenge_id))
+    board = await repo.season_board(CHAT, season.number, "tarneeb41")
+    assert sorted((r.player_id, r.matches, r.wins) for r in board) == sorted(
+        (e.player_id, 1, int(e.won)) for e in entries)
+    assert sum(e.won for e in entries) == 1 or len({e.rank for e in entries}) < 3  # the top half of three: one
+    best = min(entries, key=lambda e: e.rank)
+    assert board[0].player_id == best.player_id or board[0].rating == board[1].rating
+    assert await h.manager.challenges.tick() == []  # closed and counted once
+
+    # the next one, season off (the default): it closes without touching the season
+    plain = await service.dispatch(StartChallenge("tarneeb41", 1, 1), Actor(ADMIN, CHAT, yes))
+    assert not plain.season
+    await service.dispatch(PlayChallenge(), Actor(PEOPLE[0], CHAT))
+    await _play_all(h, PEOPLE[0], _first, random.Random(9))
+    clock.advance(DAY)
+    assert len(await h.manager.challenges.tick()) == 1
+    after = await repo.season_board(CHAT, (await repo.season_at(CHAT, challenge.created_at)).number, "tarneeb41")
+    assert after == board
+    await h.manager.close()
+    await repo.close()
+
+
+def test_a_challenge_counts_as_a_match_each_won_by_the_top_half() -> None:
+    ch = ChallengeRecord(1, CHAT, "trix", 1, 5, "tg:1", 0.0, DAY, closed_at=DAY, season=True)
+    rows = [BoardRecord(1, f"tg:{i}", n, 0, 10 + i, s, 0, None, 1.0)
+            for i, (n, s) in enumerate([("A", 0), ("B", -75), ("C", 0), ("D", -25)], start=1)]
+    rows.append(BoardRecord(1, "tg:9", "E", 0, 30, None, None, None, None))  # started, never finished
+    entries = season_entries(rank(ch, rows), rows)
+    # against the field: A and C 0 - mean(-75, 0, -25) = +33.3; D -25 + 25 = 0; B -75 - (-8.3) = -66.7
+    # E did not finish: no deal played, so no match; A and C share the top (the top half of four: two)
+    assert [(e.player_id, e.table_id, e.score, e.won, e.rank) for e in entries] == [
+        ("tg:1", 11, 33, True, 1), ("tg:3", 13, 33, True, 1), ("tg:4", 14, 0, False, 3), ("tg:2", 12, -67, False, 4)]

@@ -61,6 +61,9 @@ def one_deal(g: TrixGame, rng: random.Random) -> list[Event]:
         {"kingdom_direction": "left"},
         {"first_owner_rule": "dealer"},
         {"self_capture": "nobody"},
+        {"only_contract": "complex"},
+        {"mode": "complex", "only_contract": "queens"},
+        {"only_contract": "hearts"},
     ],
 )
 def test_unknown_or_out_of_range_options_refused(options: dict[str, Any]) -> None:
@@ -275,3 +278,27 @@ def test_partnership_expose_twos() -> None:
     twos = g.view(None)["exposed_twos"]
     for seat in range(4):
         assert twos[str(seat)] == [c for c in g.hand(seat) if c[0] == "2"]
+
+
+@pytest.mark.parametrize("contract", ["king", "queens", "diamonds", "tricks", "trix"])
+def test_only_contract_deals_four_deals_of_one_contract_chosen_automatically(contract: str) -> None:
+    g = new(seed=11, only_contract=contract)
+    first = g.owner
+    events: list[Event] = []
+    while g.to_act is not None:
+        events += g.act(g.to_act, g.auto())
+    chosen = of(events, "contract_chosen")
+    scored = len(of(events, "deal_scored"))
+    owners = [int(e["seat"]) for e in chosen]
+    # the first deal's contract was set before any action (no event); the three after, each automatic
+    assert scored == 4 and all(e["contract"] == contract and e["automatic"] for e in chosen)
+    assert owners == [(first + i) % 4 for i in range(1, 4)]  # each owner plays it once
+    assert sum(g.scores()["players"]) == sum(
+        int(e["deltas"]["players"][0]) + int(e["deltas"]["players"][1]) + int(e["deltas"]["players"][2])
+        + int(e["deltas"]["players"][3]) for e in of(events, "deal_scored"))
+
+
+def test_only_contract_sets_the_first_deal_with_no_choice_for_the_owner_of_the_seven_of_hearts() -> None:
+    g = new(seed=11, only_contract="diamonds")
+    assert g.phase == "play" and g.contract == 2 and "7H" in g.hand(g.owner) and g.to_act == g.owner
+    assert not any(a.startswith("contract") for a in g.legal())

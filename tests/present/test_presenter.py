@@ -9,8 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.commands import Act, Actor, PlayChallenge, StartChallenge
 from bot.core.identity import dm_dest, platform_of
 from bot.core.model import TableUpdate
+from bot.core.service import Service
 from bot.present.i18n import translator
 from bot.present.keys import hand_key, hand_player, table_key, table_of_key
 from bot.present.outbox import Budget, Forbidden
@@ -402,3 +404,35 @@ async def test_a_finished_tables_keys_and_caches_are_forgotten() -> None:
     h.clock.advance(120)
     hub.sweep()
     assert hub.outboxes == {}  # idle, holding nothing: evicted
+
+
+async def test_a_board_in_the_persons_own_private_chat_sends_no_turn_notice() -> None:
+    """A duplicate challenge's board is a table in the person's private chat: its message is there, so
+    no "your turn" joins it (each would spend that chat's budget twice: sent, then deleted)."""
+    h, rec, presenter = await setup()
+    await h.manager.update_chat(CHAT, lang="en")
+    service = Service(h.manager)
+
+    async def admin() -> bool:
+        return True
+
+    await service.dispatch(StartChallenge("trix", 1, 1), Actor(ALICE, CHAT, admin))
+    snap = await service.dispatch(PlayChallenge(), Actor(ALICE, CHAT))
+    dm = dm_dest(ALICE.player_id)
+    assert snap.table.chat_id == dm
+    moves = 0
+    for _ in range(500):
+        await h.manager.run_due()
+        await presenter.drain()
+        now = h.manager.table_in_chat(dm)
+        if now is None:
+            break
+        if now.to_act == 0:
+            legal = h.manager.view(now.table_id, 0)["legal"]
+            await service.dispatch(Act(now.table_id, now.table.version, legal[0]), Actor(ALICE, dm))
+            moves += 1
+        else:
+            h.clock.advance(1.0)
+    await presenter.drain()
+    assert moves > 0 and h.manager.table_in_chat(dm) is None  # the board was played to its end
+    assert rec.at(dm, "send") and not [o for o in rec.at(dm, "send") if o[3].text.startswith("Your turn")]

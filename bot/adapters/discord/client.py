@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapters.discord import challenges
 from bot.adapters.discord.commands import build_group
 from bot.adapters.discord.components import ACTIVITY_PREFIX, DYNAMIC_ITEMS, SELECT_PREFIX
 from bot.adapters.discord.emojis import load_faces
@@ -25,6 +26,7 @@ from bot.adapters.discord.transport import DiscordTransport
 from bot.adapters.throttle import CommandLimits
 from bot.core.lang import resolve_lang
 from bot.present import codec
+from bot.present.challenge_notices import announce_challenges
 from bot.present.i18n import translator
 from bot.present.render import render_error
 from bot.present.season_notices import announce_seasons
@@ -140,6 +142,8 @@ class MajlisMixin:
         if hub is not None:  # a season's end, posted once (bot/present/season_notices.py)
             self.handlers.standings = announce_seasons(self.manager.seasons, hub, "dc:", tables=self.manager,
                                                        repo=self.manager.repo, stats="/majlis stats")
+            announce_challenges(self.manager.challenges, self.manager.prefs, hub, "dc:",
+                                play=challenges.PLAY_COMMAND, show=challenges.SHOW_COMMAND)
             handlers = self.handlers  # each tournament's message, edited in place (with its web page's button)
             handlers.brackets = Brackets(self.manager.tournaments, hub, "dc:",
                                          link=lambda tour, t: handlers.tournament_link(tour, t)

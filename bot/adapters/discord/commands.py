@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord import profile, seasons, tournaments
+from bot.adapters.discord import challenges, profile, seasons, tournaments
 from bot.adapters.discord.handlers import GAMES
 
 if TYPE_CHECKING:
@@ -65,11 +65,17 @@ FORMAT_CHOICES = [Choice(name="knockout · خروج المغلوب", value="knoc
                   Choice(name="Swiss · النظام السويسري", value="swiss"),
                   Choice(name="round robin · دوري", value="roundrobin"),
                   Choice(name="Trix pools of four · مجموعات رباعية للتركس", value="pools")]
+CHALLENGE_ACTIONS = [
+    Choice(name="show its message here · اعرض رسالته هنا", value="show"),
+    Choice(name="new (Manage Server) · تحدٍّ جديد", value="new"),
+    Choice(name="play my next deal, in direct messages · العب توزيعتي التالية في الرسائل الخاصة", value="play"),
+]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
 
 assert [c.value for c in GAME_CHOICES] == list(GAMES)
 assert tuple(c.value for c in TOURNAMENT_ACTIONS) == tournaments.ACTIONS
+assert tuple(c.value for c in CHALLENGE_ACTIONS) == challenges.ACTIONS
 
 
 def build_group(handlers: Handlers) -> app_commands.Group:
@@ -178,6 +184,18 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                                      pair=pair, review=review, match=match,
                                      decision=decision.value if decision else None, reason=reason,
                                      fmt=format.value if format else None, rounds=rounds)
+
+    @group.command(name="challenge", description="The duplicate challenge: the same deals for all · تحدي التوزيعات")
+    @app_commands.describe(action="What to do (default: show its message) · ماذا تفعل",
+                           game="new: the game · اللعبة", deals="new: how many deals · عدد التوزيعات",
+                           days="new: how many days it stays open · عدد الأيام",
+                           season="new: it counts in the server's season · يُحتسب في الموسم")
+    @app_commands.choices(action=CHALLENGE_ACTIONS, game=GAME_CHOICES)
+    async def challenge(interaction: Interaction, action: Choice[str] | None = None,
+                        game: Choice[str] | None = None, deals: app_commands.Range[int, 1, 16] | None = None,
+                        days: app_commands.Range[int, 1, 14] | None = None, season: bool | None = None) -> None:
+        await challenges.challenge(handlers, interaction, action.value if action else "show",
+                                   game=game.value if game else None, deals=deals, days=days, season=season)
 
     @group.command(name="lang", description="Language of the server (Manage Server) or yours · اللغة")
     @app_commands.describe(language="ar or en · العربية أو الإنجليزية",

@@ -21,6 +21,8 @@ def _error(code: str, params: dict[str, Any], t: T) -> str:
     """A refusal in words; "start one with" names Discord's command."""
     if code == "no_table" and "command" not in params:
         params = {**params, "command": "/majlis new"}
+    if code == "challenge_played" and "command" not in params:
+        params = {**params, "command": "/majlis challenge"}
     if code == "tournament" and "command" not in params:
         params = {**params, "command": "/majlis tournament action:new"}
     return render_error(code, params, t)

@@ -1,6 +1,8 @@
 """``/challenge`` in a Telegram group: the duplicate challenge (bot/core/challenges.py).
 
-    /challenge new <game> [deals] [days]   an admin starts one (8 deals, 3 days by default)
+    /challenge new <game> [deals] [days] [season=on]
+                                           an admin starts one (8 deals, 3 days by default;
+                                           season=on: it counts in the group's season)
     /challenge play                        your current deal, dealt in your private chat with the bot
     /challenge                             the challenge; once you played every deal, your deals
                                            against the field are sent to your private chat
@@ -36,15 +38,21 @@ async def challenge(h: Handlers, update: Update, context: ContextTypes.DEFAULT_T
     word = args[0] if args else ""
     now = h.s.manager.clock.now()
     if word == "new":
+        flags = [a for a in args[1:] if a.startswith("season=")]
+        args = [a for a in args if not a.startswith("season=")]
+        season = flags[-1] in ("season=on", "season=yes", "season=1") if flags else False
+        bad_flag = bool(flags) and flags[-1] not in ("season=on", "season=yes", "season=1", "season=off",
+                                                     "season=no", "season=0")
         game = texts.GAME_ALIASES.get(args[1]) if len(args) > 1 else None
         boards = ascii_int(args[2]) if len(args) > 2 else DEFAULT_BOARDS
         days = ascii_int(args[3]) if len(args) > 3 else DEFAULT_DAYS
-        if game is None or boards is None or days is None:
+        if game is None or boards is None or days is None or bad_flag:
             t = await h.chat_t(dest, user)
-            await h.reply(dest, t.gettext("Start a challenge: /challenge new <game> [deals] [days], for example "
-                                          "/challenge new tarneeb41 8 3 (Tarneeb 41 or classic Tarneeb)."))
+            await h.reply(dest, t.gettext("Start a challenge: /challenge new <game> [deals] [days] [season=on], for "
+                                          "example /challenge new tarneeb41 8 3 (Tarneeb 41, classic Tarneeb or "
+                                          "Trix); season=on counts it in the group's season."))
             return
-        await h._command(update, context, StartChallenge(game, boards, days))  # the notices post its message
+        await h._command(update, context, StartChallenge(game, boards, days, season))  # the notices post it
         return
     if word == "play":
         snap = await h._command(update, context, PlayChallenge())

@@ -61,7 +61,8 @@ _TABLE: dict[str, Callable[[T, dict[str, Any]], str]] = {
     Refusal.CHALLENGE_EXISTS: lambda t, p: t.gettext("This group has an open challenge already; a new one can "
                                                      "start once it has ended."),
     Refusal.CHALLENGE_PLAYED: lambda t, p: t.gettext("You have played every deal of this challenge. Send "
-                                                     "/challenge to see your deals against the field."),
+                                                     "{command} to see your deals against the field.",
+                                                     command=str(p.get("command") or "/challenge")),
     Refusal.SEASON_OVER: lambda t, p: t.gettext("That season has ended already; nothing was changed."),
     Refusal.HINTS_OFF: lambda t, p: t.gettext("Hints and reviews are off at this table (rated play)."),
     Refusal.AI_BUSY: lambda t, p: t.gettext("I could not think it through in time; ask again in a moment."),

@@ -42,9 +42,10 @@ def render_help(platform: str, t: T) -> str:
         t.gettext("{command}: your language", command=p + "lang ar|en"),
         t.gettext("{command}: the chat's language, digits and turn timer (admins)", command=p + "settings"),
     ]
-    if platform == "telegram":
+    if platform in ("telegram", "discord"):
         lines.insert(-3, t.gettext("{command}: the duplicate challenge, the same deals for everyone at their own "
                                    "time", command=p + "challenge"))
+    if platform == "telegram":
         lines.append(t.gettext("Press Start in a private chat with me so that I can send you your cards."))
     elif platform == "discord":
         lines.append(t.gettext("Your cards are shown only to you; allow direct messages from this server "

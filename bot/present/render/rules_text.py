@@ -49,6 +49,11 @@ def option_lines(game: str, options: Mapping[str, Any] | None, t: T) -> list[str
     if changed.get("partnership"):
         out.append(t.gettext("At this table Trix is played in partnership: seats 0 and 2 against 1 and 3, "
                              "scores added."))
+    if changed.get("only_contract") not in (None, "any"):
+        from bot.present.render.cards import contract_name
+
+        out.append(t.gettext("At this table every deal is {contract}, chosen in advance.",
+                             contract=contract_name(str(changed["only_contract"]), t)))
     if changed.get("no_heart_lead_in_king"):
         out.append(t.gettext("King of Hearts: hearts may not be led (unless you hold nothing else)."))
     if changed.get("king_must_be_discarded_when_void"):
@@ -56,7 +61,8 @@ def option_lines(game: str, options: Mapping[str, Any] | None, t: T) -> list[str
     if changed.get("king_on_ace_of_hearts"):
         out.append(t.gettext("King of Hearts: when the Ace of Hearts is led, the King of Hearts must be played on "
                              "it."))
-    rest = {k: v for k, v in changed.items() if k not in ("trump_mode", "mode", "partnership", "no_heart_lead_in_king",
+    rest = {k: v for k, v in changed.items() if k not in ("trump_mode", "mode", "partnership", "only_contract",
+                                                          "no_heart_lead_in_king",
                                                           "king_must_be_discarded_when_void",
                                                           "king_on_ace_of_hearts")}
     if rest:

@@ -181,3 +181,14 @@ async def test_one_chat_in_order_while_chats_run_side_by_side() -> None:
                          proc.process_update(update(2, -1), work("a2", 0.0)),
                          proc.process_update(update(3, -2), work("b1", 0.01)))
     assert done == ["b1", "a1", "a2"]
+
+
+async def test_a_challenge_is_started_with_season_on_by_an_admin_only(bed: Bed, people: list[Player]) -> None:
+    ali, huda = people
+    await said(bed, ali, "/lang en")
+    assert "Only the group's admins" in await said(bed, huda, "/challenge new trix 2 1 season=on")
+    assert "season=on counts it in the group's season" in await said(bed, ali, "/challenge new trix 2 1 season=maybe")
+    assert await bed.manager.repo.chat_challenge(CHAT) is None
+    assert "Duplicate challenge · Trix · 2 deals" in await said(bed, ali, "/challenge new trix 2 1 season=on")
+    challenge = await bed.manager.repo.chat_challenge(CHAT)
+    assert challenge is not None and (challenge.game, challenge.boards, challenge.season) == ("trix", 2, True)
