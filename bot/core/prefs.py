@@ -23,7 +23,7 @@ import engine
 from bot.core.advice import HINTS, engine_options
 from bot.core.cache import TTLCache
 from bot.core.errors import Refusal, TableError
-from bot.core.identity import is_dc_channel, is_dm
+from bot.core.identity import is_dc_channel, is_dm, is_tg_topic
 from bot.core.lang import resolve_lang
 from bot.core.model import Person
 from engine import InvalidOptions
@@ -143,9 +143,9 @@ class Prefs:
         self._parents.put(chat_id, value)
 
     async def parent(self, chat_id: str) -> str | None:
-        """The chat's parent (its Discord server), if known."""
+        """The chat's parent (its Discord server; a tournament venue's topic: its group), if known."""
         hit = self._parents.peek(chat_id)
-        if hit is None and is_dc_channel(chat_id):
+        if hit is None and (is_dc_channel(chat_id) or is_tg_topic(chat_id)):  # a topic: a tournament's venue
             hit = await self.repo.get_meta(f"parent:{chat_id}") or ""  # "": none (remembered too)
             self._parents.put(chat_id, hit)
         return hit or None
