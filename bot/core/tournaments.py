@@ -726,9 +726,9 @@ class Tournaments:
             return replace(cur, audit=_audit(cur, now, "bot", "table", f"{m.round}:{m.slot}:{table_id}"))
 
         done = await self.change(t.tournament_id, playing)
-        x = done.match(m.round, m.slot)
-        if wrote and x is not None and x.table_id == table_id:  # this process wrote it: its players are told once
-            await self._tell_match(done, x, "table", venue)
+        now_m = done.match(m.round, m.slot)
+        if wrote and now_m is not None and now_m.table_id == table_id:  # written here: its players told once
+            await self._tell_match(done, now_m, "table", venue)
         return done
 
     async def _on_update(self, update: TableUpdate) -> None:
