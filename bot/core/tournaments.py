@@ -546,6 +546,9 @@ class Tournaments:
         #: The signed address of a finished table's replay on the web (set by the runner when the web
         #: table is configured: bot/app/runner.py); None: no web table.
         self.replay_link: Callable[[int], str | None] | None = None
+        #: A match's player's seat on the web table, for their ping: (table, seat, player) -> (address,
+        #: whether Telegram opens it as its Mini App); set by the runner with the web table, else None.
+        self.seat_link: Callable[[int, int, str], tuple[str, bool] | None] | None = None
         self._busy: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: Where matches are played (bot/core/venues.py): the adapters register how to open threads/topics.
@@ -590,7 +593,8 @@ class Tournaments:
         await tell(self._listeners, t, log, "showing tournament %s failed", t.tournament_id)
 
     async def in_chat(self, chat_id: str) -> Tournament | None:
-        return await self.repo.chat_tournament(chat_id)
+        """The chat's tournament; in a match's thread or topic, its group's (bot/core/venues.py)."""
+        return await self.repo.chat_tournament(await self.venues.home(chat_id))
 
     async def create(self, t: Tournament) -> Tournament:
         try:
@@ -624,17 +628,13 @@ class Tournaments:
         return await self._play(t)
 
     async def _after(self, before: Tournament, t: Tournament) -> None:
-        """What a written change means for the matches' people and venues: the newly called matches
-        are told (their players are pinged), a venue whose match left its table is closed."""
+        """The newly called matches of a written change are told (their players are pinged). A venue
+        is not closed when its match ends: its table's last messages are still being edited there, and
+        the platform archives it when it falls quiet (bot/adapters/discord/venues.py)."""
         for m in t.matches:
             old = before.match(m.round, m.slot)
             if m.status == MatchStatus.CALLED and (old is None or old.status != MatchStatus.CALLED):
                 await self._tell_match(t, m, "called", await self.venues.of(t, m))
-            elif old is not None and old.status == MatchStatus.PLAYING and m.status in (MatchStatus.REVIEW,
-                                                                                          MatchStatus.DONE):
-                venue = await self.venues.of(t, m)
-                if venue is not None:
-                    await self.venues.close(venue)
 
     async def _play(self, t: Tournament) -> Tournament:
         """Open the tables of the matches whose people are all ready: each in its venue (a thread or
@@ -819,7 +819,7 @@ async def tournament_command(tournaments: Tournaments, cmd: TournamentAction, ac
             raise TableError(Refusal.BAD_ACTION)
         if t is None or t.tournament_id != cmd.tournament_id:
             other = await tournaments.repo.get_tournament(cmd.tournament_id)
-            if other is not None and other.chat_id != actor.chat_id:
+            if other is not None and other.chat_id != await tournaments.venues.home(actor.chat_id):
                 raise TableError(Refusal.WRONG_TABLE)
             raise TableError(Refusal.STALE)
     if t is None:

@@ -122,7 +122,13 @@ class Venues:
         maker = self._makers.get(platform_of(t.chat_id))
         if maker is None:
             return None
-        made = await maker(t, m)
+        try:
+            made = await maker(t, m)
+        except VenueRefused:
+            raise
+        except Exception:  # the platform failed this time (not a refusal): this match plays in the group
+            log.warning("opening a venue for tournament %s failed", t.tournament_id, exc_info=True)
+            return None
         if made is None:
             return None
         key = _key(t.tournament_id, m)
