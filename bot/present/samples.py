@@ -157,6 +157,10 @@ NEVER_THE_READER: dict[str, str] = {
         "a tournament's message in its group, the same for everyone",
     "🚩 {name} flagged match {match} of the tournament.": "told to the organiser of another person's flag",
     "flagged by {name}: the organiser decides": "a tournament's web page, the same for everyone",
+    "{names}: your match {match} is called. Press Ready on the tournament's message.":
+        "a public call of a match's people by name (they are the ones addressed)",
+    "{names}: the table of your match {match} is open here.":
+        "a public call of a match's people by name (they are the ones addressed)",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})
