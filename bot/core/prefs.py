@@ -41,6 +41,8 @@ CHAT_TTL = 300.0
 PLAYER_TTL = 30.0
 #: Subscribers of a chat read from storage (more than any one message may mention).
 MAX_SUBSCRIBERS = 100
+#: The meta key (with the player id) of a person who turned their tournament match pings off.
+MATCH_PINGS_OFF = "notify-matches-off:"
 
 
 def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -319,6 +321,22 @@ class Prefs:
         if changed:
             await self._announce("subs", scope)
         return changed
+
+    # -- a tournament match's private pings (bot/present/tournament_notices.py; /notify matches on|off)
+
+    async def match_pings(self, player_id: str) -> bool:
+        """Whether the person is told in private when their tournament match is called or its table opens
+        (on unless they turned it off). Kept in meta (``notify-matches-off:<player>``: no migration), read
+        each time: pings are few, and another process may have changed it."""
+        return await self.repo.get_meta(f"{MATCH_PINGS_OFF}{player_id}") is None
+
+    async def set_match_pings(self, player_id: str, on: bool) -> None:
+        """Turn the person's tournament match pings on or off."""
+        key = f"{MATCH_PINGS_OFF}{player_id}"
+        if on:
+            await self.repo.delete_meta(key)
+        else:
+            await self.repo.set_meta_if_absent(key, "off")
 
     def forget_chat(self, chat_id: str) -> None:
         """Read the chat's settings from storage next time (they moved, or changed elsewhere)."""

@@ -9,8 +9,9 @@ holds nothing private) by the process that wrote it, once: who flagged which mat
 recorded result, each deal's result, and the replay's signed link when the web table is configured.
 
 A match's players are pinged when it is called and when its table opens (bot/core/tournaments.py
-``on_match``): each in private, where the bot may write to them (a person whose private chat refused
-the bot, ``dm_ok`` False, or who blocked it, is not), saying which match, where (its thread or topic,
+``on_match``): each in private, unless they turned it off (``/notify matches off``,
+bot/core/notify.py) or the bot may not write to them (their private chat refused it: ``dm_ok``
+False, or they blocked it), saying which match, where (its thread or topic,
 bot/core/venues.py) and to press Ready; once the table is open, with a signed link to their seat on
 the web table when it runs. In public nobody is mentioned but the match's people who asked for table
 calls (``/notify tables on``) in a chat that allows them (``/settings notify=on``, bot/core/notify.py):
@@ -92,7 +93,8 @@ class Brackets:
         for pid in (*a, *b):
             dest = dm_dest(pid)
             record = await prefs.player_record(pid)
-            if (record is not None and record.dm_ok is False) or self.hub.is_blocked(dest):
+            if (record is not None and record.dm_ok is False) or self.hub.is_blocked(dest) \
+                    or not await prefs.match_pings(pid):  # /notify matches off
                 continue
             t = translator(*await prefs.private_lang(pid, chat))
             button = None
@@ -101,7 +103,8 @@ class Brackets:
                 found = seat_link(m.table_id, seat_of[pid], pid)
                 if found is not None:
                     button = Button(t.gettext("Open table"), url=found[0], web_app=found[1], style="primary")
-            self.hub.put(dest, None, render_match_ping(tour, m, kind, venue, t, now, button), NEW)
+            stop = "/notify matches off" if self.prefix == "tg:" else "/majlis notify matches: False"
+            self.hub.put(dest, None, render_match_ping(tour, m, kind, venue, t, now, button, stop), NEW)
         # in public: only the match's people who asked for table calls, where the chat allows them
         where = venue.chat_id if venue is not None and kind == "table" else chat
         if not (await prefs.chat(chat)).notify:

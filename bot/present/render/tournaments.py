@@ -86,9 +86,10 @@ def venue_text(venue: Venue, t: T) -> str:
 
 
 def render_match_ping(tour: Tournament, m: TMatch, kind: str, venue: Venue | None, t: T, now: float,
-                      button: Button | None = None) -> OutMessage:
+                      button: Button | None = None, stop: str = "/notify matches off") -> OutMessage:
     """What a player of match ``m`` is told in private: ``kind`` "called" (press Ready on the
-    tournament's message) or "table" (its table is open, and where; ``button``: their seat on the web)."""
+    tournament's message) or "table" (its table is open, and where; ``button``: their seat on the web);
+    ``stop``: the platform's command that turns these messages off."""
     label, a, b = match_label(m, t), pair_name(tour, m.a, t), pair_name(tour, m.b, t)
     lines = [tournament_title(tour, t)]
     if kind == "called":
@@ -105,6 +106,7 @@ def render_match_ping(tour: Tournament, m: TMatch, kind: str, venue: Venue | Non
             lines.append(venue.url)
         if button is not None:
             lines.append(t.gettext("Or play at your seat on the web: the button below."))
+    lines.append(t.gettext("To stop these messages: {command}", command=stop))
     return OutMessage(t.lines(lines), rows([[button]] if button is not None else []))
 
 
