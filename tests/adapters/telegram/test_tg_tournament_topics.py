@@ -1,6 +1,7 @@
 """A tournament in a Telegram forum group through the real python-telegram-bot and the fake Bot API
 (bot/core/venues.py, bot/adapters/telegram/venues.py), in Arabic: round 1's two matches are called
-and their players told in private (but the one who typed ``/notify matches off``); all press Ready;
+and their players told in private (but the one who typed ``/notify matches off``), and the one who
+asked for table calls mentioned in the group, nobody else; all press Ready;
 each match gets a forum topic named after it and its table opens there at once, while the tournament's
 message stays in the group and names each topic; both matches are played through their tables'
 buttons and recorded (the tables' chats are the topics); the final is called. A forum where the bot
@@ -20,9 +21,10 @@ from tests.adapters.telegram.harness import CHAT, GROUP, Bed, Player, play_out
 from tests.adapters.telegram.test_tg_tournament import SHORT, Run, plain, wait_until
 
 
-async def started(bed: Bed, lang: str, quiet: int | None = None) -> Run:
+async def started(bed: Bed, lang: str, quiet: int | None = None, caller: int | None = None) -> Run:
     """The group's knockout of eight, everyone registered, started by the organiser (before check-in);
-    player number ``quiet`` turned their match pings off first."""
+    player number ``quiet`` turned their match pings off first; with ``caller``, the group allows table
+    calls and that player asked for them."""
     tg = bed.tg
     run = Run(bed, lang)
     w = run.words
@@ -33,6 +35,11 @@ async def started(bed: Bed, lang: str, quiet: int | None = None) -> Run:
         await tg.say(who.user, GROUP, "/notify matches off")
         await tg.wait_for(lambda: any("in private: off" in plain(m.text) or "على الخاص: متوقف" in m.text
                                       for m in tg.bot_messages(GROUP)))
+    if caller is not None:
+        await tg.say(run.organiser.user, GROUP, "/settings notify=on")
+        await tg.say(run.players[caller].user, GROUP, "/notify tables on")
+        await tg.wait_for(lambda: any("نداء الطاولات في هذه المجموعة: مفعّل" in m.text or "Table calls in this chat: on"
+                                      in m.text for m in tg.bot_messages(GROUP)))
     await tg.say(run.organiser.user, GROUP, f"/tournament new tarneeb41 draw start=30 checkin=10 review=0 {SHORT}")
     first = await tg.wait_for(lambda: tg.last_bot_message(
         GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
@@ -54,8 +61,8 @@ def pings(bed: Bed, who: Player) -> list[str]:
 async def test_a_forum_group_gets_a_topic_per_match_and_its_matches_are_played_at_once(bed: Bed) -> None:
     tg = bed.tg
     chat = tg.add_group(GROUP, forum=True, admins=[501])
-    run = await started(bed, "ar", quiet=7)  # the organiser is user 501, an admin
-    quiet = run.players[7]
+    run = await started(bed, "ar", quiet=7, caller=0)  # the organiser is user 501, an admin
+    quiet, caller = run.players[7], run.players[0]
     t = await run.stored()
     m0, m1 = t.match(1, 0), t.match(1, 1)
     assert m0 is not None and m1 is not None and (m0.status, m1.status) == (MatchStatus.CALLED,) * 2
@@ -67,6 +74,9 @@ async def test_a_forum_group_gets_a_topic_per_match_and_its_matches_are_played_a
         if p is not quiet:
             await tg.wait_for(lambda p=p: any("نودي على مباراتك" in x for x in pings(bed, p)), timeout=30)
     assert pings(bed, quiet) == []
+    # in public, only the one who asked for table calls is mentioned, in the group, at the call
+    called = await tg.wait_for(lambda: next((m for m in tg.bot_messages(GROUP) if m.mentioned), None), timeout=30)
+    assert called.mentioned == [caller.user_id] and called.thread_id is None and "نودي على مباراتكم" in called.text
 
     for p in playing:
         await run.accepted(p, run.words["ready"])
@@ -103,6 +113,13 @@ async def test_a_forum_group_gets_a_topic_per_match_and_its_matches_are_played_a
                                      timeout=30)
             assert f"«{name}»" in told and f"https://t.me/c/{str(GROUP)[4:]}/{thread}" in told
     assert pings(bed, quiet) == []
+    # the caller is mentioned again in the topic of their match, when its table opens
+    mine = next(thread for thread, m in zip(chat.topics, (m0, m1), strict=True)
+                if f"tg:{caller.user_id}" in (*people_of(t, m)[0], *people_of(t, m)[1]))
+    there = await tg.wait_for(lambda: next((m for m in tg.bot_messages(GROUP, thread_id=mine) if m.mentioned), None),
+                              timeout=30)
+    assert there.mentioned == [caller.user_id]
+    assert {uid for m in tg.messages[GROUP].values() if m.from_bot for uid in m.mentioned} == {caller.user_id}
 
     # both played through their tables' buttons (the hands come in private); both recorded
     rng = random.Random(3)
