@@ -120,6 +120,12 @@ class TMatch:
     review_until: float | None = None  # REVIEW: when the window ends (None: no window)
     flagged_by: str | None = None      # REVIEW: the player who flagged it (it waits for the organiser)
     flag_reason: str = ""
+    #: A Trix pool (bot/core/pools.py; ``a``/``b`` are None): its entries in seat order (a round's
+    #: sit-outs are one more match, a bye, of one to three entries); once decided, each seat's Trix
+    #: score and tournament points in halves (4/3/2/1 by rank, ties sharing: 7 is 3½), in seat order.
+    pool: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,14 +246,19 @@ async def _children(q: Sql, t: Tournament) -> None:
                     "VALUES (?, ?, ?, ?, ?)", tid, r.number, r.opened_at, r.deadline, r.closed_at)
     for m in t.matches:
         await q.run("INSERT INTO tournament_matches (tournament_id, round, slot, entry_a, entry_b, status, "
-                    "table_id, ready, winner, how, decided_at, review_until, flagged_by, flag_reason) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "table_id, ready, winner, how, decided_at, review_until, flagged_by, flag_reason, pool, "
+                    "pool_scores, pool_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     tid, m.round, m.slot, m.a, m.b, str(m.status), m.table_id, json.dumps(list(m.ready)),
                     m.winner, None if m.how is None else str(m.how), m.decided_at, m.review_until, m.flagged_by,
-                    m.flag_reason)
+                    m.flag_reason, json.dumps(list(m.pool)), json.dumps(list(m.scores)),
+                    json.dumps(list(m.points)))
     for a in t.audit:
         await q.run("INSERT INTO tournament_audit (tournament_id, seq, at, actor, action, detail) "
                     "VALUES (?, ?, ?, ?, ?, ?)", tid, a.seq, a.at, a.actor, a.action, a.detail)
+
+
+def _ints(v: Any) -> tuple[int, ...]:
+    return tuple(int(x) for x in json.loads(v))
 
 
 def _opt_int(v: Any) -> int | None:
@@ -268,9 +279,11 @@ async def _load(q: Sql, row: Row) -> Tournament:
     matches = tuple(
         TMatch(int(r[0]), int(r[1]), _opt_int(r[2]), _opt_int(r[3]), MatchStatus(r[4]), _opt_int(r[5]),
                tuple(json.loads(r[6])), _opt_int(r[7]), None if r[8] is None else How(r[8]),
-               None if r[9] is None else float(r[9]), None if r[10] is None else float(r[10]), r[11], r[12])
+               None if r[9] is None else float(r[9]), None if r[10] is None else float(r[10]), r[11], r[12],
+               _ints(r[13]), _ints(r[14]), _ints(r[15]))
         for r in await q.rows("SELECT round, slot, entry_a, entry_b, status, table_id, ready, winner, how, "
-                              "decided_at, review_until, flagged_by, flag_reason FROM tournament_matches "
+                              "decided_at, review_until, flagged_by, flag_reason, pool, pool_scores, pool_points "
+                              "FROM tournament_matches "
                               "WHERE tournament_id = ? ORDER BY round, slot", tid))
     audit = tuple(TAudit(int(r[0]), float(r[1]), r[2], r[3], r[4]) for r in await q.rows(
         "SELECT seq, at, actor, action, detail FROM tournament_audit WHERE tournament_id = ? ORDER BY seq", tid))

@@ -46,7 +46,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "tournament_entries": ("tournament_id", "number", "players", "ai", "disqualified"),
     "tournament_rounds": ("tournament_id", "number", "opened_at", "deadline", "closed_at"),
     "tournament_matches": ("tournament_id", "round", "slot", "entry_a", "entry_b", "status", "table_id", "ready",
-                           "winner", "how", "decided_at", "review_until", "flagged_by", "flag_reason"),
+                           "winner", "how", "decided_at", "review_until", "flagged_by", "flag_reason", "pool",
+                           "pool_scores", "pool_points"),
     "tournament_audit": ("tournament_id", "seq", "at", "actor", "action", "detail"),
     "challenges": ("challenge_id", "chat_id", "game", "boards", "seed", "creator", "created_at", "ends_at",
                    "closed_at", "lang"),
@@ -66,8 +67,12 @@ _LEGACY_PLAYER_WIDTH = len(TABLES["players"]) - 1
 _PARKED = TABLES["tables"].index("parked")
 #: Tournament rows of an export written before the review window (schema 12 on SQLite, 9 on PostgreSQL)
 #: lack its columns; they get the migration's defaults (no window, nobody disqualified, nothing flagged).
+#: Match rows written before Trix pools (schema 13 on SQLite, 10 on PostgreSQL) lack the pool's three
+#: columns (a pair's match: empty lists); older ones lack both sets. A row gets the tail it lacks.
 _LEGACY_TOURNAMENT_DEFAULTS: dict[str, list[Any]] = {"tournaments": [0], "tournament_entries": [0],
-                                                     "tournament_matches": [None, None, ""]}
+                                                     "tournament_matches": [None, None, "", "[]", "[]", "[]"]}
+_LEGACY_TOURNAMENT_GAPS: dict[str, tuple[int, ...]] = {"tournaments": (1,), "tournament_entries": (1,),
+                                                       "tournament_matches": (3, 6)}
 _KEYS = {"meta": "key", "chats": "chat_id", "players": "player_id", "tables": "table_id",
          "actions": "table_id, seq", "snapshots": "table_id", "matches": "table_id",
          "match_results": "table_id, idx", "ratings": "scope, game, player_id", "leagues": "league",
@@ -131,8 +136,9 @@ def read_export(lines: Iterable[str]) -> Iterator[tuple[str, Row]]:
         if name == "players" and isinstance(row, list) and len(row) == _LEGACY_PLAYER_WIDTH:
             row = [*row, None]
         added = _LEGACY_TOURNAMENT_DEFAULTS.get(name)
-        if added is not None and isinstance(row, list) and len(row) == len(TABLES[name]) - len(added):
-            row = [*row, *added]
+        if added is not None and isinstance(row, list) \
+                and len(TABLES[name]) - len(row) in _LEGACY_TOURNAMENT_GAPS[name]:
+            row = [*row, *added[len(row) - len(TABLES[name]):]]
         if name not in TABLES or not isinstance(row, list) or len(row) != len(TABLES[name]):
             raise BadExport(f"line {number}: not a row of a known table")
         yield name, tuple(row)

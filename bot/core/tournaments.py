@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bot.core import leagues
+from bot.core import leagues, pools
 from bot.core.errors import Refusal, TableError
 from bot.core.listeners import tell
 from bot.core.model import Person, TableUpdate
@@ -97,9 +97,16 @@ def new(chat_id: str, organiser: Person, game: str, *, pairing: str, now: float,
         fmt: str = "knockout", review_minutes: int = 10, rounds: int | None = None) -> Tournament:
     """A tournament in registration, opening check-in ``checkin_minutes`` before its start; ``rounds``:
     a Swiss's rounds (None: ceil(log2 pairs))."""
-    if game not in PAIR_GAMES:
+    if game == pools.GAME:  # Trix: pools of four, each for themselves (bot/core/pools.py)
+        if fmt not in ("knockout", pools.POOLS) or pairing != "draw":  # "knockout": the command's default
+            raise refuse("format")
+        if rounds is not None and (type(rounds) is not int or not 1 <= rounds <= pools.MAX_ROUNDS):
+            raise refuse("rounds")
+        fmt, review_minutes = pools.text(rounds), 0  # a pool's result is final at once (no review window)
+        rounds = None
+    elif game not in PAIR_GAMES:
         raise refuse("game")
-    if fmt not in FORMATS or pairing not in PAIRINGS:
+    elif fmt not in FORMATS or pairing not in PAIRINGS:
         raise refuse("format")
     if rounds is not None:
         if fmt != leagues.SWISS or type(rounds) is not int or not 1 <= rounds <= leagues.MAX_SWISS_ROUNDS:
@@ -192,6 +199,8 @@ def start(t: Tournament, now: float, actor: str = "bot") -> Tournament:
     here = [p for p in t.players if p.checked_in or t.status == TourneyStatus.REGISTRATION]
     rng = random.Random(f"{t.tournament_id}:{t.created_at}")
     dropped: list[str] = []
+    if pools.is_pools(t):
+        return _start_pools(t, here, rng, now, actor)
     if t.pairing == "draw":
         ids = [p.player_id for p in here]
         rng.shuffle(ids)
@@ -241,6 +250,30 @@ def start(t: Tournament, now: float, actor: str = "bot") -> Tournament:
     return _open_round(t, 1, now)
 
 
+def _start_pools(t: Tournament, here: list[TPlayer], rng: random.Random, now: float, actor: str) -> Tournament:
+    """A Trix tournament starts: an entry per person checked in, numbered in a seeded draw's order."""
+    ids = [p.player_id for p in here]
+    rng.shuffle(ids)
+    entries = tuple(TEntry(i + 1, (pid,)) for i, pid in enumerate(ids))
+    number_of = {pid: i + 1 for i, pid in enumerate(ids)}
+    players = tuple(replace(p, entry=number_of.get(p.player_id), checked_in=p in here) for p in t.players)
+    audit = _audit(t, now, actor, "start", f"{len(entries)}")
+    if not pools.enough(t, len(entries)):
+        return replace(t, status=TourneyStatus.CANCELLED, players=players, entries=entries, next_at=None,
+                       audit=(*audit, TAudit(len(audit) + 1, now, "bot", "cancelled", "too_few")))
+    t = pools.begin(replace(t, status=TourneyStatus.RUNNING, players=players, entries=entries, audit=audit))
+    return _open_round(t, 1, now)
+
+
+def _decide_pool(t: Tournament, m: TMatch, how: How, points: tuple[int, ...], scores: tuple[int, ...],
+                 now: float, note: str = "") -> Tournament:
+    """Pool ``m`` is decided: each seat's tournament points (halves) and Trix score; final at once."""
+    t = _set(t, m, status=MatchStatus.DONE, how=how, decided_at=now, ready=(), points=points, scores=scores)
+    detail = f"{m.round}:{m.slot}:" + ",".join(f"{n}={p}" for n, p in zip(m.pool, points, strict=True))
+    t = replace(t, audit=_audit(t, now, "bot", str(how), detail + (f":{note}" if note else "")))
+    return _advance(t, now)
+
+
 def rounds_count(t: Tournament) -> int:
     return max((m.round for m in t.matches), default=0)
 
@@ -262,7 +295,7 @@ def _decide(t: Tournament, m: TMatch, winner: int | None, how: How, now: float, 
     t = _set(t, m, status=MatchStatus.DONE, winner=winner, how=how, decided_at=now, ready=(), review_until=None)
     detail = f"{m.round}:{m.slot}:{'-' if winner is None else winner}" + (f":{note}" if note else "")
     t = replace(t, audit=_audit(t, now, actor, action or str(how), detail))
-    if m.round < rounds_count(t) and not leagues.is_league(t):  # a league's winner scores; nobody moves on
+    if m.round < rounds_count(t) and not leagues.is_league(t) and not pools.is_pools(t):  # only a knockout moves on
         nxt = t.match(m.round + 1, m.slot // 2)
         assert nxt is not None
         t = _set(t, nxt, **({"a": winner} if m.slot % 2 == 0 else {"b": winner}))
@@ -274,6 +307,16 @@ def _open_round(t: Tournament, number: int, now: float) -> Tournament:
     t = replace(t, rounds=(*t.rounds, TRound(number, now, now + t.round_minutes * MINUTE)))
     if leagues.is_league(t):  # its boards are drawn now, from the rounds before (bot/core/leagues.py)
         t = leagues.draw_round(t, number)
+    if pools.is_pools(t):  # Trix: its pools seated now from the standings (bot/core/pools.py)
+        t = pools.draw_round(t, number)
+        for m in [m for m in t.matches if m.round == number and len(m.pool) == pools.SEATS]:
+            t = _set(t, m, status=MatchStatus.CALLED)
+        for m in [m for m in t.matches if m.round == number and m.status == MatchStatus.WAITING]:
+            if t.status != TourneyStatus.RUNNING or not m.pool:  # an empty slot: nobody sits there
+                t = _set(t, m, status=MatchStatus.DONE, decided_at=now)
+                continue
+            t = _decide_pool(t, m, How.BYE, (pools.BYE_HALVES,) * len(m.pool), (0,) * len(m.pool), now)
+        return _advance(t, now)
     for m in [m for m in t.matches if m.round == number]:  # a disqualified pair still listed is skipped
         out = {e.number for e in t.entries if e.disqualified}
         if m.a in out or m.b in out:
@@ -298,7 +341,8 @@ def _advance(t: Tournament, now: float) -> Tournament:
         t = replace(t, rounds=tuple(replace(x, closed_at=now) if x.number == r.number else x for x in t.rounds))
         if r.number == rounds_count(t):
             # a knockout's champion won the final; a league's tops the final standings
-            won = leagues.champion_number(t) if leagues.is_league(t) else mine[0].winner
+            won = leagues.champion_number(t) if leagues.is_league(t) else \
+                pools.champion_number(t) if pools.is_pools(t) else mine[0].winner
             return replace(t, status=TourneyStatus.FINISHED, next_at=None,
                            audit=_audit(t, now, "bot", "champion", "-" if won is None else str(won)))
         return _open_round(t, r.number + 1, now)
@@ -328,14 +372,30 @@ def champion(t: Tournament) -> TEntry | None:
         return None
     if leagues.is_league(t):
         return t.entry(leagues.champion_number(t))
+    if pools.is_pools(t):
+        return t.entry(pools.champion_number(t))
     final = t.match(rounds_count(t), 0)
     return None if final is None else t.entry(final.winner)
 
 
 def people_of(t: Tournament, m: TMatch) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The people of each side of a match (an AI side has none)."""
+    """The people of each side of a match (an AI side has none); a Trix pool's all on the first."""
+    if m.pool:
+        return pools.people_of(t, m), ()
     ea, eb = t.entry(m.a), t.entry(m.b)
     return ((() if ea is None or ea.ai else ea.players), (() if eb is None or eb.ai else eb.players))
+
+
+def match_seats(t: Tournament, m: TMatch) -> dict[int, str]:
+    """Where the people of match ``m`` sit at its table: a pair as partners (seats 1+3 against 2+4),
+    a Trix pool in seat order (bot/core/pools.py); AI seats are left out."""
+    if m.pool:
+        return pools.seats(t, m)
+    a, b = people_of(t, m)
+    seats = {0: a[0], 2: a[1]} if a else {}
+    if b:
+        seats |= {1: b[0], 3: b[1]}
+    return seats
 
 
 def match_of(t: Tournament, player_id: str) -> TMatch | None:
@@ -379,6 +439,10 @@ def deadline(t: Tournament, now: float) -> Tournament:
         if m is None:  # only matches whose people are all ready remain: they wait for the chat's table
             nxt = _next_step(t, False)  # a review window's end, if one is left
             return t if nxt == t.next_at else replace(t, next_at=nxt)
+        if m.pool:  # a Trix pool: the people ready share the top ranks' points (bot/core/pools.py)
+            got = pools.forfeit_points(t, m)
+            t = _decide_pool(t, m, How.FORFEIT, got, (0,) * len(m.pool), now, note=str(len(m.ready)))
+            continue
         a, b = people_of(t, m)
         ea, eb = t.entry(m.a), t.entry(m.b)
         na = 2 if ea is not None and ea.ai else sum(p in m.ready for p in a)
@@ -395,8 +459,10 @@ def m_deadline(t: Tournament) -> float:
     return 0.0 if r is None else r.deadline
 
 
-def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float) -> Tournament:
-    """Match ``m``'s table ended: ``winners`` the seats that won (None: stopped, no result: called again)."""
+def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float,
+                scores: dict[int, int] | None = None) -> Tournament:
+    """Match ``m``'s table ended: ``winners`` the seats that won (None: stopped, no result: called again);
+    ``scores``: each seat's final score (a Trix pool's points come from them)."""
     if m.status != MatchStatus.PLAYING:
         return t
     if winners is None:  # called again, with a whole round's time to be ready
@@ -405,6 +471,9 @@ def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float) 
         t = replace(t, rounds=tuple(replace(r, deadline=until) if r.number == m.round else r for r in t.rounds))
         t = replace(t, next_at=_next_step(t, True))
         return replace(t, audit=_audit(t, now, "bot", "replay", f"{m.round}:{m.slot}:{m.table_id}"))
+    if m.pool:  # a Trix pool: points by rank at the table, final at once (no review window)
+        got = tuple((scores or {}).get(seat, 0) for seat in range(len(m.pool)))
+        return _decide_pool(t, m, How.PLAYED, pools.halves_by_rank(got), got, now, note=f"table {m.table_id}")
     side_a = bool(winners & {0, 2})
     winner = m.a if side_a else m.b
     ea, eb = t.entry(m.a), t.entry(m.b)
@@ -485,6 +554,8 @@ def decide(t: Tournament, actor: str, now: float, round_: int, slot: int, verb: 
     played on), nor one being played, nor one whose sides are not known yet."""
     if verb not in DECISIONS:
         raise refuse("decision")
+    if pools.is_pools(t):  # a Trix pool's result is final at once: nothing for the organiser to decide
+        raise refuse("pools_final")
     if t.status != TourneyStatus.RUNNING:
         raise refuse("no_such_match" if t.open else "over")
     m = t.match(round_, slot)
@@ -681,12 +752,9 @@ class Tournaments:
 
     async def _open(self, t: Tournament, m: TMatch) -> Tournament | None:
         """Open match ``m``'s table in its venue (None: it waits, for the group's table or a retry)."""
-        a, b = people_of(t, m)
         names = {p.player_id: p.name for p in t.players}
-        seats = {0: a[0], 2: a[1]} if a else {}
-        if b:
-            seats |= {1: b[0], 3: b[1]}
-        venue = await self._venue(t, m)
+        seats = match_seats(t, m)
+        venue = await self._venue(t, m)  # its thread or topic (bot/core/venues.py), None: the group
         chat = t.chat_id if venue is None else venue.chat_id
         if venue is None:  # in the group: one match after another
             for x in t.matches:
@@ -768,11 +836,12 @@ class Tournaments:
             return t
         result = await self.repo.table_results(table_id) if stored.status == FINISHED else None
         winners = None if result is None else {r.seat for r in result.results if r.won}
+        scores = None if result is None else {r.seat: r.score for r in result.results if not r.left}
         now = self.manager.clock.now()
 
         def ended(t: Tournament) -> Tournament:
             m = next((m for m in t.matches if m.table_id == table_id and m.status == MatchStatus.PLAYING), None)
-            return t if m is None else table_ended(t, m, winners, now)
+            return t if m is None else table_ended(t, m, winners, now, scores)
 
         return await self.change(tournament_id, ended)
 
@@ -800,7 +869,7 @@ async def tournament_new(tournaments: Tournaments, cmd: NewTournament, actor: Ac
     if not isinstance(cmd.options, dict | None) or type(cmd.ai) is not bool:
         raise TableError(Refusal.BAD_ACTION)
     options = dict(cmd.options or {})
-    if cmd.game in PAIR_GAMES:  # the table options are checked now, not when round 1 is drawn
+    if cmd.game in (*PAIR_GAMES, pools.GAME):  # the table options are checked now, not when round 1 is drawn
         check_options(cmd.game, 0, {**(await m.prefs.chat(actor.chat_id)).default_options.get(cmd.game, {}),
                                     **options})
     chat = await m.prefs.chat(actor.chat_id)

@@ -114,7 +114,14 @@ READER_AS_A_NAME = frozenset({
     "{who} {change}",
     # a duplicate challenge's list and ranking name everyone, the reader as well; its reply calls them by name
     "Finished: {names}", "{rank}. {name} · {percent}% · {played} of {boards} deals",
+    # a Trix pool's people, told to each of them: the reader among the others, by name
+    "Your pool {match} is called: {names}.", "The table of your pool {match} is open: {names}.",
     "{name}, your deal is waiting in our private chat.",
+    # a Trix tournament's one group message names everyone in its pools and standings, the reader as well
+    "Champion: {name} 🏆", "{name}: {points} point, Trix score {score}",
+    "{label} · {names}: all ready, they play when the table is free", "{label} · {names}: playing now",
+    "{label} · {names}: sitting out, {points} points each (an average table)", "{label} · {names}: waiting",
+    "{label} · {names}: {ready} of {need} ready",
 })
 #: Sentences that take a name but are never said of the reader, and why.
 NEVER_THE_READER: dict[str, str] = {
@@ -161,6 +168,7 @@ NEVER_THE_READER: dict[str, str] = {
         "a public call of a match's people by name (they are the ones addressed)",
     "{names}: the table of your match {match} is open here.":
         "a public call of a match's people by name (they are the ones addressed)",
+    "Round {n} · {names}": "the name of a Trix pool's thread or topic, the same for everyone",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})
@@ -469,6 +477,9 @@ def _values(t: T, n: int = 3) -> dict[str, Any]:
         "out": t.join([PEOPLE[t.lang][1], PEOPLE[t.lang][2]], " & "), "url": "https://majlis.example/replay/7#k=…",
         "round": t.gettext("Round {n} of {total}", n=1, total=3),
         "buchholz": 5, "most": 15,
+        "label": t.isolate(f"{t.number(2)}-{t.number(1)}"),
+        "results": t.join([f"{PEOPLE[t.lang][1]} {t.number(3)}½ ({t.number(120)})",
+                           f"{PEOPLE[t.lang][2]} {t.number(1)} ({t.number(-40)})"]),
     }
 
 

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 
 from bot.core.identity import dm_dest
-from bot.core.tournaments import Tournaments, people_of
+from bot.core.tournaments import Tournaments, match_seats
 from bot.core.venues import Venue
 from bot.present.i18n import T, translator
 from bot.present.keys import tournament_key
@@ -86,11 +86,10 @@ class Brackets:
             return
         manager = self.tournaments.manager
         prefs, now = manager.prefs, manager.clock.now()
-        a, b = people_of(tour, m)
-        seat_of = {pid: seat for seat, pid in zip((0, 2, 1, 3), (*a, *b), strict=False)} if a else \
-            {pid: seat for seat, pid in zip((1, 3), b, strict=False)}
+        seat_of = {pid: seat for seat, pid in match_seats(tour, m).items()}
+        everyone = list(seat_of)
         names = {p.player_id: p.name for p in tour.players}
-        for pid in (*a, *b):
+        for pid in everyone:
             dest = dm_dest(pid)
             record = await prefs.player_record(pid)
             if (record is not None and record.dm_ok is False) or self.hub.is_blocked(dest) \
@@ -110,7 +109,7 @@ class Brackets:
         if not (await prefs.chat(chat)).notify:
             return
         subscribed = {pid for pid, _ in await prefs.subscribers(chat)}
-        people = [(pid, names.get(pid, pid)) for pid in (*a, *b) if pid in subscribed]
+        people = [(pid, names.get(pid, pid)) for pid in everyone if pid in subscribed]
         if people:
             t = translator(*await prefs.public_lang(chat))
             self.hub.put(where, None, render_match_call(tour, m, kind, people, t), NEW)

@@ -61,6 +61,8 @@ WEB_IMAGES = {
     "profile-desktop-ar": "web-profile-ar",
     "profile-phone-ar": "web-profile-phone-ar",
     "profile-phone-en": "web-profile-phone-en",
+    "tournament-phone-ar": "web-tournament-phone-ar",
+    "tournament-desktop-en": "web-tournament-en",
 }
 PEOPLE = {"en": ("Sara", "Omar"), "ar": ("سارة", "عمر")}
 #: The Telegram group's title and the Discord server's name.

@@ -224,7 +224,7 @@ async def test_who_may_do_what_and_a_refused_press_changes_nothing() -> None:
         await service.dispatch(NewTournament("tarneeb41"), Actor(PEOPLE[0], CHAT))
     assert e.value.code == Refusal.ADMINS_ONLY
     with pytest.raises(TableError) as e:
-        await service.dispatch(NewTournament("trix"), admin(ORGANISER))
+        await service.dispatch(NewTournament("baloot"), admin(ORGANISER))
     assert e.value.params["reason"] == "game"
     with pytest.raises(TableError) as e:
         await service.dispatch(NewTournament("tarneeb41", start_minutes=5, checkin_minutes=10), admin(ORGANISER))

@@ -116,3 +116,49 @@ def test_a_swiss_shows_the_standings_then_the_round_being_played_with_byes_and_s
     ar = render_tournament(after, translator("ar"), 900.0).text
     ar = ar.translate(dict.fromkeys([0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F]))  # the isolates
     assert "الترتيب بعد الدور 1:" in ar and "نقطة واحدة" in ar and "الدور 2 من 2" in ar
+
+
+def trix_pools(ai: bool) -> Tournament:
+    """A Trix tournament of five people (and three AI seats with ``ai``), started: round 1 called."""
+    from bot.core.tournaments import new
+
+    t = replace(new("tg:-100", Person("tg:1", "Organiser"), "trix", pairing="draw", now=0.0, start_minutes=10,
+                    checkin_minutes=5, round_minutes=5, ai=ai, options={}, lang="en", rounds=2), tournament_id=4)
+    for i, p in enumerate([*PEOPLE[:5]]):
+        t = register(t, p, float(i))
+    return start(t, 600.0)
+
+
+def test_a_trix_pool_tournament_shows_its_pools_points_with_halves_and_the_trix_score_in_both_languages() -> None:
+    from bot.core.tournaments import table_ended
+    from bot.present.render.tournament_page import tournament_view
+
+    t = trix_pools(ai=True)
+    msg = render_tournament(t, translator("en"), 600.0)
+    text = plain(msg.text)
+    assert "Trix tournament: pools of four, each player alone" in text and "Round 1 of 2" in text
+    assert "0 of 4 ready" in text and "0 of 1 ready" in text and "🤖 AI" in text
+    assert [b.label for row in msg.buttons for b in row] == ["Ready"]
+    m = replace(t.matches[0], status=MatchStatus.PLAYING, table_id=9)
+    t = replace(t, matches=(m, *t.matches[1:]))
+    t = table_ended(t, m, set(), 700.0, {0: 100, 1: 100, 2: -50, 3: -150})
+    t = deadline(t, t.rounds[-1].deadline)  # the other pool: nobody came
+    assert len(t.rounds) == 2
+    text = plain(render_tournament(t, translator("en"), 1000.0).text)
+    assert "Standings after round 1:" in text and "3½ points, Trix score 100" in text
+    assert text.index("Standings after round 1:") < text.index("Round 2 of 2")
+    ar = plain(render_tournament(t, translator("ar"), 1000.0).text)
+    assert "الترتيب بعد الدور ١:" in ar or "الترتيب بعد الدور 1:" in ar
+    assert "رصيد التركس" in ar and "½" in ar
+    view = tournament_view(t, translator("en"), 1000.0)
+    assert view["standings"]["head"] == ["Player", "Points", "Trix score"]
+    assert view["standings"]["rows"][0]["points"] == "3½" and len(view["standings"]["rows"]) == 5
+    round1 = view["rounds"][0]["matches"]
+    assert [len(c["seats"]) for c in round1] == [4, 4] and round1[1]["seats"][1]["ai"]
+    assert sum(s["won"] for s in round1[0]["seats"]) == 2  # the two tied first
+
+
+def test_without_ai_a_trix_pool_tournament_shows_who_sits_out_with_the_average_tables_points() -> None:
+    text = plain(render_tournament(trix_pools(ai=False), translator("en"), 600.0).text)
+    assert "sitting out, 2½ points each (an average table)" in text
+    assert "AI" not in text

@@ -122,9 +122,61 @@ def test_an_export_made_before_the_review_window_reads_its_tournaments_with_no_w
     from storage.transfer import FORMAT, TABLES, VERSION, read_export
 
     old = {"tournaments": TABLES["tournaments"][:-1], "tournament_entries": TABLES["tournament_entries"][:-1],
-           "tournament_matches": TABLES["tournament_matches"][:-3]}
+           "tournament_matches": TABLES["tournament_matches"][:-6]}
     lines = [json.dumps({"format": FORMAT, "version": VERSION, "schema": 12})]
     lines += [json.dumps([name, list(range(len(cols)))]) for name, cols in old.items()]
     rows = dict(read_export(lines))
     assert rows["tournaments"][-1] == 0 and rows["tournament_entries"][-1] == 0
-    assert rows["tournament_matches"][-3:] == (None, None, "")
+    assert rows["tournament_matches"][-6:] == (None, None, "", "[]", "[]", "[]")
+
+
+def test_an_export_made_before_trix_pools_reads_its_matches_as_pair_matches() -> None:
+    from storage.transfer import FORMAT, TABLES, VERSION, read_export
+
+    cols = TABLES["tournament_matches"][:-3]
+    lines = [json.dumps({"format": FORMAT, "version": VERSION, "schema": 13}),
+             json.dumps(["tournament_matches", list(range(len(cols)))])]
+    row = dict(read_export(lines))["tournament_matches"]
+    assert row[:len(cols)] == tuple(range(len(cols))) and row[-3:] == ("[]", "[]", "[]")
+
+
+def trix_pools(t: Tournament) -> Tournament:
+    """A Trix tournament in pools: a played pool, one being played with an AI seat, and a sit-out bye."""
+    people = tuple(TPlayer(f"tg:{i}", f"P{i}", 1000.0 + i, True, i) for i in range(1, 8))
+    return replace(
+        t, game="trix", format="pools:3", status=TourneyStatus.RUNNING, review_minutes=0, next_at=2800.0,
+        players=people, entries=(*(TEntry(i, (f"tg:{i}",)) for i in range(1, 8)), TEntry(8, (), ai=True)),
+        rounds=(TRound(1, 2200.0, 2800.0),),
+        matches=(TMatch(1, 0, None, None, MatchStatus.DONE, table_id=9, pool=(3, 1, 4, 2), how=How.PLAYED,
+                        decided_at=2600.0, scores=(120, -40, -40, -40), points=(8, 3, 3, 3)),
+                 TMatch(1, 1, None, None, MatchStatus.PLAYING, table_id=10, pool=(5, 6, 7, 8),
+                        ready=("tg:5", "tg:6", "tg:7"))))
+
+
+async def test_a_trix_pool_of_four_entries_is_written_and_read_back_the_same(repo: Repo) -> None:
+    t = await repo.create_tournament(a_tournament("tg:-400"))
+    saved = await repo.save_tournament(trix_pools(t))
+    back = await repo.get_tournament(t.tournament_id)
+    assert back == saved
+    assert back is not None and back.match(1, 0) is not None
+    assert back.matches[0].pool == (3, 1, 4, 2) and back.matches[0].points == (8, 3, 3, 3)
+    assert back.matches[1].scores == () and back.matches[1].pool[-1] == 8
+
+
+async def test_a_trix_pools_tournament_survives_an_export_and_import(tmp_path: Path) -> None:
+    from storage.transfer import export_database, import_database, read_export
+
+    source = SQLiteRepository(tmp_path / "pools.db")
+    target = SQLiteRepository(tmp_path / "copy.db")
+    await source.open()
+    await target.open()
+    try:
+        t = await source.create_tournament(a_tournament())
+        saved = await source.save_tournament(trix_pools(t))
+        out = io.StringIO()
+        await export_database(source, out)
+        await import_database(target, read_export(out.getvalue().splitlines()))
+        assert await target.get_tournament(t.tournament_id) == saved
+    finally:
+        await source.close()
+        await target.close()

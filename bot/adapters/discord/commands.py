@@ -57,12 +57,14 @@ DECISION_CHOICES = [Choice(name="uphold the result · أقرّ النتيجة", 
                     Choice(name="set the winner (pair) · حدّد الفائز", value="winner"),
                     Choice(name="replay the match · أعد المباراة", value="replay"),
                     Choice(name="disqualify a pair (pair) · استبعد زوجًا", value="disqualify")]
-PAIR_GAME_CHOICES = GAME_CHOICES[:2]
+#: The games of a tournament: the pair games and Trix (pools of four, each player alone)
+TOURNAMENT_GAME_CHOICES = GAME_CHOICES[:3]
 PAIRING_CHOICES = [Choice(name="partners drawn at the start · الشركاء بالقرعة", value="draw"),
                    Choice(name="pairs register together · أزواج ثابتة", value="fixed")]
 FORMAT_CHOICES = [Choice(name="knockout · خروج المغلوب", value="knockout"),
                   Choice(name="Swiss · النظام السويسري", value="swiss"),
-                  Choice(name="round robin · دوري", value="roundrobin")]
+                  Choice(name="round robin · دوري", value="roundrobin"),
+                  Choice(name="Trix pools of four · مجموعات رباعية للتركس", value="pools")]
 AI_CHOICES = [Choice(name="easy · سهل", value="easy"), Choice(name="normal · عادي", value="normal"),
               Choice(name="strong · قوي", value="strong")]
 
@@ -139,7 +141,7 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                               ai: bool | None = None) -> None:
         await seasons.season_settings(handlers, interaction, length, minimum, ai)
 
-    @group.command(name="tournament", description="This channel's pair tournament · بطولة القناة")
+    @group.command(name="tournament", description="This channel's tournament · بطولة القناة")
     @app_commands.describe(action="What to do (default: show its message) · ماذا تفعل",
                            game="new: the game · اللعبة", pairing="new: how pairs are made · كيف تتشكّل الأزواج",
                            start="new: minutes until the start · دقائق حتى البداية",
@@ -152,9 +154,9 @@ def build_group(handlers: Handlers) -> app_commands.Group:
                            match="decide: the match, as 1-2 (round-number) · المباراة",
                            decision="decide: what the organiser decides · القرار",
                            reason="flag: why, in a few words · السبب",
-                           format="new: knockout, Swiss or round robin · نظام البطولة",
-                           rounds="new, Swiss: how many rounds · عدد جولات النظام السويسري")
-    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=PAIR_GAME_CHOICES, pairing=PAIRING_CHOICES,
+                           format="new: knockout, Swiss, round robin, or Trix pools · نظام البطولة",
+                           rounds="new, Swiss or Trix: how many rounds · عدد الجولات")
+    @app_commands.choices(action=TOURNAMENT_ACTIONS, game=TOURNAMENT_GAME_CHOICES, pairing=PAIRING_CHOICES,
                           decision=DECISION_CHOICES, format=FORMAT_CHOICES)
     @app_commands.rename(round_minutes="round")
     async def tournament(interaction: Interaction, action: Choice[str] | None = None,

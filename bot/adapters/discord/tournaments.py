@@ -3,7 +3,7 @@
 One subcommand whose ``action`` says what to do (the fake and Discord both take a flat option list):
 
     /majlis tournament                      the channel's tournament message, posted anew
-    /majlis tournament action:new game:<tarneeb41|tarneeb> [format:knockout|swiss|roundrobin]
+    /majlis tournament action:new game:<tarneeb41|tarneeb|trix> [format:knockout|swiss|roundrobin|pools]
                        [rounds:<n>] [pairing:draw|fixed] [start:<min>] [checkin:<min>] [round:<min>]
                        [ai:True|False] [target:<points>]
                                             Manage Server: a pair tournament in this channel
@@ -55,7 +55,7 @@ async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, g
             if game is None:
                 await h.answer(interaction, t.gettext(
                     "Name the game: {command} game:tarneeb41 (or tarneeb), with format knockout, swiss or "
-                    "roundrobin and pairing draw or fixed.",
+                    "roundrobin and pairing draw or fixed; or game:trix for pools of four, each player alone.",
                     command=NEW_COMMAND))
                 return
             fields: dict[str, Any] = {}

@@ -4,6 +4,8 @@
     /tournament new <game> [knockout|swiss|roundrobin] [rounds=<n>] [draw|fixed] [start=<min>] [checkin=<min>]
                     [round=<min>] [review=<min>] [ai=on|off] [<option>=<value> …]
                                         an admin makes a pair tournament of tarneeb41 or tarneeb
+    /tournament new trix [pools] [rounds=<n>] [start=…] [checkin=…] [round=…] [ai=on|off] [<option>=<value> …]
+                                        an admin makes a Trix tournament: pools of four, points over rounds
     /tournament register|withdraw|checkin|ready     what the message's buttons do
     /tournament flag [<reason>]         a player flags their match while its result is in review
     /tournament audit                   the tournament's log, with its pairs by number
@@ -33,7 +35,7 @@ VERBS = ("register", "withdraw", "checkin", "ready", "start", "cancel")
 _ON, _OFF = ("on", "yes", "1", "true"), ("off", "no", "0", "false")
 #: The words of a format (bot/core/tournaments.py FORMATS), with a spelling or two people type.
 FORMAT_WORDS = {"knockout": "knockout", "swiss": "swiss", "roundrobin": "roundrobin", "round-robin": "roundrobin",
-                "league": "roundrobin"}
+                "league": "roundrobin", "pools": "pools"}
 
 
 def parse_new(args: list[str]) -> NewTournament | None:
@@ -79,7 +81,7 @@ async def tournament(h: Handlers, update: Update, context: ContextTypes.DEFAULT_
         if cmd is None:
             await h.reply(dest, (await h.chat_t(dest, user)).gettext(
                 "Name the game: /tournament new tarneeb41 (or tarneeb), then knockout, swiss or roundrobin, "
-                "and draw or fixed pairs."))
+                "and draw or fixed pairs; or /tournament new trix rounds=3 for pools of four, each player alone."))
             return
         await h._command(update, context, cmd)  # the message is posted by the tournament's listener
         return

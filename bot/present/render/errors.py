@@ -79,11 +79,15 @@ def _tournament(reason: object, t: T, command: str) -> str:
     texts = {
         "none": lambda: t.gettext("There is no tournament here. An admin starts one with {command}.", command=command),
         "exists": lambda: t.gettext("This group has a tournament already; it must end before another starts."),
-        "game": lambda: t.gettext("Tournaments are for pairs, in tarneeb41 or tarneeb."),
+        "game": lambda: t.gettext("Tournaments are for pairs in tarneeb41 or tarneeb, or for players alone in "
+                                  "trix (pools of four)."),
         "format": lambda: t.gettext("Choose the format (knockout, swiss or roundrobin) and the pairs: draw "
-                                    "(partners drawn at the start) or fixed (pairs register together)."),
-        "rounds": lambda: t.gettext("A Swiss plays from 1 to {most} rounds; rounds= is for a Swiss only.",
-                                    most=t.number(MAX_SWISS_ROUNDS)),
+                                    "(partners drawn at the start) or fixed (pairs register together). A trix "
+                                    "tournament is played in pools, each player alone."),
+        "rounds": lambda: t.gettext("A Swiss or a trix tournament plays from 1 to {most} rounds; rounds= is not "
+                                    "for a knockout or a round robin.", most=t.number(MAX_SWISS_ROUNDS)),
+        "pools_final": lambda: t.gettext("A trix pool's result is final as soon as its table ends: there is "
+                                         "nothing to decide."),
         "times": lambda: t.gettext("Times are whole minutes: start=0 to 10080, check-in no longer than the time "
                                    "to the start, round=1 or more."),
         "closed": lambda: t.gettext("Registration for this tournament has closed."),

@@ -13,10 +13,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.core import leagues
+from bot.core import leagues, pools
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
 from bot.present.i18n import T
-from bot.present.render.tournaments import clock_time, match_label, pair_name, tournament_title
+from bot.present.render.tournaments import (
+    clock_time,
+    match_label,
+    pair_name,
+    person_name,
+    points_text,
+    tournament_title,
+)
 from storage.tournaments import How, MatchStatus, TMatch, Tournament, TourneyStatus
 
 
@@ -31,6 +38,9 @@ def match_state(tour: Tournament, m: TMatch, t: T) -> str:
             name = next((p.name for p in tour.players if p.player_id == m.flagged_by), m.flagged_by)
             return t.gettext("flagged by {name}: the organiser decides", name=name)
         return t.gettext("result in review until {time} UTC", time=clock_time(m.review_until or 0.0, t))
+    if m.pool and m.status == MatchStatus.DONE:  # a Trix pool
+        return t.gettext("sitting out: an average table") if m.how == How.BYE else \
+            t.gettext("not played: the forfeit rule") if m.how == How.FORFEIT else t.gettext("played")
     if m.status == MatchStatus.DONE:
         out = next((e for e in tour.entries if e.number in (m.a, m.b) and e.disqualified), None)
         if m.how == How.ORGANISER and out is not None:
@@ -57,7 +67,7 @@ def match_state(tour: Tournament, m: TMatch, t: T) -> str:
 
 def _round_title(tour: Tournament, number: int, t: T) -> str:
     total = rounds_count(tour)
-    if number == total and not leagues.is_league(tour):
+    if number == total and not leagues.is_league(tour) and not pools.is_pools(tour):
         return t.gettext("The final")
     return t.gettext("Round {n} of {total}", n=number, total=total)
 
@@ -78,13 +88,18 @@ def _status(tour: Tournament, t: T, now: float) -> str:
         left = sum(m.status != MatchStatus.DONE for m in tour.matches if m.round == r.number)
         return t.ngettext("{round}: {n} match still to be decided", "{round}: {n} matches still to be decided",
                           left, round=_round_title(tour, r.number, t))
+    if tour.status == TourneyStatus.FINISHED and pools.is_pools(tour):
+        won = champion(tour)
+        return (t.gettext("Champion: {name} 🏆", name=person_name(tour, won.number, t)) if won is not None
+                else t.gettext("The tournament is over: nobody scored a point."))
     if tour.status == TourneyStatus.FINISHED:
         won = champion(tour)
         return (t.gettext("Champions: {pair} 🏆", pair=pair_name(tour, won.number, t)) if won is not None
                 else t.gettext("The tournament is over: nobody reached the final's win."))
     too_few = any(a.action == "cancelled" and a.detail == "too_few" for a in tour.audit)
-    return (t.gettext("Cancelled: fewer than two pairs checked in.") if too_few
-            else t.gettext("Cancelled by the organiser."))
+    return (t.gettext("Cancelled by the organiser.") if not too_few
+            else t.gettext("Cancelled: too few players checked in.") if pools.is_pools(tour)
+            else t.gettext("Cancelled: fewer than two pairs checked in."))
 
 
 def _match(tour: Tournament, m: TMatch, t: T) -> dict[str, Any]:
@@ -96,9 +111,19 @@ def _match(tour: Tournament, m: TMatch, t: T) -> dict[str, Any]:
                 "ai": bool(e is not None and e.ai), "out": bool(e is not None and e.disqualified),
                 "won": decided and entry is not None and m.winner == entry}
 
-    return {"label": match_label(m, t), "a": side(m.a), "b": side(m.b), "state": match_state(tour, m, t),
+    view = {"label": match_label(m, t), "a": side(m.a), "b": side(m.b), "state": match_state(tour, m, t),
             "live": m.status == MatchStatus.PLAYING, "done": m.status == MatchStatus.DONE,
             "review": m.status == MatchStatus.REVIEW}
+    if m.pool:  # a Trix pool: its four (or its sit-outs) in seat order, with their points once decided
+        ai = {e.number for e in tour.entries if e.ai}
+        best = max((p for n, p in zip(m.pool, m.points, strict=False) if n not in ai), default=None)
+        view["seats"] = [{"name": person_name(tour, n, t) + (f" · {points_text(m.points[i], t)}"
+                                                             if i < len(m.points) else ""),
+                          "ai": n in ai, "out": False,
+                          "won": m.status == MatchStatus.DONE and m.how == How.PLAYED and n not in ai
+                          and i < len(m.points) and m.points[i] == best}
+                         for i, n in enumerate(m.pool)]
+    return view
 
 
 def tournament_view(tour: Tournament, t: T, now: float) -> dict[str, Any]:
@@ -115,7 +140,17 @@ def tournament_view(tour: Tournament, t: T, now: float) -> dict[str, Any]:
         "refresh": t.gettext("This page follows the tournament by itself."),
         "rounds": [], "registered": None, "standings": None,
     }
-    if leagues.is_league(tour) and tour.status in (TourneyStatus.RUNNING, TourneyStatus.FINISHED):
+    if pools.is_pools(tour):
+        view["ai"] = t.gettext("A pool short of four players is filled with AI players: they never rank, and the "
+                               "points against them count.") if tour.ai_allowed else ""
+    if pools.is_pools(tour) and tour.status in (TourneyStatus.RUNNING, TourneyStatus.FINISHED):
+        view["standings"] = {
+            "title": t.gettext("Final standings:") if tour.status == TourneyStatus.FINISHED else t.gettext("Standings"),
+            "head": [t.gettext("Player"), t.gettext("Points"), t.gettext("Trix score")],
+            "rows": [{"rank": t.number(rank), "pair": person_name(tour, s.entry, t),
+                      "points": points_text(s.halves, t), "buchholz": t.number(s.score)}
+                     for rank, s in enumerate(pools.table(tour), start=1)]}
+    elif leagues.is_league(tour) and tour.status in (TourneyStatus.RUNNING, TourneyStatus.FINISHED):
         view["standings"] = {
             "title": t.gettext("Final standings:") if tour.status == TourneyStatus.FINISHED else t.gettext("Standings"),
             "head": [t.gettext("Pair"), t.gettext("Points"), t.gettext("Buchholz")],

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 
 import engine
-from bot.core import leagues
+from bot.core import leagues, pools
 from bot.core.advice import engine_options
 from bot.core.model import TableSnapshot
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
@@ -76,7 +76,10 @@ _BIDI = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069\u200e\u200f\u202a\u202b
 def venue_name(tour: Tournament, m: TMatch, t: T) -> str:
     """The name of a match's thread or topic: "Round 1 · Sara & Omar v Lina & Hadi" (no direction
     marks: the platform shows a name as a line of its own)."""
-    text = t.gettext("Round {n} · {a} v {b}", n=m.round, a=pair_name(tour, m.a, t), b=pair_name(tour, m.b, t))
+    if m.pool:  # a Trix pool: its people
+        text = t.gettext("Round {n} · {names}", n=m.round, names=t.join([person_name(tour, x, t) for x in m.pool]))
+    else:
+        text = t.gettext("Round {n} · {a} v {b}", n=m.round, a=pair_name(tour, m.a, t), b=pair_name(tour, m.b, t))
     return text.translate(_BIDI)[:VENUE_NAME_CHARS]
 
 
@@ -91,15 +94,19 @@ def render_match_ping(tour: Tournament, m: TMatch, kind: str, venue: Venue | Non
     tournament's message) or "table" (its table is open, and where; ``button``: their seat on the web);
     ``stop``: the platform's command that turns these messages off."""
     label, a, b = match_label(m, t), pair_name(tour, m.a, t), pair_name(tour, m.b, t)
+    names = t.join([person_name(tour, x, t) for x in m.pool])
     lines = [tournament_title(tour, t)]
     if kind == "called":
         r = current_round(tour)
-        lines.append(t.gettext("Your match {match} is called: {a} v {b}.", match=label, a=a, b=b))
+        lines.append(t.gettext("Your pool {match} is called: {names}.", match=label, names=names) if m.pool
+                     else t.gettext("Your match {match} is called: {a} v {b}.", match=label, a=a, b=b))
         lines.append(t.ngettext("Press Ready on the tournament's message within {n} minute.",
                                 "Press Ready on the tournament's message within {n} minutes.",
                                 _minutes((r.deadline if r is not None else now) - now)))
     else:
-        lines.append(t.gettext("The table of your match {match} is open: {a} v {b}.", match=label, a=a, b=b))
+        lines.append(t.gettext("The table of your pool {match} is open: {names}.", match=label, names=names)
+                     if m.pool else
+                     t.gettext("The table of your match {match} is open: {a} v {b}.", match=label, a=a, b=b))
         lines.append(t.gettext("Play it {venue}.", venue=venue_text(venue, t)) if venue is not None
                      else t.gettext("Play it in the tournament's chat, under its message."))
         if venue is not None and venue.url:
@@ -238,8 +245,109 @@ def _league_finished(tour: Tournament, t: T, lines: list[str]) -> None:
     lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == last]
 
 
+# ---------------------------------------------------------------------- Trix pools (bot/core/pools.py)
+
+def points_text(halves: int, t: T) -> str:
+    """Tournament points kept in halves as people read them: "3", "3½", "½"."""
+    whole, half = pools.shown(halves)
+    if not half:
+        return t.number(whole)
+    return ("" if whole == 0 else t.number(whole)) + "½"
+
+
+def _points_count(halves: int) -> int:
+    """The count that chooses a points phrase's plural: 3½ reads as more than three."""
+    return -(-halves // 2)
+
+
+def person_name(tour: Tournament, entry: int | None, t: T) -> str:
+    """An entry of a Trix tournament: the person's name, an AI seat labelled."""
+    e = tour.entry(entry)
+    if e is None:
+        return "—"
+    if e.ai:
+        return t.gettext("🤖 AI")
+    return _names(tour).get(e.players[0], e.players[0]) if e.players else "—"
+
+
+def _pool_standings(tour: Tournament, t: T) -> list[str]:
+    """The standings: rank, name, points, and the first tie-break (the sum of the Trix scores)."""
+    return [f"{t.number(rank)}. " + t.ngettext(
+        "{name}: {points} point, Trix score {score}", "{name}: {points} points, Trix score {score}",
+        _points_count(s.halves), name=person_name(tour, s.entry, t), points=points_text(s.halves, t),
+        score=t.number(s.score)) for rank, s in enumerate(pools.table(tour), start=1)]
+
+
+def _pool_line(tour: Tournament, m: TMatch, t: T, venues: Mapping[tuple[int, int], Venue] | None = None) -> str:
+    """A pool: its label, its people in seat order and its state (and its venue while called or played)."""
+    venue = (venues or {}).get((m.round, m.slot))
+    if venue is not None and m.status in (MatchStatus.CALLED, MatchStatus.PLAYING):
+        return f"{_pool_line(tour, m, t)} · {venue_text(venue, t)}"
+    names = [person_name(tour, n, t) for n in m.pool]
+    label = match_label(m, t)
+    if m.status == MatchStatus.DONE and m.how == How.BYE:
+        return t.gettext("{label} · {names}: sitting out, {points} points each (an average table)", label=label,
+                         names=t.join(names), points=points_text(pools.BYE_HALVES, t))
+    if m.status == MatchStatus.DONE:
+        results = [f"{name} {points_text(p, t)}" + (f" ({t.number(sc)})" if m.how == How.PLAYED else "")
+                   for name, p, sc in zip(names, m.points, m.scores or (0,) * len(names), strict=False)]
+        if m.how == How.FORFEIT:
+            return t.gettext("{label} · not played by the deadline, the players who were ready score: {results}",
+                             label=label, results=t.join(results))
+        return t.gettext("{label} · played: {results}", label=label, results=t.join(results))
+    table = t.join(names)
+    if m.status == MatchStatus.PLAYING:
+        return t.gettext("{label} · {names}: playing now", label=label, names=table)
+    if m.status == MatchStatus.CALLED:
+        need = len(people_of(tour, m)[0])
+        if len(m.ready) >= need:
+            return t.gettext("{label} · {names}: all ready, they play when the table is free", label=label,
+                             names=table)
+        return t.gettext("{label} · {names}: {ready} of {need} ready", label=label, names=table,
+                         ready=t.number(len(m.ready)), need=t.number(need))
+    return t.gettext("{label} · {names}: waiting", label=label, names=table)
+
+
+def _pools_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]],
+                   venues: Mapping[tuple[int, int], Venue] | None = None) -> None:
+    """A Trix tournament being played: the standings after the rounds played, then the round's pools."""
+    r = current_round(tour)
+    if r is None:
+        return
+    if r.number > 1:
+        lines.append(t.gettext("Standings after round {n}:", n=r.number - 1))
+        lines += _pool_standings(tour, t)
+    lines.append(t.gettext("Round {n} of {total}", n=r.number, total=rounds_count(tour)))
+    mine = [m for m in tour.matches if m.round == r.number and m.pool]
+    if any(m.status == MatchStatus.CALLED for m in mine):
+        lines.append(t.ngettext(
+            "Players of a called pool: press Ready within {n} minute. A pool not all ready by then is not "
+            "played: the players who were ready share the top places' points, the others score nothing.",
+            "Players of a called pool: press Ready within {n} minutes. A pool not all ready by then is not "
+            "played: the players who were ready share the top places' points, the others score nothing.",
+            _minutes(r.deadline - now)))
+        buttons.append([Button(t.gettext("Ready"), codec.encode("o", tour.tournament_id, None, "ready"),
+                               style="success")])
+    lines += ["• " + _pool_line(tour, m, t, venues) for m in mine]
+    if any(a.action == "venues_off" for a in tour.audit):
+        lines.append(_venues_off(t))
+
+
+def _pools_finished(tour: Tournament, t: T, lines: list[str]) -> None:
+    won = champion(tour)
+    lines.append(t.gettext("Champion: {name} 🏆", name=person_name(tour, won.number, t)) if won is not None
+                 else t.gettext("The tournament is over: nobody scored a point."))
+    lines.append(t.gettext("Final standings:"))
+    lines += _pool_standings(tour, t)
+    last = rounds_count(tour)
+    lines.append(t.gettext("Round {n}:", n=last))
+    lines += ["• " + _pool_line(tour, m, t) for m in tour.matches if m.round == last and m.pool]
+
+
 def tournament_title(tour: Tournament, t: T) -> str:
     """The tournament's heading: its game, its format and how pairs are made."""
+    if pools.is_pools(tour):
+        return t.gettext("🏆 {game} tournament: pools of four, each player alone", game=game_name(tour.game, t))
     kind = t.gettext("drawn pairs") if tour.pairing == "draw" else t.gettext("fixed pairs")
     game = game_name(tour.game, t)
     fmt = leagues.kind_of(tour)
@@ -256,8 +364,12 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
     ``venues``: the threads or topics of the matches (bot/core/venues.py), named on their lines."""
     tid = tour.tournament_id
     league = leagues.is_league(tour)
+    in_pools = pools.is_pools(tour)
     lines = [tournament_title(tour, t), t.gettext("Organiser: {name}", name=tour.organiser_name)]
-    if tour.ai_allowed:
+    if tour.ai_allowed and in_pools:
+        lines.append(t.gettext("A pool short of four players is filled with AI players: they never rank, and "
+                               "the points against them count."))
+    elif tour.ai_allowed:
         lines.append(t.gettext("Byes are played against an AI pair: the people score only if they win.") if league
                      else t.gettext("Byes are played against an AI pair: the people go on only if they win."))
     buttons: list[list[Button]] = []
@@ -294,6 +406,10 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
             buttons += [[Button(t.gettext("Partner {name}", name=names.get(e.players[0], "?")),
                                 codec.encode("o", tid, None, f"register {e.number}"))] for e in open_pairs]
         buttons.append([Button(t.gettext("Start now (organiser)"), codec.encode("o", tid, None, "start"))])
+    elif status == TourneyStatus.RUNNING and in_pools:
+        _pools_running(tour, t, now, lines, buttons, venues)
+    elif status == TourneyStatus.FINISHED and in_pools:
+        _pools_finished(tour, t, lines)
     elif status == TourneyStatus.RUNNING and league:
         _league_running(tour, t, now, lines, buttons, venues)
     elif status == TourneyStatus.FINISHED and league:
@@ -328,8 +444,9 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
             lines += ["• " + _match_line(tour, m, t) for m in tour.matches if m.round == number]
     else:
         too_few = any(a.action == "cancelled" and a.detail == "too_few" for a in tour.audit)
-        lines.append(t.gettext("Cancelled: fewer than two pairs checked in.") if too_few
-                     else t.gettext("Cancelled by the organiser."))
+        lines.append(t.gettext("Cancelled by the organiser.") if not too_few
+                     else t.gettext("Cancelled: too few players checked in.") if in_pools
+                     else t.gettext("Cancelled: fewer than two pairs checked in."))
     if link is not None:
         buttons.append([link])
     return OutMessage(t.lines(lines), rows(buttons))
@@ -365,7 +482,12 @@ def audit_line(tour: Tournament, a: TAudit, t: T) -> str:
     m, rest = _match_of(tour, a.detail)
     label = match_label(m, t) if m is not None else "?"
     pair = pair_name(tour, int(rest[0]), t) if m is not None and rest and rest[0].isdigit() else "—"
-    what = {
+    pooled = {  # a Trix pool's decisions (bot/core/pools.py): points per person, nobody goes on
+        "played": lambda: t.gettext("pool {match}: played, its points recorded", match=label),
+        "forfeit": lambda: t.gettext("pool {match}: decided by the forfeit rule", match=label),
+        "bye": lambda: t.gettext("pool {match}: a bye for the players sitting out", match=label),
+    } if pools.is_pools(tour) else {}
+    what = pooled[a.action]() if a.action in pooled else {
         "start": lambda: t.gettext("started the tournament"),
         "dropped": lambda: t.gettext("dropped who did not check in: {names}", names=t.join(
             [names.get(p, p) for p in a.detail.split(",") if p])),
@@ -397,7 +519,7 @@ def render_audit(tour: Tournament, t: T) -> OutMessage:
     lines = [t.gettext("🏆 The tournament's log (times in UTC)")]
     pairs = [e for e in tour.entries if not e.ai]
     if pairs:
-        lines.append(t.gettext("Pairs:") + " " + t.join(
+        lines.append((t.gettext("Players:") if pools.is_pools(tour) else t.gettext("Pairs:")) + " " + t.join(
             [f"{t.number(e.number)}. {pair_name(tour, e.number, t)}" for e in pairs], "; "))
     shown = tour.audit[-AUDIT_LINES:]
     if len(tour.audit) > len(shown):

@@ -207,7 +207,7 @@ async def test_a_swiss_is_opened_with_its_rounds_and_rounds_for_a_knockout_are_r
     table = Table(fake, bot, fake.channel_id, [alice])
     assert bot.manager is not None
     ix = await table.slash(alice, "tournament", action="new", game="tarneeb41", format="knockout", rounds=3)
-    assert ix.ephemeral and "rounds= is for a Swiss only" in plain(table.text_of(ix))
+    assert ix.ephemeral and "rounds= is not for a knockout" in plain(table.text_of(ix))
     assert await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}") is None
     await table.slash(alice, "tournament", action="new", game="tarneeb41", format="swiss", rounds=2,
                       pairing="fixed")
@@ -217,3 +217,27 @@ async def test_a_swiss_is_opened_with_its_rounds_and_rounds_for_a_knockout_are_r
     shown: Message = await fake.wait_until(lambda: next(
         (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
     assert "النظام السويسري للأزواج، أزواج ثابتة" in plain(shown.content)  # the channel speaks Arabic by default
+
+
+async def test_a_trix_tournament_in_pools_is_opened_with_game_trix_and_people_register_alone(
+        fake: FakeDiscord, bot: Bot) -> None:
+    members = [Member(fake.add_member(n, manage_guild=(i == 0)), n) for i, n in enumerate(
+        ["Alice", "Bilal", "Carla", "Dina", "Emad"])]
+    table = Table(fake, bot, fake.channel_id, members)
+    assert bot.manager is not None
+    alice = members[0]
+    await table.slash(alice, "tournament", action="new", game="trix", format="pools", rounds=2, ai=True)
+    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
+    assert tour is not None and (tour.game, tour.format, tour.ai_allowed) == ("trix", "pools:2", True)
+    o = f"mj1:o:{tour.tournament_id}:-:"
+    shown: Message = await fake.wait_until(lambda: next(
+        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
+    assert "مجموعات من أربعة، كل لاعب لنفسه" in plain(shown.content)  # the channel speaks Arabic by default
+    for m in members[1:]:  # alone: no pair to name
+        await table.slash(m, "tournament", action="register")
+    await table.slash(alice, "tournament", action="start")
+    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
+    assert tour is not None and tour.status == TourneyStatus.RUNNING
+    assert [len(people_of(tour, m)[0]) for m in tour.matches if m.round == 1] == [4]  # four people, one pool
+    ix = await table.slash(alice, "tournament", action="decide", match="1-1", decision="replay")
+    assert "nothing to decide" in plain(table.text_of(ix)) or "فلا شيء يُقرَّر" in plain(table.text_of(ix))

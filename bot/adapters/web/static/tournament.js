@@ -65,7 +65,8 @@
           (m.review ? " review" : ""));
         const label = make("span", "label", m.label);
         label.setAttribute("dir", "ltr");
-        card.append(label, side(m.a, m.done || m.review), side(m.b, m.done || m.review), make("div", "state", m.state));
+        const sides = m.seats ? m.seats : [m.a, m.b];  // a Trix pool lists its four
+        card.append(label, ...sides.map((s) => side(s, m.done || m.review)), make("div", "state", m.state));
         list.append(card);
       }
       col.append(list);
