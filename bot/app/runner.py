@@ -299,8 +299,9 @@ class Runner:
             # MAJLIS_WEB_URL: the web table beside the bots (Mini App, "Watch" and "Open table" links)
             front = await web.attach(manager, web_config(self.config),
                                      telegram_token=self.config.telegram_token if self.want["telegram"] else None)
-            if front is not None:  # a flagged tournament match's notice links its table's replay
+            if front is not None:  # a flagged match's notice links its replay; a match's pings, the seats
                 manager.tournaments.replay_link = front.replay_link
+                manager.tournaments.seat_link = front.seat_link  # a match's players' seats, in their pings
             try:
                 if self.want["telegram"]:
                     self.bots.append(_telegram(self.config, manager, gate, front))

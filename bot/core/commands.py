@@ -255,7 +255,8 @@ class ChangeSeason(Answers[LeagueRecord]):
 class ChangeNotify(Answers[NotifyState]):
     """One's own notifications (bot/core/notify.py): ``what`` ``"show"``; ``"turn"``: be mentioned after
     ``share`` percent of the turn (None: never); ``"tables"``: be called (``on``) when a table opens or
-    a seat frees in this chat (groups only, where the chat allows it; stopping is always allowed)."""
+    a seat frees in this chat (groups only, where the chat allows it; stopping is always allowed);
+    ``"matches"``: be told in private (``on``) of one's tournament matches (anywhere)."""
 
     what: str = "show"
     share: int | None = None

@@ -95,6 +95,11 @@ def tg_parse(dest: str) -> tuple[int, int | None]:
     return _int(chat), (_int(thread) if thread else None)
 
 
+def is_tg_topic(chat_id: str) -> bool:
+    """Whether ``chat_id`` is a Telegram forum topic (``tg:-100123/7``)."""
+    return chat_id.startswith(chat_prefix(TELEGRAM)) and "/" in chat_id
+
+
 def dc_channel(channel_id: int) -> str:
     """The neutral id of a Discord channel or thread: ``dc:<id>`` (also the table's chat id)."""
     return f"dc:{channel_id}"

@@ -284,7 +284,8 @@ class TableManager:
         """Play again after the finished match ``table_id``: the same game, options, language and people
         (``swap``: seats 1 and 2 trade places); it begins at once when ``person`` is its only person."""
         await self.join_links()
-        tournament = await self.repo.chat_tournament(chat_id)
+        # a match played in a thread or forum topic belongs to the tournament of its group (bot/core/venues.py)
+        tournament = await self.repo.chat_tournament(await self.tournaments.venues.home(chat_id))
         if tournament is not None and tournament.open and any(m.table_id == table_id for m in tournament.matches):
             raise TableError(Refusal.NOT_ALLOWED, what="tournament")  # the bracket calls the next match
         return await self.lobby.rematch(chat_id, person, table_id, swap=swap, is_admin=is_admin)

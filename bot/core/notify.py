@@ -1,11 +1,15 @@
 """Opt-in notifications: a person's turn mention in the group, and a chat's table calls.
 
-Everything is off by default and chosen per person with ``/notify`` (``ChangeNotify``):
+Everything is off by default (but a tournament player's private match pings) and chosen per person
+with ``/notify`` (``ChangeNotify``):
 
 - ``/notify turn 50%``: when it is still their turn after that share of the turn timer, the person
   is mentioned in the table's chat (``PlayerRecord.turn_ping``); the mention is deleted when the
   turn passes, like the private "Your turn" notice. A table without a turn timer counts a turn as
   :data:`NO_TIMER_TURN` seconds (``/notify turn 50%`` there: after one minute).
+- ``/notify matches off``: the person is no longer told in private when their tournament match is
+  called or its table opens (on by default: registering for a tournament asks for it;
+  bot/present/tournament_notices.py). Kept in meta, no migration (``Prefs.match_pings``).
 - ``/notify tables on``: where the chat allows it (an admin's ``/settings notify=on``,
   ``ChatRecord.notify``), the person is mentioned when a table opens there or a seat of a running
   match is left free: one message that mentions the subscribers, as many as one message may hold
@@ -38,12 +42,14 @@ class NotifyState:
 
     ``turn_ping``: the share (percent) of the turn timer after which they are mentioned, None: never.
     ``tables``: whether they are called in this chat (None: asked in a private chat);
-    ``chat_allows``: whether this chat lets people be called (None: a private chat).
+    ``chat_allows``: whether this chat lets people be called (None: a private chat);
+    ``matches``: whether they are told in private of their tournament matches.
     """
 
     turn_ping: int | None
     tables: bool | None = None
     chat_allows: bool | None = None
+    matches: bool = True
 
 
 def ping_delay(turn_seconds: float, share: int) -> float:

@@ -23,7 +23,7 @@ import engine
 from bot.core.advice import HINTS, engine_options
 from bot.core.cache import TTLCache
 from bot.core.errors import Refusal, TableError
-from bot.core.identity import is_dc_channel, is_dm
+from bot.core.identity import is_dc_channel, is_dm, is_tg_topic
 from bot.core.lang import resolve_lang
 from bot.core.model import Person
 from engine import InvalidOptions
@@ -41,6 +41,8 @@ CHAT_TTL = 300.0
 PLAYER_TTL = 30.0
 #: Subscribers of a chat read from storage (more than any one message may mention).
 MAX_SUBSCRIBERS = 100
+#: The meta key (with the player id) of a person who turned their tournament match pings off.
+MATCH_PINGS_OFF = "notify-matches-off:"
 
 
 def check_options(game: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -143,9 +145,9 @@ class Prefs:
         self._parents.put(chat_id, value)
 
     async def parent(self, chat_id: str) -> str | None:
-        """The chat's parent (its Discord server), if known."""
+        """The chat's parent (its Discord server; a tournament venue's topic: its group), if known."""
         hit = self._parents.peek(chat_id)
-        if hit is None and is_dc_channel(chat_id):
+        if hit is None and (is_dc_channel(chat_id) or is_tg_topic(chat_id)):  # a topic: a tournament's venue
             hit = await self.repo.get_meta(f"parent:{chat_id}") or ""  # "": none (remembered too)
             self._parents.put(chat_id, hit)
         return hit or None
@@ -319,6 +321,22 @@ class Prefs:
         if changed:
             await self._announce("subs", scope)
         return changed
+
+    # -- a tournament match's private pings (bot/present/tournament_notices.py; /notify matches on|off)
+
+    async def match_pings(self, player_id: str) -> bool:
+        """Whether the person is told in private when their tournament match is called or its table opens
+        (on unless they turned it off). Kept in meta (``notify-matches-off:<player>``: no migration), read
+        each time: pings are few, and another process may have changed it."""
+        return await self.repo.get_meta(f"{MATCH_PINGS_OFF}{player_id}") is None
+
+    async def set_match_pings(self, player_id: str, on: bool) -> None:
+        """Turn the person's tournament match pings on or off."""
+        key = f"{MATCH_PINGS_OFF}{player_id}"
+        if on:
+            await self.repo.delete_meta(key)
+        else:
+            await self.repo.set_meta_if_absent(key, "off")
 
     def forget_chat(self, chat_id: str) -> None:
         """Read the chat's settings from storage next time (they moved, or changed elsewhere)."""

@@ -470,14 +470,19 @@ class Service:
             if cmd.on:
                 await self.manager.player(actor.person)  # the name a call shows
             await prefs.subscribe(actor.chat_id, me, cmd.on, self.manager.clock.now())
+        elif cmd.what == "matches":
+            if type(cmd.on) is not bool:
+                raise TableError(Refusal.BAD_ACTION)
+            await prefs.set_match_pings(me, cmd.on)
         elif cmd.what != "show":
             raise TableError(Refusal.BAD_ACTION)
         record = await prefs.player_record(me)
         turn_ping = record.turn_ping if record is not None else None
+        matches = await prefs.match_pings(me)
         if actor.in_dm:
-            return NotifyState(turn_ping)
+            return NotifyState(turn_ping, matches=matches)
         subscribed = any(pid == me for pid, _ in await prefs.subscribers(actor.chat_id))
-        return NotifyState(turn_ping, subscribed, (await prefs.chat(actor.chat_id)).notify)
+        return NotifyState(turn_ping, subscribed, (await prefs.chat(actor.chat_id)).notify, matches)
 
     async def _set_language(self, cmd: SetLanguage, actor: Actor) -> ChatRecord | PlayerRecord:
         m = self.manager

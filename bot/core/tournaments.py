@@ -44,6 +44,7 @@ from bot.core.errors import Refusal, TableError
 from bot.core.listeners import tell
 from bot.core.model import Person, TableUpdate
 from bot.core.prefs import check_options
+from bot.core.venues import Venue, VenueRefused, Venues
 from storage.records import FINISHED, LIVE_STATUSES, LOBBY
 from storage.tournaments import (
     How,
@@ -78,6 +79,10 @@ DECISIONS = ("uphold", "winner", "replay", "disqualify")
 FLAG_REASON_CHARS = 200
 Listener = Callable[[Tournament], Awaitable[None]]
 FlagListener = Callable[[Tournament, TMatch], Awaitable[None]]
+#: Told ``(tournament, match, kind, venue)`` when a match is called (``"called"``) and when its table
+#: opens (``"table"``), once, by the process that wrote it (its players are pinged:
+#: bot/present/tournament_notices.py); ``venue`` None: the group itself.
+MatchListener = Callable[[Tournament, TMatch, str, Venue | None], Awaitable[None]]
 
 
 def refuse(reason: str, **params: Any) -> TableError:
@@ -381,6 +386,18 @@ def people_of(t: Tournament, m: TMatch) -> tuple[tuple[str, ...], tuple[str, ...
     return ((() if ea is None or ea.ai else ea.players), (() if eb is None or eb.ai else eb.players))
 
 
+def match_seats(t: Tournament, m: TMatch) -> dict[int, str]:
+    """Where the people of match ``m`` sit at its table: a pair as partners (seats 1+3 against 2+4),
+    a Trix pool in seat order (bot/core/pools.py); AI seats are left out."""
+    if m.pool:
+        return pools.seats(t, m)
+    a, b = people_of(t, m)
+    seats = {0: a[0], 2: a[1]} if a else {}
+    if b:
+        seats |= {1: b[0], 3: b[1]}
+    return seats
+
+
 def match_of(t: Tournament, player_id: str) -> TMatch | None:
     """The person's match of the running round that is called or being played."""
     r = current_round(t)
@@ -600,8 +617,16 @@ class Tournaments:
         #: The signed address of a finished table's replay on the web (set by the runner when the web
         #: table is configured: bot/app/runner.py); None: no web table.
         self.replay_link: Callable[[int], str | None] | None = None
+        #: A match's player's seat on the web table, for their ping: (table, seat, player) -> (address,
+        #: whether Telegram opens it as its Mini App); set by the runner with the web table, else None.
+        self.seat_link: Callable[[int, int, str], tuple[str, bool] | None] | None = None
         self._busy: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Where matches are played (bot/core/venues.py): the adapters register how to open threads/topics.
+        self.venues = Venues(self.repo)
+        self._match_listeners: list[MatchListener] = []
+        self._opening: dict[int, asyncio.Lock] = {}  # one opening of tables at a time per tournament
+        self._again: set[int] = set()  # tournaments changed while their tables were being opened
         manager.subscribe(self._on_update)
 
     def on_change(self, callback: Listener) -> None:
@@ -612,6 +637,18 @@ class Tournaments:
         """Call ``callback(tournament, match)`` when a person's flag is written by this process (once per
         flag: the organiser is told of it; bot/present/tournament_notices.py)."""
         self._flag_listeners.append(callback)
+
+    def on_match(self, callback: MatchListener) -> None:
+        """Call ``callback(tournament, match, kind, venue)`` when a match is called or its table opens
+        (see :data:`MatchListener`)."""
+        self._match_listeners.append(callback)
+
+    async def _tell_match(self, t: Tournament, m: TMatch, kind: str, venue: Venue | None) -> None:
+        for listener in list(self._match_listeners):
+            try:
+                await listener(t, m, kind, venue)
+            except Exception:
+                log.exception("telling of match %s:%s of tournament %s failed", m.round, m.slot, t.tournament_id)
 
     async def flagged(self, t: Tournament, player_id: str) -> None:
         """Tell the flag's listeners of the match ``player_id`` just flagged in ``t``."""
@@ -627,7 +664,8 @@ class Tournaments:
         await tell(self._listeners, t, log, "showing tournament %s failed", t.tournament_id)
 
     async def in_chat(self, chat_id: str) -> Tournament | None:
-        return await self.repo.chat_tournament(chat_id)
+        """The chat's tournament; in a match's thread or topic, its group's (bot/core/venues.py)."""
+        return await self.repo.chat_tournament(await self.venues.home(chat_id))
 
     async def create(self, t: Tournament) -> Tournament:
         try:
@@ -645,6 +683,7 @@ class Tournaments:
                 t = await self.repo.get_tournament(tournament_id)
                 if t is None:
                     raise refuse("none")
+                before = t
                 new_t = fn(t)
                 if new_t is t:
                     return t
@@ -656,53 +695,109 @@ class Tournaments:
             else:
                 raise TableError(Refusal.INTERNAL)
         await self._tell(t)
+        await self._after(before, t)
         return await self._play(t)
 
+    async def _after(self, before: Tournament, t: Tournament) -> None:
+        """The newly called matches of a written change are told (their players are pinged). A venue
+        is not closed when its match ends: its table's last messages are still being edited there, and
+        the platform archives it when it falls quiet (bot/adapters/discord/venues.py)."""
+        for m in t.matches:
+            old = before.match(m.round, m.slot)
+            if m.status == MatchStatus.CALLED and (old is None or old.status != MatchStatus.CALLED):
+                await self._tell_match(t, m, "called", await self.venues.of(t, m))
+
     async def _play(self, t: Tournament) -> Tournament:
-        """Open the table of the next match whose people are all ready, when the chat is free."""
-        if t.status != TourneyStatus.RUNNING or any(m.status == MatchStatus.PLAYING for m in t.matches):
+        """Open the tables of the matches whose people are all ready: each in its venue (a thread or
+        forum topic, bot/core/venues.py) at once, or in the group when it has none, one after another."""
+        if t.status != TourneyStatus.RUNNING or not any(all_ready(t, m) for m in t.matches):
             return t
-        m = next((m for m in t.matches if all_ready(t, m)), None)
-        if m is None:
+        tid = t.tournament_id
+        lock = self._opening.setdefault(tid, asyncio.Lock())
+        if lock.locked():  # this process is opening tables of it: that loop looks again (below)
+            self._again.add(tid)
             return t
-        a, b = people_of(t, m)
+        async with lock:  # a match's venue and table are opened once here (storage decides between processes)
+            progress = True
+            while progress or tid in self._again:
+                self._again.discard(tid)
+                progress = False
+                fresh = await self.repo.get_tournament(tid)
+                t = fresh if fresh is not None else t
+                for m in [m for m in t.matches if all_ready(t, m)]:
+                    opened = await self._open(t, m)
+                    if opened is not None:
+                        t, progress = opened, True
+        return t
+
+    async def _venue(self, t: Tournament, m: TMatch) -> Venue | None:
+        """The match's venue, opened now if it needs one; None: the group. A platform that refuses
+        (the bot may not create threads or topics) is written down once: the group from then on."""
+        if not self.venues.can_open(t) or any(a.action == "venues_off" for a in t.audit):
+            return await self.venues.of(t, m)
+        try:
+            return await self.venues.open(t, m)
+        except VenueRefused as e:
+            log.info("tournament %s: no venue for match %s:%s (%s): played in the group", t.tournament_id,
+                     m.round, m.slot, e)
+            now = self.manager.clock.now()
+
+            def off(cur: Tournament) -> Tournament:
+                if any(a.action == "venues_off" for a in cur.audit):
+                    return cur
+                return replace(cur, audit=_audit(cur, now, "bot", "venues_off", ""))
+
+            await self.change(t.tournament_id, off)
+            return None
+
+    async def _open(self, t: Tournament, m: TMatch) -> Tournament | None:
+        """Open match ``m``'s table in its venue (None: it waits, for the group's table or a retry)."""
         names = {p.player_id: p.name for p in t.players}
-        seats = {0: a[0], 2: a[1]} if a and not m.pool else {}
-        if b:
-            seats |= {1: b[0], 3: b[1]}
-        if m.pool:  # a Trix pool (bot/core/pools.py): its people in seat order, AI seats left empty
-            seats = pools.seats(t, m)
-        live = self.manager.table_in_chat(t.chat_id)
+        seats = match_seats(t, m)
+        venue = await self._venue(t, m)  # its thread or topic (bot/core/venues.py), None: the group
+        chat = t.chat_id if venue is None else venue.chat_id
+        if venue is None:  # in the group: one match after another
+            for x in t.matches:
+                if x.status == MatchStatus.PLAYING and await self.venues.of(t, x) is None:
+                    return None
+        live = self.manager.table_in_chat(chat)
         if live is not None:  # the chat is busy, or it is this match's table (opened by a process that died)
             people = {s.player_id for s in live.table.seats if s.player_id is not None and not s.is_ai}
             if people != set(seats.values()) or live.table.game != t.game:
-                return t
+                return None
             table_id = live.table.table_id
         else:
             first = min(seats)
             try:
-                made = await self.manager.create(t.chat_id, Person(seats[first], names[seats[first]]), t.game,
+                made = await self.manager.create(chat, Person(seats[first], names[seats[first]]), t.game,
                                                  t.options or None)
                 for seat in sorted(seats):
                     if seat != first:
-                        await self.manager.join(t.chat_id, Person(seats[seat], names[seats[seat]]), seat)
+                        await self.manager.join(chat, Person(seats[seat], names[seats[seat]]), seat)
                 table_id = made.table.table_id
                 snap = self.manager.get(table_id)
                 if snap is not None and snap.table.status == LOBBY:  # with AI seats, or no auto-begin
-                    await self.manager.begin(t.chat_id, Person(seats[first], names[seats[first]]))
+                    await self.manager.begin(chat, Person(seats[first], names[seats[first]]))
             except TableError as e:
                 log.info("tournament %s: match %s:%s waits for the chat (%s)", t.tournament_id, m.round, m.slot, e)
-                return t
+                return None
         now = self.manager.clock.now()
+        wrote = False
 
         def playing(cur: Tournament) -> Tournament:
+            nonlocal wrote
             x = cur.match(m.round, m.slot)
-            if x is None or x.status != MatchStatus.CALLED:
+            wrote = x is not None and x.status == MatchStatus.CALLED
+            if x is None or not wrote:
                 return cur
             cur = _set(cur, x, status=MatchStatus.PLAYING, table_id=table_id)
             return replace(cur, audit=_audit(cur, now, "bot", "table", f"{m.round}:{m.slot}:{table_id}"))
 
-        return await self.change(t.tournament_id, playing)
+        done = await self.change(t.tournament_id, playing)
+        now_m = done.match(m.round, m.slot)
+        if wrote and now_m is not None and now_m.table_id == table_id:  # written here: its players told once
+            await self._tell_match(done, now_m, "table", venue)
+        return done
 
     async def _on_update(self, update: TableUpdate) -> None:
         """A table ended: if it is a match's, record it (in a task: this listener opens tables)."""
@@ -726,7 +821,7 @@ class Tournaments:
                           table_id)
 
     async def _record_if_match(self, chat_id: str, table_id: int) -> None:
-        record_chat = chat_id
+        record_chat = await self.venues.home(chat_id)  # a table played in a venue: its tournament's chat
         t = await self.repo.chat_tournament(record_chat)
         if t is not None and t.open and any(m.table_id == table_id and m.status == MatchStatus.PLAYING
                                             for m in t.matches):
@@ -793,7 +888,7 @@ async def tournament_command(tournaments: Tournaments, cmd: TournamentAction, ac
             raise TableError(Refusal.BAD_ACTION)
         if t is None or t.tournament_id != cmd.tournament_id:
             other = await tournaments.repo.get_tournament(cmd.tournament_id)
-            if other is not None and other.chat_id != actor.chat_id:
+            if other is not None and other.chat_id != await tournaments.venues.home(actor.chat_id):
                 raise TableError(Refusal.WRONG_TABLE)
             raise TableError(Refusal.STALE)
     if t is None:

@@ -115,6 +115,8 @@ READER_AS_A_NAME = frozenset({
     # a duplicate challenge's list and ranking name everyone, the reader as well; its reply calls them by name
     "Finished: {names}", "{rank}. {name} · {percent}% · {played} of {boards} deals",
     "{rank}. {name} · {points} against the field · {played} of {boards} deals",
+    # a Trix pool's people, told to each of them: the reader among the others, by name
+    "Your pool {match} is called: {names}.", "The table of your pool {match} is open: {names}.",
     "{name}, your deal is waiting in our private chat.",
     # a Trix tournament's one group message names everyone in its pools and standings, the reader as well
     "Champion: {name} 🏆", "{name}: {points} point, Trix score {score}",
@@ -163,6 +165,11 @@ NEVER_THE_READER: dict[str, str] = {
         "a tournament's message in its group, the same for everyone",
     "🚩 {name} flagged match {match} of the tournament.": "told to the organiser of another person's flag",
     "flagged by {name}: the organiser decides": "a tournament's web page, the same for everyone",
+    "{names}: your match {match} is called. Press Ready on the tournament's message.":
+        "a public call of a match's people by name (they are the ones addressed)",
+    "{names}: the table of your match {match} is open here.":
+        "a public call of a match's people by name (they are the ones addressed)",
+    "Round {n} · {names}": "the name of a Trix pool's thread or topic, the same for everyone",
 }
 #: The placeholders that hold a seat's name.
 SEAT_FIELDS = frozenset({"name", "owner", "taker", "name_a", "name_b", "names", "who"})

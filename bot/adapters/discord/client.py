@@ -23,6 +23,7 @@ from bot.adapters.discord.components import ACTIVITY_PREFIX, DYNAMIC_ITEMS, SELE
 from bot.adapters.discord.emojis import load_faces
 from bot.adapters.discord.handlers import Handlers
 from bot.adapters.discord.transport import DiscordTransport
+from bot.adapters.discord.venues import register_threads
 from bot.adapters.throttle import CommandLimits
 from bot.core.lang import resolve_lang
 from bot.present import codec
@@ -148,6 +149,7 @@ class MajlisMixin:
             handlers.brackets = Brackets(self.manager.tournaments, hub, "dc:",
                                          link=lambda tour, t: handlers.tournament_link(tour, t)
                                          if handlers.tournament_link is not None else None)
+            register_threads(client, self.manager)  # a thread per tournament match (bot/adapters/discord/venues.py)
         if self._sync:
             if self._guild_ids:
                 for gid in self._guild_ids:

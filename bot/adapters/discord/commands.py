@@ -218,10 +218,12 @@ def build_group(handlers: Handlers) -> app_commands.Group:
 
     @group.command(name="notify", description="Your turn mention and table calls · تنبيهاتك")
     @app_commands.describe(turn="Mention me after this share of my turn · نبّهني بعد هذا القدر من وقت دوري",
-                           tables="Call me when a table opens or a seat frees · نادِني عند فتح طاولة أو خلوّ مقعد")
+                           tables="Call me when a table opens or a seat frees · نادِني عند فتح طاولة أو خلوّ مقعد",
+                           matches="Tell me of my tournament matches · أخبرني بمبارياتي في البطولات")
     @app_commands.choices(turn=TURN_PING_CHOICES)
-    async def notify(interaction: Interaction, turn: Choice[str] | None = None, tables: bool | None = None) -> None:
-        await handlers.notify(interaction, turn.value if turn else None, tables)
+    async def notify(interaction: Interaction, turn: Choice[str] | None = None, tables: bool | None = None,
+                     matches: bool | None = None) -> None:
+        await handlers.notify(interaction, turn.value if turn else None, tables, matches)
 
     @group.command(name="rules", description="The rules in brief · القواعد باختصار")
     @app_commands.describe(game="The game · اللعبة")

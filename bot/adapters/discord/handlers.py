@@ -198,9 +198,11 @@ class Handlers(HandlerBase):
                  if override else t.gettext("These settings apply to the whole server.")]
         await self.answer(interaction, "\n".join(lines))
 
-    async def notify(self, interaction: Interaction, turn: str | None, tables: bool | None) -> None:
-        """``/majlis notify``: one's own turn mention (``turn``: a share of the turn, or off) and this
-        server's table calls (``tables``); without options: what is chosen (bot/core/notify.py)."""
+    async def notify(self, interaction: Interaction, turn: str | None, tables: bool | None,
+                     matches: bool | None = None) -> None:
+        """``/majlis notify``: one's own turn mention (``turn``: a share of the turn, or off), this
+        server's table calls (``tables``) and one's private tournament match pings (``matches``);
+        without options: what is chosen (bot/core/notify.py)."""
         await self.ack(interaction)
         t = await self.translator_for(interaction)
         actor = await self.actor(interaction)
@@ -213,6 +215,8 @@ class Handlers(HandlerBase):
                 state = await self.service.dispatch(ChangeNotify("turn", share), actor)
             if tables is not None:
                 state = await self.service.dispatch(ChangeNotify("tables", on=tables), actor)
+            if matches is not None:
+                state = await self.service.dispatch(ChangeNotify("matches", on=matches), actor)
             if state is None:
                 state = await self.service.dispatch(ChangeNotify(), actor)
         except TableError as e:

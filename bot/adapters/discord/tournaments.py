@@ -83,7 +83,8 @@ async def tournament(h: HandlerBase, interaction: Interaction, action: str, *, g
         else:
             tour = await h.dispatch(TournamentAction("show"), interaction)
             hub = getattr(h.presenter, "hubs", {}).get("dc")
-            if isinstance(hub, OutboxHub) and tour.open:  # the one message, posted anew, edited from now on
+            if isinstance(hub, OutboxHub) and tour.open and tour.chat_id == chat_of(interaction):
+                # the one message, posted anew in its channel (not in a match's thread), edited from now on
                 msg = h.brackets.message(tour, t) if h.brackets is not None else \
                     render_tournament(tour, t, h.manager.clock.now())
                 hub.replace(chat_of(interaction), tournament_key(tour.tournament_id), msg)

@@ -19,6 +19,7 @@ from bot.adapters.telegram.handlers import Handlers
 from bot.adapters.telegram.hands import GroupHands
 from bot.adapters.telegram.ordering import PerChatProcessor
 from bot.adapters.telegram.transport import TelegramTransport, group_dest
+from bot.adapters.telegram.venues import register_topics
 from bot.adapters.throttle import CommandLimits
 from bot.core.identity import dm_dest
 from bot.core.model import Person, TableSnapshot
@@ -122,6 +123,7 @@ def build_application(
         services.brackets = Brackets(manager.tournaments, presenter.hubs["tg"], "tg:",
                                      link=lambda tour, t: services.tournament_link(tour, t)
                                      if services.tournament_link is not None else None)
+        register_topics(app.bot, manager)  # a forum topic per tournament match (bot/adapters/telegram/venues.py)
 
         async def on_started(person: Person) -> None:
             await presenter.dm_restored(person.player_id)

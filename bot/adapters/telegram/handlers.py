@@ -373,8 +373,8 @@ def notify_command(words: list[str]) -> ChangeNotify | None:
             return ChangeNotify("turn", None)
         share = parse_share(words[1])
         return ChangeNotify("turn", share) if share is not None else None
-    if len(words) == 2 and words[0] == "tables" and words[1] in ("on", "off"):
-        return ChangeNotify("tables", on=words[1] == "on")
+    if len(words) == 2 and words[0] in ("tables", "matches") and words[1] in ("on", "off"):
+        return ChangeNotify(words[0], on=words[1] == "on")
     return None
 
 

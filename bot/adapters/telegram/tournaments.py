@@ -113,7 +113,8 @@ async def tournament(h: Handlers, update: Update, context: ContextTypes.DEFAULT_
     t = await h.chat_t(dest, user)
     msg = h.s.brackets.message(tour, t) if h.s.brackets is not None else \
         render_tournament(tour, t, h.s.manager.clock.now())
-    if isinstance(h.s.sender, OutboxHub) and tour.open:  # the one message, posted anew and edited from now on
+    if isinstance(h.s.sender, OutboxHub) and tour.open and tour.chat_id == dest:
+        # the one message, posted anew in its group (not in a match's topic) and edited from now on
         h.s.sender.replace(dest, tournament_key(tour.tournament_id), msg)
     else:
         await h.reply(dest, msg)

@@ -71,6 +71,17 @@ class WebFront:
         url = self.server.links.play_url(snap.table_id, seat, player_id, self.managers.clock.now())
         return Button(t.gettext("Open table"), url=url, style="primary")
 
+    def seat_link(self, table_id: int, seat: int, player_id: str) -> tuple[str, bool] | None:
+        """A tournament match's player's seat on the web, for their ping (bot/present/tournament_notices.py):
+        a Telegram person's Mini App (an https address: Telegram's rule; it signs who they are), else a
+        signed link to their own page (table and seat inside, expiring). ``(address, Mini App)``."""
+        url = self.config.url
+        if not url:
+            return None
+        if player_id.startswith("tg:") and url.startswith("https://"):
+            return self.server.links.telegram_url(table_id), True
+        return self.server.links.play_url(table_id, seat, player_id, self.managers.clock.now()), False
+
     def profile_link(self, player_id: str, league: str | None) -> str | None:
         """The signed address of a person's profile page in ``league`` (None: across every chat; the
         chat side asks for that one only for the person's own card in their private chat)."""

@@ -75,8 +75,9 @@ def render_table_call(kind: str, game: str, people: Sequence[tuple[str, str]], t
 
 
 #: How each chat spells the changes (commands are not translated).
-TELEGRAM_USAGE = "/notify turn 50% · /notify turn off · /notify tables on · /notify tables off"
-DISCORD_USAGE = "/majlis notify turn: 50% · turn: off · tables: True · tables: False"
+TELEGRAM_USAGE = ("/notify turn 50% · /notify turn off · /notify tables on · /notify tables off · "
+                  "/notify matches on · /notify matches off")
+DISCORD_USAGE = "/majlis notify turn: 50% · turn: off · tables: True · tables: False · matches: True · matches: False"
 
 
 def render_notify_state(state: NotifyState, t: T, *, usage: str = TELEGRAM_USAGE) -> str:
@@ -88,5 +89,7 @@ def render_notify_state(state: NotifyState, t: T, *, usage: str = TELEGRAM_USAGE
     elif state.tables is not None:
         lines.append(t.gettext("Table calls in this chat: on.") if state.tables
                      else t.gettext("Table calls in this chat: off."))
+    lines.append(t.gettext("Your tournament matches, in private: on.") if state.matches
+                 else t.gettext("Your tournament matches, in private: off."))
     lines.append(t.gettext("To change: {usage}", usage=usage))
     return t.lines(lines)

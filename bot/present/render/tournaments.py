@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 import engine
 from bot.core import leagues, pools
 from bot.core.advice import engine_options
 from bot.core.model import TableSnapshot
 from bot.core.tournaments import champion, current_round, people_of, rounds_count
+from bot.core.venues import Venue
 from bot.core.views import events_of
 from bot.present import codec
 from bot.present.i18n import T
 from bot.present.render.cards import game_name
 from bot.present.render.common import score_lines, winners_text
 from bot.present.render.message import Button, OutMessage, rows
+from bot.present.render.notify import stand_in, with_mentions
 from storage.records import LIVE_STATUSES, ActionRecord, TableRecord
 from storage.tournaments import How, MatchStatus, TAudit, TMatch, Tournament, TourneyStatus
 
@@ -59,8 +61,72 @@ def pair_name(tour: Tournament, entry: int | None, t: T) -> str:
     return t.join([names.get(p, p) for p in e.players], " & ")
 
 
-def _match_line(tour: Tournament, m: TMatch, t: T) -> str:
-    return f"{match_label(m, t)} · {_match_state(tour, m, t)}"
+def _match_line(tour: Tournament, m: TMatch, t: T, venues: Mapping[tuple[int, int], Venue] | None = None) -> str:
+    venue = (venues or {}).get((m.round, m.slot))
+    where = f" · {venue_text(venue, t)}" if venue is not None and m.status in (MatchStatus.CALLED,
+                                                                             MatchStatus.PLAYING) else ""
+    return f"{match_label(m, t)} · {_match_state(tour, m, t)}{where}"
+
+
+#: The longest name of a thread or topic (Discord's limit for a thread, Telegram's is 128).
+VENUE_NAME_CHARS = 100
+_BIDI = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069\u200e\u200f\u202a\u202b\u202c\u202d\u202e"))
+
+
+def venue_name(tour: Tournament, m: TMatch, t: T) -> str:
+    """The name of a match's thread or topic: "Round 1 · Sara & Omar v Lina & Hadi" (no direction
+    marks: the platform shows a name as a line of its own)."""
+    if m.pool:  # a Trix pool: its people
+        text = t.gettext("Round {n} · {names}", n=m.round, names=t.join([person_name(tour, x, t) for x in m.pool]))
+    else:
+        text = t.gettext("Round {n} · {a} v {b}", n=m.round, a=pair_name(tour, m.a, t), b=pair_name(tour, m.b, t))
+    return text.translate(_BIDI)[:VENUE_NAME_CHARS]
+
+
+def venue_text(venue: Venue, t: T) -> str:
+    """Where a match is played, for its line and its players' pings: its thread's or topic's name."""
+    return t.gettext("in «{venue}»", venue=venue.name)
+
+
+def render_match_ping(tour: Tournament, m: TMatch, kind: str, venue: Venue | None, t: T, now: float,
+                      button: Button | None = None, stop: str = "/notify matches off") -> OutMessage:
+    """What a player of match ``m`` is told in private: ``kind`` "called" (press Ready on the
+    tournament's message) or "table" (its table is open, and where; ``button``: their seat on the web);
+    ``stop``: the platform's command that turns these messages off."""
+    label, a, b = match_label(m, t), pair_name(tour, m.a, t), pair_name(tour, m.b, t)
+    names = t.join([person_name(tour, x, t) for x in m.pool])
+    lines = [tournament_title(tour, t)]
+    if kind == "called":
+        r = current_round(tour)
+        lines.append(t.gettext("Your pool {match} is called: {names}.", match=label, names=names) if m.pool
+                     else t.gettext("Your match {match} is called: {a} v {b}.", match=label, a=a, b=b))
+        lines.append(t.ngettext("Press Ready on the tournament's message within {n} minute.",
+                                "Press Ready on the tournament's message within {n} minutes.",
+                                _minutes((r.deadline if r is not None else now) - now)))
+    else:
+        lines.append(t.gettext("The table of your pool {match} is open: {names}.", match=label, names=names)
+                     if m.pool else
+                     t.gettext("The table of your match {match} is open: {a} v {b}.", match=label, a=a, b=b))
+        lines.append(t.gettext("Play it {venue}.", venue=venue_text(venue, t)) if venue is not None
+                     else t.gettext("Play it in the tournament's chat, under its message."))
+        if venue is not None and venue.url:
+            lines.append(venue.url)
+        if button is not None:
+            lines.append(t.gettext("Or play at your seat on the web: the button below."))
+    lines.append(t.gettext("To stop these messages: {command}", command=stop))
+    return OutMessage(t.lines(lines), rows([[button]] if button is not None else []))
+
+
+def render_match_call(tour: Tournament, m: TMatch, kind: str, people: Sequence[tuple[str, str]], t: T) -> OutMessage:
+    """The public call of match ``m``'s people who asked for table calls (``/notify tables on``, in a
+    chat that allows them: bot/core/notify.py), mentioning only them."""
+    names = t.join([stand_in(i) for i in range(len(people))])
+    head = t.gettext("{names}: your match {match} is called. Press Ready on the tournament's message.",
+                     names=names, match=match_label(m, t)) if kind == "called" else \
+        t.gettext("{names}: the table of your match {match} is open here.", names=names, match=match_label(m, t))
+    foot = t.gettext("You get this call because you asked for it (/notify tables off to stop).")
+    text, mentions = with_mentions(t.lines([head, foot]), people, t)
+    return OutMessage(text, (), notify=True, mentions=mentions)
 
 
 def _match_state(tour: Tournament, m: TMatch, t: T) -> str:
@@ -132,7 +198,8 @@ def _standings(tour: Tournament, t: T) -> list[str]:
     return out
 
 
-def _league_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]]) -> None:
+def _league_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]],
+                    venues: Mapping[tuple[int, int], Venue] | None = None) -> None:
     """A Swiss or a round robin being played: the standings after the rounds played, then the current
     round's matches under its heading."""
     r = current_round(tour)
@@ -152,7 +219,9 @@ def _league_running(tour: Tournament, t: T, now: float, lines: list[str], button
                                style="success")])
     mine = [m for m in tour.matches if m.round == r.number]
     _review_row(tour, mine, t, now, lines, buttons)
-    lines += ["• " + _match_line(tour, m, t) for m in mine]
+    lines += ["• " + _match_line(tour, m, t, venues) for m in mine]
+    if any(a.action == "venues_off" for a in tour.audit):
+        lines.append(_venues_off(t))
 
 
 def _review_row(tour: Tournament, mine: list[TMatch], t: T, now: float, lines: list[str],
@@ -209,8 +278,11 @@ def _pool_standings(tour: Tournament, t: T) -> list[str]:
         score=t.number(s.score)) for rank, s in enumerate(pools.table(tour), start=1)]
 
 
-def _pool_line(tour: Tournament, m: TMatch, t: T) -> str:
-    """A pool: its label, its people in seat order and its state."""
+def _pool_line(tour: Tournament, m: TMatch, t: T, venues: Mapping[tuple[int, int], Venue] | None = None) -> str:
+    """A pool: its label, its people in seat order and its state (and its venue while called or played)."""
+    venue = (venues or {}).get((m.round, m.slot))
+    if venue is not None and m.status in (MatchStatus.CALLED, MatchStatus.PLAYING):
+        return f"{_pool_line(tour, m, t)} · {venue_text(venue, t)}"
     names = [person_name(tour, n, t) for n in m.pool]
     label = match_label(m, t)
     if m.status == MatchStatus.DONE and m.how == How.BYE:
@@ -236,7 +308,8 @@ def _pool_line(tour: Tournament, m: TMatch, t: T) -> str:
     return t.gettext("{label} · {names}: waiting", label=label, names=table)
 
 
-def _pools_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]]) -> None:
+def _pools_running(tour: Tournament, t: T, now: float, lines: list[str], buttons: list[list[Button]],
+                   venues: Mapping[tuple[int, int], Venue] | None = None) -> None:
     """A Trix tournament being played: the standings after the rounds played, then the round's pools."""
     r = current_round(tour)
     if r is None:
@@ -255,7 +328,9 @@ def _pools_running(tour: Tournament, t: T, now: float, lines: list[str], buttons
             _minutes(r.deadline - now)))
         buttons.append([Button(t.gettext("Ready"), codec.encode("o", tour.tournament_id, None, "ready"),
                                style="success")])
-    lines += ["• " + _pool_line(tour, m, t) for m in mine]
+    lines += ["• " + _pool_line(tour, m, t, venues) for m in mine]
+    if any(a.action == "venues_off" for a in tour.audit):
+        lines.append(_venues_off(t))
 
 
 def _pools_finished(tour: Tournament, t: T, lines: list[str]) -> None:
@@ -283,8 +358,10 @@ def tournament_title(tour: Tournament, t: T) -> str:
     return t.gettext("🏆 {game} tournament: pair knockout, {kind}", game=game, kind=kind)
 
 
-def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = None) -> OutMessage:
-    """The tournament's message now, with the buttons of its step (and ``link``, its web page, last)."""
+def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = None,
+                      venues: Mapping[tuple[int, int], Venue] | None = None) -> OutMessage:
+    """The tournament's message now, with the buttons of its step (and ``link``, its web page, last);
+    ``venues``: the threads or topics of the matches (bot/core/venues.py), named on their lines."""
     tid = tour.tournament_id
     league = leagues.is_league(tour)
     in_pools = pools.is_pools(tour)
@@ -330,11 +407,11 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
                                 codec.encode("o", tid, None, f"register {e.number}"))] for e in open_pairs]
         buttons.append([Button(t.gettext("Start now (organiser)"), codec.encode("o", tid, None, "start"))])
     elif status == TourneyStatus.RUNNING and in_pools:
-        _pools_running(tour, t, now, lines, buttons)
+        _pools_running(tour, t, now, lines, buttons, venues)
     elif status == TourneyStatus.FINISHED and in_pools:
         _pools_finished(tour, t, lines)
     elif status == TourneyStatus.RUNNING and league:
-        _league_running(tour, t, now, lines, buttons)
+        _league_running(tour, t, now, lines, buttons, venues)
     elif status == TourneyStatus.FINISHED and league:
         _league_finished(tour, t, lines)
     elif status == TourneyStatus.RUNNING:
@@ -355,7 +432,9 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
                 buttons.append([Button(t.gettext("Ready"), codec.encode("o", tid, None, "ready"), style="success")])
             mine = [m for m in tour.matches if m.round == r.number]
             _review_row(tour, mine, t, now, lines, buttons)
-            lines += ["• " + _match_line(tour, m, t) for m in mine]
+            lines += ["• " + _match_line(tour, m, t, venues) for m in mine]
+            if any(a.action == "venues_off" for a in tour.audit):
+                lines.append(_venues_off(t))
     elif status == TourneyStatus.FINISHED:
         won = champion(tour)
         lines.append(t.gettext("Champions: {pair} 🏆", pair=pair_name(tour, won.number, t)) if won is not None
@@ -371,6 +450,12 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
     if link is not None:
         buttons.append([link])
     return OutMessage(t.lines(lines), rows(buttons))
+
+
+def _venues_off(t: T) -> str:
+    """Said once, on the message and in the log, when the bot may not open venues."""
+    return t.gettext("The bot may not open a thread or topic per match here: the matches are played in this "
+                     "chat, one after another.")
 
 
 # ---------------------------------------------------------------------- the audit log and a flag's notice
@@ -424,6 +509,7 @@ def audit_line(tour: Tournament, a: TAudit, t: T) -> str:
         "disqualify": lambda: t.gettext("disqualified {out} in match {match}", match=label, out=pair_name(
             tour, int(rest[1]) if len(rest) > 1 and rest[1].isdigit() else None, t)),
         "organiser": lambda: t.gettext("set the winner of match {match}: {pair}", match=label, pair=pair),
+        "venues_off": lambda: _venues_off(t),
     }.get(a.action, lambda: a.action)()
     return t.gettext("{time} · {who}: {what}", time=clock_time(a.at, t), who=who, what=what)
 

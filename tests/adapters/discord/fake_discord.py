@@ -42,6 +42,7 @@ DEADLINE = 3.0
 TOKEN_LIFE = 15 * 60.0
 #: Permission bits.
 ADMINISTRATOR, MANAGE_GUILD = 1 << 3, 1 << 5
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12  # channel types
 MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use app commands
 #: Interaction callback type 12: open the application's Activity for the person who pressed.
 LAUNCH_ACTIVITY = 12
@@ -187,6 +188,9 @@ class FakeDiscord:
         self.users: dict[int, dict[str, Any]] = {}
         self.members: dict[int, dict[int, dict[str, Any]]] = {}  # guild -> user -> member
         self.dm_closed: set[int] = set()
+        #: Channels where the bot lacks Create Public Threads (starting one there answers 403 50013).
+        self.no_threads: set[int] = set()
+        self.threads: list[int] = []  # the threads the bot started, in order
         self.dm_channels: dict[int, int] = {}  # user -> DM channel
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
@@ -286,6 +290,8 @@ class FakeDiscord:
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self._channel_edit)
         r.add_delete(api + "/channels/{cid}/messages/{mid}", self._channel_delete)
         r.add_get(api + "/channels/{cid}/messages/{mid}", self._channel_get)
+        r.add_post(api + "/channels/{cid}/threads", self._start_thread)
+        r.add_patch(api + "/channels/{cid}", self._modify_thread)
         r.add_route("*", "/{tail:.*}", lambda req: _error(404, 0, f"404: Not Found {req.path}"))
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
@@ -697,10 +703,80 @@ class FakeDiscord:
             hits.popleft()
         self.max_in_window[channel_id] = max(self.max_in_window[channel_id], len(hits))
 
+    # ---- REST: threads ----
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """Start Thread without Message (``POST /channels/{id}/threads``), as Discord documents it: a
+        ``name`` of 1 to 100 characters, ``auto_archive_duration`` one of 60, 1440, 4320 or 10080,
+        ``type`` 11 (public) or 12 (private, the default in API v10); needs Create Public (Private)
+        Threads in a guild text channel (else 403 50013); answers the thread channel and dispatches
+        THREAD_CREATE to the guild's shard."""
+        channel = self._channel(request)
+        if isinstance(channel, web.Response):
+            return channel
+        if channel.get("type") != 0:
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        body = await request.json()
+        name = body.get("name")
+        kind = body.get("type") or PRIVATE_THREAD
+        archive = body.get("auto_archive_duration") or 4320
+        if not isinstance(name, str) or not 1 <= len(name) <= 100 or kind not in (PUBLIC_THREAD, PRIVATE_THREAD) \
+                or archive not in (60, 1440, 4320, 10080):
+            self.violations.append(f"start thread: bad body {body!r}")
+            return _error(400, 50035, "Invalid Form Body")
+        if int(channel["id"]) in self.no_threads:
+            return _error(403, 50013, "Missing Permissions")
+        tid = self._id()
+        gid = channel["guild_id"]
+        stamp = "2026-01-01T00:00:00+00:00"
+        thread = {"id": str(tid), "type": kind, "guild_id": gid, "parent_id": channel["id"], "name": name,
+                  "owner_id": str(self.bot_id), "last_message_id": None, "message_count": 0, "member_count": 1,
+                  "total_message_sent": 0, "rate_limit_per_user": body.get("rate_limit_per_user") or 0, "flags": 0,
+                  "thread_metadata": {"archived": False, "auto_archive_duration": archive, "locked": False,
+                                      "archive_timestamp": stamp, "create_timestamp": stamp,
+                                      **({"invitable": bool(body.get("invitable", True))}
+                                         if kind == PRIVATE_THREAD else {})}}
+        self.channels[tid] = thread
+        self.threads.append(tid)
+        data = {**thread, "guild_id": str(gid), "newly_created": True}
+        with contextlib.suppress(RuntimeError):  # no gateway (a REST-only test): nobody hears it
+            await self.dispatch("THREAD_CREATE", data, gid)
+        await self._notify()
+        return _json({**thread, "guild_id": str(gid)}, 201)
+
+    async def _modify_thread(self, request: web.Request) -> web.Response:
+        """Modify Channel for a thread: ``archived``, ``locked``, ``name`` (what the bot may change of
+        the threads it started); dispatches THREAD_UPDATE."""
+        channel = self._channel(request)
+        if isinstance(channel, web.Response):
+            return channel
+        if channel.get("type") not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            return _error(403, 50013, "Missing Permissions")  # the fake models thread changes only
+        body = await request.json()
+        meta = channel["thread_metadata"]
+        for key in ("archived", "locked"):
+            if key in body:
+                meta[key] = bool(body[key])
+        if isinstance(body.get("name"), str):
+            channel["name"] = body["name"]
+        data = {**channel, "guild_id": str(channel["guild_id"])}
+        with contextlib.suppress(RuntimeError):
+            await self.dispatch("THREAD_UPDATE", data, channel["guild_id"])
+        return _json(data)
+
+    def thread_names(self) -> list[str]:
+        """The names of the threads the bot started, in order."""
+        return [self.channels[t]["name"] for t in self.threads]
+
     async def _channel_send(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         if isinstance(channel, web.Response):
             return channel
+        meta = channel.get("thread_metadata")
+        if meta is not None and meta["archived"]:  # Discord unarchives a thread that is not locked
+            if meta["locked"]:
+                return _error(400, 50083, "Thread is archived")
+            meta["archived"] = False
         body = await request.json()
         bad = self._bad_body(body)
         if bad is not None:
@@ -864,12 +940,15 @@ class FakeDiscord:
             "unavailable": False,
             "roles": [{"id": str(gid), "name": "@everyone", "permissions": str(MEMBER_PERMS), "position": 0,
                        "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
-            "channels": [c for c in self.channels.values() if c.get("guild_id") == gid],
+            "channels": [c for c in self.channels.values() if c.get("guild_id") == gid
+                         and c.get("type") not in (PUBLIC_THREAD, PRIVATE_THREAD)],
             "members": [dict(m) for m in self.members[gid].values()]
             + [{"user": self.bot_user, "roles": [], "joined_at": JOINED,
                 "deaf": False, "mute": False, "flags": 0}],
             "member_count": len(self.members[gid]) + 1, "features": [], "emojis": [], "stickers": [],
-            "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "threads": [{**c, "guild_id": str(gid)} for c in self.channels.values() if c.get("guild_id") == gid
+                        and c.get("type") in (PUBLIC_THREAD, PRIVATE_THREAD)],
+            "voice_states": [], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "large": False, "premium_tier": 0, "preferred_locale": "en-US",
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
             "mfa_level": 0, "nsfw_level": 0, "system_channel_flags": 0, "afk_timeout": 300,

@@ -1,11 +1,11 @@
 """A pair knockout in a Discord channel through the real discord.py and the fake Discord: a member with
 Manage Server opens it with ``/majlis tournament action:new``; people register and check in on the
 tournament's message; a stranger's Start and a forged button are refused to them alone and change
-nothing; the organiser starts it; the final's four press Ready, its table opens in the channel and is
-played through the table's buttons; the champion is shown. ``/majlis tournament`` posts the message
-anew (the old one goes); from then on it is one message, edited in place; every interaction is
-answered in time and the channel's budget holds. A Swiss is opened with its rounds (``format`` and
-``rounds``), and rounds for a knockout are refused."""
+nothing; the organiser starts it; the final's four press Ready, its table opens in a thread of the
+channel (named after the match) and is played through the table's buttons; the champion is shown.
+``/majlis tournament`` posts the message anew (the old one goes); from then on it is one message, edited
+in place; every interaction is answered in time and the channel's budget holds. A Swiss is opened with
+its rounds (``format`` and ``rounds``), and rounds for a knockout are refused."""
 
 from __future__ import annotations
 
@@ -58,6 +58,16 @@ class Run:
         t = await self.bot.manager.repo.get_tournament(self.tid)
         assert t is not None
         return t
+
+    async def playing(self, round_: int, slot: int, timeout: float = 20.0) -> Tournament:
+        """The tournament once match ``round_``-``slot`` is being played (its table opened)."""
+        until = time.monotonic() + timeout
+        while True:
+            t = await self.stored()
+            m = t.match(round_, slot)
+            if (m is not None and m.status == MatchStatus.PLAYING) or time.monotonic() > until:
+                return t
+            await asyncio.sleep(0.02)
 
     def message(self) -> Message:
         return self.fake.messages[self.message_id]
@@ -152,18 +162,22 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     member = {f"dc:{m.user_id}": m for m in people}
     for pid in (*a, *b):
         await run.press(member[pid], f"{o}ready")
-    t = await run.stored()
+    t = await run.playing(1, 0)  # its thread is started, then its table opened there
     final = t.match(1, 0)
     assert final is not None and final.status == MatchStatus.PLAYING and final.table_id is not None
-    snap = bot.manager.table_in_chat(f"dc:{fake.channel_id}")
+    assert bot.manager.table_in_chat(f"dc:{fake.channel_id}") is None  # not in the channel: in its thread
+    [thread] = fake.threads
+    assert fake.channels[thread]["parent_id"] == str(fake.channel_id) and fake.channels[thread]["type"] == 11
+    snap = bot.manager.table_in_chat(f"dc:{thread}")
     assert snap is not None and snap.table_id == final.table_id
     assert [s.player_id for s in snap.table.seats] == [a[0], b[0], a[1], b[1]]  # each pair sits as partners
 
-    table.table_id = final.table_id
+    table.table_id, table.channel_id = final.table_id, thread  # played in the thread
     await fake.wait_until(lambda: any(c.startswith(f"mj1:h:{final.table_id}:")
-                                      for m in fake.channel_messages(fake.channel_id) for c in m.custom_ids()),
+                                      for m in fake.channel_messages(thread) for c in m.custom_ids()),
                           timeout=20)
     await table.play_out()
+    table.channel_id = fake.channel_id
     assert table.status() == "finished"
     await bot.manager.drain()
     await tours.settle()
@@ -184,7 +198,7 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     shown = [s for s in fake.public() if w["title"] in plain(s.content) and s.message_id != first.id]
     assert {s.message_id for s in shown} == {run.message_id}
     assert [s.kind for s in shown].count("message") == 1 and len(shown) >= 4
-    check_delivery(fake, bot, [fake.channel_id], table.interactions)
+    check_delivery(fake, bot, [fake.channel_id, thread], table.interactions)
 
 
 async def test_a_swiss_is_opened_with_its_rounds_and_rounds_for_a_knockout_are_refused(

@@ -1,6 +1,7 @@
 """A tournament match's review window in a Discord channel through the real discord.py and the fake
-Discord: the final is played through the table's buttons; its result is in review (the message says
-until when, with a Flag button); a player of the match flags it with ``/majlis tournament action:flag``;
+Discord: the final is played through the table's buttons in its thread; its result is in review (the
+message says until when, with a Flag button); a player of the match flags it with ``/majlis tournament
+action:flag`` typed in the match's thread (the thread's tournament is its channel's);
 a member without Manage Server may not decide; the organiser orders it replayed with
 ``action:decide match:1-1 decision:replay`` and it is called again with Ready; the log, asked for with
 ``action:audit``, is told to the asker alone."""
@@ -56,11 +57,12 @@ async def test_a_flagged_final_is_ordered_replayed_by_the_organiser(fake: FakeDi
     member = {f"dc:{m.user_id}": m for m in people}
     for pid in (*a, *b):
         await run.press(member[pid], f"{o}ready")
-    final = (await run.stored()).match(1, 0)
+    final = (await run.playing(1, 0)).match(1, 0)
     assert final is not None and final.table_id is not None
-    table.table_id = final.table_id
+    [thread] = fake.threads
+    table.table_id, table.channel_id = final.table_id, thread  # played in its thread
     await fake.wait_until(lambda: any(c.startswith(f"mj1:h:{final.table_id}:")
-                                      for m in fake.channel_messages(fake.channel_id) for c in m.custom_ids()),
+                                      for m in fake.channel_messages(thread) for c in m.custom_ids()),
                           timeout=20)
     await table.play_out()
     await bot.manager.drain()
@@ -79,6 +81,7 @@ async def test_a_flagged_final_is_ordered_replayed_by_the_organiser(fake: FakeDi
     assert ix.ephemeral and "Flagged" in table.text_of(ix)
     m = (await run.stored()).match(1, 0)
     assert m is not None and (m.flagged_by, m.flag_reason) == (a[0], "a card was misplayed")
+    table.channel_id = fake.channel_id  # the rest in the tournament's channel
     decider = next(x for x in people if x is not alice)
     before = await run.stored()
     ix = await table.slash(decider, "tournament", action="decide", match="1-1", decision="uphold")

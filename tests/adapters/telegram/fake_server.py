@@ -96,6 +96,10 @@ class FakeChat:
     admins: set[int] = field(default_factory=set)
     first_name: str | None = None
     members: set[int] | None = None  # None: everyone asked about is a member; else the others have "left"
+    #: A forum's topics the bot created (``createForumTopic``): thread id -> name.
+    topics: dict[int, str] = field(default_factory=dict)
+    #: Whether the bot is an administrator with ``can_manage_topics`` (needed to create a topic).
+    bot_manages_topics: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The Bot API ``Chat`` object."""
@@ -193,7 +197,7 @@ class FakeEphemeral:
 
 @dataclass(frozen=True)
 class Op:
-    """One thing the bot did in a chat: ``kind`` is send, edit, delete or error."""
+    """One thing the bot did in a chat: ``kind`` is send, edit, delete, error or topic (created)."""
 
     kind: str
     chat_id: int
@@ -749,6 +753,9 @@ class FakeTelegram:
         if method == "deletemessage":
             assert chat_id is not None
             return self._delete(chat_id, int(p["message_id"]))
+        if method == "createforumtopic":
+            assert chat_id is not None
+            return self._create_topic(chat_id, p)
         raise ApiError(400, f"Bad Request: method {method} is not implemented by the fake")
 
     async def _get_updates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -820,6 +827,25 @@ class FakeTelegram:
             d["message_thread_id"] = m.thread_id
             d["is_topic_message"] = True
         return d
+
+    def _create_topic(self, chat_id: int, p: dict[str, Any]) -> dict[str, Any]:
+        """``createForumTopic``: in a forum supergroup whose administrators include the bot with
+        ``can_manage_topics``; a ``name`` of 1 to 128 characters; returns the ``ForumTopic`` (its
+        ``message_thread_id`` is the id of the service message that opens it, as on Telegram)."""
+        chat = self.group_chats.get(chat_id)
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if not chat.is_forum:
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        if not chat.bot_manages_topics:
+            raise ApiError(400, "Bad Request: not enough rights to create a topic")
+        name = str(p.get("name") or "")
+        if not 1 <= len(name) <= 128:
+            raise ApiError(400, "Bad Request: TOPIC_TITLE_EMPTY" if not name else "Bad Request: TOPIC_TITLE_INVALID")
+        thread_id = next(self._message_ids[chat_id])  # the topic's opening service message
+        chat.topics[thread_id] = name
+        self.ops[chat_id].append(Op("topic", chat_id, thread_id, name, self.clock(), thread_id, None))
+        return {"message_thread_id": thread_id, "name": name, "icon_color": int(p.get("icon_color") or 7322096)}
 
     def _send(self, chat_id: int, p: dict[str, Any]) -> dict[str, Any]:
         self._check_private(chat_id)
