@@ -196,7 +196,10 @@ def test_a_trix_pool_in_review_shows_its_points_and_the_flag_button_and_the_orga
         assert e is not None and names[e.players[0]] in notice
     assert "a card was played twice" in notice and "/tournament decide 1-1" in notice
     if lang == "en":
-        assert "flagged by" in text and "flagged pool 1-1" in notice.replace("🚩 ", "") or "flagged pool" in notice
+        assert "flagged by" in text and "flagged pool 1-1 of the tournament" in notice
         assert "Trix score 100, 3½ points" in notice and "winner" not in notice
+    else:
+        assert "والقرار للمنظّم" in text and "على المجموعة 1-1" in notice
+        assert "رصيد التركس 100، النقاط 3½" in notice
     audit = plain(render_audit(t, tr).text)
     assert "a card was played twice" in audit
