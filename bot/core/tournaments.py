@@ -258,6 +258,9 @@ def _start_pools(t: Tournament, here: list[TPlayer], rng: random.Random, now: fl
     number_of = {pid: i + 1 for i, pid in enumerate(ids)}
     players = tuple(replace(p, entry=number_of.get(p.player_id), checked_in=p in here) for p in t.players)
     audit = _audit(t, now, actor, "start", f"{len(entries)}")
+    dropped = [p.player_id for p in t.players if p not in here]  # registered, never checked in
+    if dropped:
+        audit = (*audit, TAudit(len(audit) + 1, now, "bot", "dropped", ",".join(dropped)))
     if not pools.enough(t, len(entries)):
         return replace(t, status=TourneyStatus.CANCELLED, players=players, entries=entries, next_at=None,
                        audit=(*audit, TAudit(len(audit) + 1, now, "bot", "cancelled", "too_few")))
