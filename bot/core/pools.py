@@ -22,7 +22,9 @@ a pool's table ending, the forfeit rule, the champion). An entry is one person; 
   played: the people who pressed Ready share the top ranks' points (one ready: 4; two: 3½ each; three:
   3 each), the others score 0, and nobody's Trix score changes.
 - **Standings** (:func:`table`): points, then the sum of the Trix scores (the first tie-break), then
-  the seed (the draw's order).
+  the seed (the draw's order); only final pools count (a played pool is first in review:
+  bot/core/tournaments.py). A person the organiser disqualified is seated in no later round (an AI
+  seat is added where allowed and the last pool falls short) and never champion.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ object when nothing changes); :class:`Tournaments` runs them against storage and
 - the review window: a played match's result is provisional for ``review_minutes`` (the match is in
   REVIEW); a person of the match may flag it then; unflagged, it becomes final when the window ends
   (the tick, exactly once); flagged, it waits for the organiser, who decides any match of the running
-  round (:func:`decide`: uphold, set a winner, replay it, disqualify a pair);
+  round (:func:`decide`: uphold, set a winner, replay it, disqualify a pair; a Trix pool the same,
+  but with no winner to set: :func:`_decide_pool_by`);
 - every decision and every flag is written to the tournament's audit log.
 
 Several processes: every change is a compare-and-set on the tournament's ``rev``
