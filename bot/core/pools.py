@@ -22,7 +22,9 @@ a pool's table ending, the forfeit rule, the champion). An entry is one person; 
   played: the people who pressed Ready share the top ranks' points (one ready: 4; two: 3½ each; three:
   3 each), the others score 0, and nobody's Trix score changes.
 - **Standings** (:func:`table`): points, then the sum of the Trix scores (the first tie-break), then
-  the seed (the draw's order).
+  the seed (the draw's order); only final pools count (a played pool is first in review:
+  bot/core/tournaments.py). A person the organiser disqualified is seated in no later round (an AI
+  seat is added where allowed and the last pool falls short) and never champion.
 """
 
 from __future__ import annotations
@@ -203,8 +205,15 @@ def draw_round(t: Tournament, number: int) -> Tournament:
     mine = sorted((m for m in t.matches if m.round == number), key=lambda m: m.slot)
     if not mine or any(m.pool for m in mine):
         return t  # drawn already
-    ranked = [s.entry for s in table(t)] if number > 1 else people(t)
+    out_ = {e.number for e in t.entries if e.disqualified}  # disqualified by the organiser: seated no more
+    ranked = [n for n in ([s.entry for s in table(t)] if number > 1 else people(t)) if n not in out_]
     ai = [e.number for e in t.entries if e.ai]
+    short = (-len(ranked)) % SEATS if t.ai_allowed else 0
+    if len(ai) < short:  # a disqualification left the last pool shorter than the AI seats made at the start
+        top = max((e.number for e in t.entries), default=0)
+        more = [TEntry(top + 1 + i, (), ai=True) for i in range(short - len(ai))]
+        t = replace(t, entries=(*t.entries, *more))
+        ai += [e.number for e in more]
     byes = {s.entry: s.byes for s in table(t)}
     pools, out = seat_round(ranked, ai, byes, tables_played(t))
     drawn = [*pools, *([out] if out else [])]
@@ -218,17 +227,18 @@ def people_of(t: Tournament, m: TMatch) -> tuple[str, ...]:
     out: list[str] = []
     for n in m.pool:
         e = t.entry(n)
-        if e is not None and not e.ai:
+        if e is not None and not e.ai and not e.disqualified:
             out += e.players
     return tuple(out)
 
 
 def seats(t: Tournament, m: TMatch) -> dict[int, str]:
-    """A pool's people by seat (an AI seat is left empty: the table's begin fills it)."""
+    """A pool's people by seat (an AI seat, or a disqualified person's in a pool played again, is left
+    empty: the table's begin fills it)."""
     out: dict[int, str] = {}
     for seat, n in enumerate(m.pool):
         e = t.entry(n)
-        if e is not None and not e.ai and e.players:
+        if e is not None and not e.ai and not e.disqualified and e.players:
             out[seat] = e.players[0]
     return out
 
@@ -239,8 +249,9 @@ def is_bye(m: TMatch) -> bool:
 
 
 def champion_number(t: Tournament) -> int | None:
-    """The top of the standings, if it scored at all."""
-    top = table(t)
+    """The top of the standings who was not disqualified, if they scored at all."""
+    out = {e.number for e in t.entries if e.disqualified}
+    top = [s for s in table(t) if s.entry not in out]
     return top[0].entry if top and top[0].halves > 0 else None
 
 

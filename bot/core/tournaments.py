@@ -20,7 +20,8 @@ object when nothing changes); :class:`Tournaments` runs them against storage and
 - the review window: a played match's result is provisional for ``review_minutes`` (the match is in
   REVIEW); a person of the match may flag it then; unflagged, it becomes final when the window ends
   (the tick, exactly once); flagged, it waits for the organiser, who decides any match of the running
-  round (:func:`decide`: uphold, set a winner, replay it, disqualify a pair);
+  round (:func:`decide`: uphold, set a winner, replay it, disqualify a pair; a Trix pool the same,
+  but with no winner to set: :func:`_decide_pool_by`);
 - every decision and every flag is written to the tournament's audit log.
 
 Several processes: every change is a compare-and-set on the tournament's ``rev``
@@ -102,7 +103,7 @@ def new(chat_id: str, organiser: Person, game: str, *, pairing: str, now: float,
             raise refuse("format")
         if rounds is not None and (type(rounds) is not int or not 1 <= rounds <= pools.MAX_ROUNDS):
             raise refuse("rounds")
-        fmt, review_minutes = pools.text(rounds), 0  # a pool's result is final at once (no review window)
+        fmt = pools.text(rounds)  # a played pool's result has its review window as a pair match's
         rounds = None
     elif game not in PAIR_GAMES:
         raise refuse("game")
@@ -258,6 +259,9 @@ def _start_pools(t: Tournament, here: list[TPlayer], rng: random.Random, now: fl
     number_of = {pid: i + 1 for i, pid in enumerate(ids)}
     players = tuple(replace(p, entry=number_of.get(p.player_id), checked_in=p in here) for p in t.players)
     audit = _audit(t, now, actor, "start", f"{len(entries)}")
+    dropped = [p.player_id for p in t.players if p not in here]  # registered, never checked in
+    if dropped:
+        audit = (*audit, TAudit(len(audit) + 1, now, "bot", "dropped", ",".join(dropped)))
     if not pools.enough(t, len(entries)):
         return replace(t, status=TourneyStatus.CANCELLED, players=players, entries=entries, next_at=None,
                        audit=(*audit, TAudit(len(audit) + 1, now, "bot", "cancelled", "too_few")))
@@ -265,12 +269,20 @@ def _start_pools(t: Tournament, here: list[TPlayer], rng: random.Random, now: fl
     return _open_round(t, 1, now)
 
 
+def _pool_detail(m: TMatch, points: tuple[int, ...]) -> str:
+    """An audit line's detail for pool ``m``: ``round:slot:entry=halves,…``."""
+    return f"{m.round}:{m.slot}:" + ",".join(f"{n}={p}" for n, p in zip(m.pool, points, strict=True))
+
+
 def _decide_pool(t: Tournament, m: TMatch, how: How, points: tuple[int, ...], scores: tuple[int, ...],
-                 now: float, note: str = "") -> Tournament:
-    """Pool ``m`` is decided: each seat's tournament points (halves) and Trix score; final at once."""
-    t = _set(t, m, status=MatchStatus.DONE, how=how, decided_at=now, ready=(), points=points, scores=scores)
-    detail = f"{m.round}:{m.slot}:" + ",".join(f"{n}={p}" for n, p in zip(m.pool, points, strict=True))
-    t = replace(t, audit=_audit(t, now, "bot", str(how), detail + (f":{note}" if note else "")))
+                 now: float, note: str = "", actor: str = "bot", action: str | None = None) -> Tournament:
+    """Pool ``m`` is decided: each seat's tournament points (halves) and Trix score, final (out of any
+    review window; a flag stays, for the record). ``action``: the audit line's name when it is not
+    ``how`` (the organiser's uphold and disqualify)."""
+    t = _set(t, m, status=MatchStatus.DONE, how=how, decided_at=now, ready=(), points=points, scores=scores,
+             review_until=None)
+    detail = _pool_detail(m, points)
+    t = replace(t, audit=_audit(t, now, actor, action or str(how), detail + (f":{note}" if note else "")))
     return _advance(t, now)
 
 
@@ -471,9 +483,14 @@ def table_ended(t: Tournament, m: TMatch, winners: set[int] | None, now: float,
         t = replace(t, rounds=tuple(replace(r, deadline=until) if r.number == m.round else r for r in t.rounds))
         t = replace(t, next_at=_next_step(t, True))
         return replace(t, audit=_audit(t, now, "bot", "replay", f"{m.round}:{m.slot}:{m.table_id}"))
-    if m.pool:  # a Trix pool: points by rank at the table, final at once (no review window)
+    if m.pool:  # a Trix pool: points by rank at the table, in review as a pair match's result
         got = tuple((scores or {}).get(seat, 0) for seat in range(len(m.pool)))
-        return _decide_pool(t, m, How.PLAYED, pools.halves_by_rank(got), got, now, note=f"table {m.table_id}")
+        out = {e.number for e in t.entries if e.disqualified}  # a pool played again: they score nothing
+        points = tuple(0 if n in out else p for n, p in zip(m.pool, pools.halves_by_rank(got), strict=True))
+        if t.review_minutes > 0:  # provisional: final when its window ends unflagged (close_reviews)
+            t = _set(t, m, points=points, scores=got)
+            return _in_review(t, m, None, How.PLAYED, now)
+        return _decide_pool(t, m, How.PLAYED, points, got, now, note=f"table {m.table_id}")
     side_a = bool(winners & {0, 2})
     winner = m.a if side_a else m.b
     ea, eb = t.entry(m.a), t.entry(m.b)
@@ -490,8 +507,10 @@ def _in_review(t: Tournament, m: TMatch, winner: int | None, how: How, now: floa
     """Match ``m``'s table gave ``winner``: recorded, in review until the window ends."""
     t = _set(t, m, status=MatchStatus.REVIEW, winner=winner, how=how, decided_at=now, ready=(),
              review_until=now + t.review_minutes * MINUTE)
-    t = replace(t, audit=_audit(t, now, "bot", "result",
-                                f"{m.round}:{m.slot}:{'-' if winner is None else winner}:table {m.table_id}"))
+    x = t.match(m.round, m.slot)
+    detail = (_pool_detail(m, x.points) if x is not None and m.pool
+              else f"{m.round}:{m.slot}:{'-' if winner is None else winner}")  # a pool: each one's points
+    t = replace(t, audit=_audit(t, now, "bot", "result", f"{detail}:table {m.table_id}"))
     return replace(t, next_at=_next_step(t, _called(t)))
 
 
@@ -503,6 +522,9 @@ def close_reviews(t: Tournament, now: float) -> Tournament:
                   and m.review_until is not None and m.review_until <= now), None)
         if m is None:
             break
+        if m.pool:  # a Trix pool: its recorded points become final
+            t = _decide_pool(t, m, m.how or How.PLAYED, m.points, m.scores, now, note=f"table {m.table_id}")
+            continue
         t = _decide(t, m, m.winner, m.how or How.PLAYED, now, note=f"table {m.table_id}")
     return t
 
@@ -554,8 +576,6 @@ def decide(t: Tournament, actor: str, now: float, round_: int, slot: int, verb: 
     played on), nor one being played, nor one whose sides are not known yet."""
     if verb not in DECISIONS:
         raise refuse("decision")
-    if pools.is_pools(t):  # a Trix pool's result is final at once: nothing for the organiser to decide
-        raise refuse("pools_final")
     if t.status != TourneyStatus.RUNNING:
         raise refuse("no_such_match" if t.open else "over")
     m = t.match(round_, slot)
@@ -566,6 +586,8 @@ def decide(t: Tournament, actor: str, now: float, round_: int, slot: int, verb: 
         raise refuse("too_late")
     if m.status in (MatchStatus.WAITING, MatchStatus.PLAYING):
         raise refuse("not_decidable")
+    if m.pool:  # a Trix pool (bot/core/pools.py): no winner to set
+        return _decide_pool_by(t, m, actor, now, r, verb, pair)
     if verb in ("winner", "disqualify"):
         if type(pair) is not int or pair not in (m.a, m.b):
             raise refuse("bad_pair")
@@ -591,6 +613,39 @@ def decide(t: Tournament, actor: str, now: float, round_: int, slot: int, verb: 
     nxt = t.match(m.round + 1, m.slot // 2)
     if nxt is not None:
         t = _set(t, nxt, **({"a": None} if m.slot % 2 == 0 else {"b": None}))
+    until = max(r.deadline, now + t.round_minutes * MINUTE)
+    t = replace(t, rounds=tuple(replace(x, deadline=until) if x.number == r.number else x for x in t.rounds),
+                audit=_audit(t, now, actor, "replay", f"{m.round}:{m.slot}:{m.table_id}"))
+    return replace(t, next_at=_next_step(t, True))
+
+
+def _decide_pool_by(t: Tournament, m: TMatch, actor: str, now: float, r: TRound, verb: str,
+                    pair: int | None) -> Tournament:
+    """The organiser's decision on a Trix pool of the running round with a result (in review, or final:
+    played or forfeited): ``uphold`` (in review), ``replay`` (called again: its points are undone), or
+    ``disqualify`` a person of it (0 points for the round and seated in no later round; the others keep
+    their ranks' points). ``winner`` is refused: a pool of four ranks people, it has no winner to set.
+    A called pool has no result to decide on, nor has a round's sit-outs' bye."""
+    if verb == "winner":
+        raise refuse("pool_winner")
+    if m.status == MatchStatus.CALLED or pools.is_bye(m):
+        raise refuse("not_decidable")
+    if verb == "uphold":
+        if m.status != MatchStatus.REVIEW:
+            raise refuse("not_in_review")
+        return _decide_pool(t, m, m.how or How.PLAYED, m.points, m.scores, now, actor=actor, action="uphold")
+    if verb == "disqualify":
+        if type(pair) is not int or pair not in m.pool:
+            raise refuse("bad_person")
+        if (t.entry(pair) or TEntry(0, (), ai=True)).ai:
+            raise refuse("ai_pair")
+        points = tuple(0 if n == pair else p for n, p in zip(m.pool, m.points, strict=True))
+        t = replace(t, entries=tuple(replace(x, disqualified=True) if x.number == pair else x for x in t.entries))
+        return _decide_pool(t, m, m.how or How.PLAYED, points, m.scores, now, note=str(pair), actor=actor,
+                            action="disqualify")
+    # replay: called again with a whole round's time; its points are undone
+    t = _set(t, m, status=MatchStatus.CALLED, how=None, decided_at=None, table_id=None, ready=(), points=(),
+             scores=(), review_until=None, flagged_by=None, flag_reason="")
     until = max(r.deadline, now + t.round_minutes * MINUTE)
     t = replace(t, rounds=tuple(replace(x, deadline=until) if x.number == r.number else x for x in t.rounds),
                 audit=_audit(t, now, actor, "replay", f"{m.round}:{m.slot}:{m.table_id}"))

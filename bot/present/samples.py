@@ -123,6 +123,8 @@ READER_AS_A_NAME = frozenset({
     "{label} · {names}: all ready, they play when the table is free", "{label} · {names}: playing now",
     "{label} · {names}: sitting out, {points} points each (an average table)", "{label} · {names}: waiting",
     "{label} · {names}: {ready} of {need} ready",
+    # a flagged Trix pool's four people, told to the organiser by number (the organiser may be one of them)
+    "{number}. {name}: Trix score {score}, {points} point",
 })
 #: Sentences that take a name but are never said of the reader, and why.
 NEVER_THE_READER: dict[str, str] = {
@@ -164,6 +166,10 @@ NEVER_THE_READER: dict[str, str] = {
     "{a} v {b}: the AI pair won; flagged by {name}, the organiser decides":
         "a tournament's message in its group, the same for everyone",
     "🚩 {name} flagged match {match} of the tournament.": "told to the organiser of another person's flag",
+    "🚩 {name} flagged pool {match} of the tournament.": "told to the organiser of another person's flag",
+    "{label} · played: {results}; flagged by {name}, the organiser decides":
+        "a tournament's message in its group, the same for everyone",
+    "the champion: {name}": "a tournament's log, the same for everyone who asks",
     "flagged by {name}: the organiser decides": "a tournament's web page, the same for everyone",
     "{names}: your match {match} is called. Press Ready on the tournament's message.":
         "a public call of a match's people by name (they are the ones addressed)",

@@ -24,6 +24,7 @@ from bot.core.tournaments import (
     check_in,
     deadline,
     decide,
+    flag,
     new,
     people_of,
     ready,
@@ -40,10 +41,10 @@ TWELVE = [Person(f"tg:{i}", name) for i, name in enumerate(
     ["Sara", "Omar", "Lina", "Hadi", "Maya", "Karim", "Rana", "Ziad", "Nour", "Tariq", "Dana", "Fadi"], start=11)]
 
 
-def trix(n: int, *, ai: bool = False, rounds: int | None = 3) -> Tournament:
-    """A Trix tournament in registration with ``n`` people registered."""
+def trix(n: int, *, ai: bool = False, rounds: int | None = 3, review: int = 0) -> Tournament:
+    """A Trix tournament in registration with ``n`` people registered (``review``: its window's minutes)."""
     t = new("tg:-100", ORGANISER, "trix", pairing="draw", now=0.0, start_minutes=10, checkin_minutes=5,
-            round_minutes=5, ai=ai, options={}, lang="en", rounds=rounds)
+            round_minutes=5, ai=ai, options={}, lang="en", rounds=rounds, review_minutes=review)
     t = replace(t, tournament_id=7)
     for i, p in enumerate(TWELVE[:n]):
         t = register(t, p, float(i))
@@ -77,8 +78,8 @@ def test_points_are_four_three_two_one_by_rank_and_tied_people_share_their_ranks
 
 
 def test_a_trix_tournament_takes_people_alone_and_its_rounds_from_the_organiser() -> None:
-    t = trix(0, rounds=None)
-    assert (t.format, t.pairing, t.review_minutes) == ("pools", "draw", 0)  # results final at once
+    t = trix(0, rounds=None, review=10)
+    assert (t.format, t.pairing, t.review_minutes) == ("pools", "draw", 10)  # a review window, as pair matches
     assert trix(0, rounds=5).format == "pools:5"
     for bad in ({"pairing": "fixed"}, {"fmt": "swiss"}, {"rounds": 0}, {"rounds": 16}):
         with pytest.raises(TableError):
@@ -140,9 +141,9 @@ def test_twelve_people_with_a_no_show_a_forfeit_and_an_ai_seat_play_three_rounds
     tables = [frozenset(m.pool) for m in t.matches if len(m.pool) == 4 and 12 not in m.pool]
     assert len(tables) == len(set(tables))  # no table of four people repeated
     assert any(a.action == "champion" and a.detail == str(won.number) for a in t.audit)
-    with pytest.raises(TableError) as e:  # a pool's result is final: nothing to decide
+    with pytest.raises(TableError) as e:  # a finished tournament's pools are not changed
         decide(t, ORGANISER.player_id, 999.0, 1, 0, "replay")
-    assert e.value.params["reason"] == "pools_final"
+    assert e.value.params["reason"] == "over"
 
 
 def test_without_ai_the_lowest_ranked_sit_out_in_turn_with_an_average_tables_bye() -> None:
@@ -218,7 +219,7 @@ async def test_five_people_with_an_ai_seat_play_a_round_of_real_trix_tables_thro
     service, tours = Service(h.manager), h.manager.tournaments
     try:
         t = await service.dispatch(NewTournament("trix", rounds=1, ai=True, start_minutes=10, checkin_minutes=5,
-                                                 round_minutes=5), admin(ORGANISER))
+                                                 round_minutes=5, review_minutes=0), admin(ORGANISER))
         assert t.format == "pools:1" and t.review_minutes == 0
         for p in TWELVE[:5]:
             await service.dispatch(TournamentAction("register"), Actor(p, CHAT))
@@ -256,3 +257,102 @@ async def test_five_people_with_an_ai_seat_play_a_round_of_real_trix_tables_thro
     finally:
         await h.manager.close()
         await repo.close()
+
+
+# ---------------------------------------------------------------------- the review window of a pool
+
+def played_at(t: Tournament, m: TMatch, scores: list[int], table_id: int, now: float) -> Tournament:
+    """Pool ``m``'s table ended at ``now`` with these Trix scores, in seat order."""
+    t = replace(t, matches=tuple(replace(x, status=MatchStatus.PLAYING, table_id=table_id)
+                                 if (x.round, x.slot) == (m.round, m.slot) else x for x in t.matches))
+    x = t.match(m.round, m.slot)
+    assert x is not None
+    return table_ended(t, x, set(), now, dict(enumerate(scores)))
+
+
+def refused(reason: str, fn: object, *args: object) -> None:
+    with pytest.raises(TableError) as e:
+        fn(*args)  # type: ignore[operator]
+    assert e.value.params["reason"] == reason
+
+
+def test_a_played_pools_points_stay_in_review_and_become_final_once_when_its_window_ends() -> None:
+    t = start(trix(8, review=10), 600.0)
+    first, second = current(t)
+    t = played_at(t, first, [200, 100, -100, -200], 1, 700.0)
+    m = t.match(1, 0)
+    assert m is not None and (m.status, m.points, m.scores, m.review_until) == (
+        MatchStatus.REVIEW, (8, 6, 4, 2), (200, 100, -100, -200), 1300.0)
+    assert set(halves(t).values()) == {0}  # provisional: not in the standings yet
+    assert t.next_at == 900.0  # the round's deadline comes first, then the window's end
+    assert [a.action for a in t.audit].count("result") == 1
+    t = deadline(t, 900.0)  # the other pool is forfeited; the round waits for the window
+    assert len(t.rounds) == 1 and t.next_at == 1300.0
+    assert deadline(t, 1299.0) is t
+    final = deadline(t, 1300.0)
+    m = final.match(1, 0)
+    assert m is not None and (m.status, m.review_until, m.points) == (MatchStatus.DONE, None, (8, 6, 4, 2))
+    assert deadline(final, 1301.0).audit == final.audit  # the window closes once
+    assert [a.action for a in final.audit].count("played") == 1
+    assert len(final.rounds) == 2 and halves(final)[first.pool[0]] == 8  # final: counted, round 2 opened
+    assert second.pool[0] in halves(final)
+
+
+def test_a_person_of_the_pool_flags_it_and_the_organiser_upholds_replays_or_disqualifies() -> None:
+    t = start(trix(8, review=10), 600.0)
+    pool, other = current(t)
+    t = played_at(t, pool, [200, 100, -100, -200], 1, 700.0)
+    mine, theirs = people_of(t, pool)[0], people_of(t, other)[0]
+    refused("no_review", flag, t, theirs[0], 710.0)  # not of that pool
+    refused("pool_winner", decide, t, ORGANISER.player_id, 710.0, 1, 0, "winner", pool.pool[0])
+    refused("not_decidable", decide, t, ORGANISER.player_id, 710.0, 1, 1, "replay")  # called, not played
+    t = flag(t, mine[3], 720.0, "  a card   was played twice ")
+    m = t.match(1, 0)
+    assert m is not None and (m.flagged_by, m.flag_reason) == (mine[3], "a card was played twice")
+    refused("flagged", flag, t, mine[2], 730.0)
+    assert t.next_at == 900.0  # flagged: no time of its own, only the round's deadline
+    t = deadline(t, 2000.0)  # the deadline forfeits the other pool; the flagged one waits
+    m = t.match(1, 0)
+    assert m is not None and m.status == MatchStatus.REVIEW and len(t.rounds) == 1 and t.next_at is None
+    refused("bad_person", decide, t, ORGANISER.player_id, 2010.0, 1, 0, "disqualify", other.pool[0])
+    refused("not_in_review", decide, t, ORGANISER.player_id, 2010.0, 1, 1, "uphold")  # the forfeit is final
+    # uphold: the recorded points stand and round 2 opens
+    upheld = decide(t, ORGANISER.player_id, 2010.0, 1, 0, "uphold")
+    assert upheld.match(1, 0).points == (8, 6, 4, 2) and len(upheld.rounds) == 2  # type: ignore[union-attr]
+    assert any(a.action == "uphold" and a.actor == ORGANISER.player_id for a in upheld.audit)
+    refused("too_late", decide, upheld, ORGANISER.player_id, 2020.0, 1, 0, "replay")
+    # replay: the pool is called again with a whole round's time, its points undone
+    again = decide(t, ORGANISER.player_id, 2010.0, 1, 0, "replay")
+    m = again.match(1, 0)
+    assert m is not None and (m.status, m.points, m.table_id, m.flagged_by, m.ready) == (
+        MatchStatus.CALLED, (), None, None, ())
+    assert again.rounds[-1].deadline == 2010.0 + 5 * MINUTE and again.next_at == again.rounds[-1].deadline
+    # disqualify the pool's best: 0 for the round, the others keep their ranks' points, seated no more
+    out = decide(t, ORGANISER.player_id, 2010.0, 1, 0, "disqualify", pool.pool[0])
+    m = out.match(1, 0)
+    assert m is not None and m.status == MatchStatus.DONE and m.points == (0, 6, 4, 2)
+    assert out.entry(pool.pool[0]).disqualified and len(out.rounds) == 2  # type: ignore[union-attr]
+    assert pool.pool[0] not in {n for x in current(out) for n in x.pool}
+    assert [len(x.pool) for x in current(out)] == [4, 3]  # without AI: three people sit out
+    assert any(a.action == "disqualify" and a.detail.endswith(f":{pool.pool[0]}") for a in out.audit)
+
+
+def test_a_disqualified_person_never_wins_and_an_ai_seat_fills_the_place_they_leave() -> None:
+    t = start(trix(8, ai=True, rounds=2, review=10), 600.0)
+    pool, other = current(t)
+    t = played_at(t, pool, [300, 100, -100, -300], 1, 700.0)
+    t = played_at(t, other, [0, 0, 0, -10], 2, 710.0)
+    best = pool.pool[0]
+    t = decide(t, ORGANISER.player_id, 720.0, 1, 0, "disqualify", best)
+    t = decide(t, ORGANISER.player_id, 720.0, 1, 1, "uphold")
+    assert len(t.rounds) == 2
+    r2 = current(t)
+    ai = [e.number for e in t.entries if e.ai]
+    assert len(ai) == 1 and r2[1].pool[-1] == ai[0]  # seven people: one AI seat made for the last pool
+    assert best not in {n for m in r2 for n in m.pool}
+    for i, m in enumerate(r2):
+        t = played_at(t, m, [0, 0, 0, 0] if i else [40, 30, 20, 10], 3 + i, 800.0)
+        t = decide(t, ORGANISER.player_id, 810.0, 2, i, "uphold")
+    assert t.status == TourneyStatus.FINISHED
+    won = champion(t)
+    assert won is not None and won.number != best and not won.ai

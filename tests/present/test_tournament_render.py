@@ -118,12 +118,13 @@ def test_a_swiss_shows_the_standings_then_the_round_being_played_with_byes_and_s
     assert "الترتيب بعد الدور 1:" in ar and "نقطة واحدة" in ar and "الدور 2 من 2" in ar
 
 
-def trix_pools(ai: bool) -> Tournament:
+def trix_pools(ai: bool, review: int = 0) -> Tournament:
     """A Trix tournament of five people (and three AI seats with ``ai``), started: round 1 called."""
     from bot.core.tournaments import new
 
     t = replace(new("tg:-100", Person("tg:1", "Organiser"), "trix", pairing="draw", now=0.0, start_minutes=10,
-                    checkin_minutes=5, round_minutes=5, ai=ai, options={}, lang="en", rounds=2), tournament_id=4)
+                    checkin_minutes=5, round_minutes=5, ai=ai, options={}, lang="en", rounds=2,
+                    review_minutes=review), tournament_id=4)
     for i, p in enumerate([*PEOPLE[:5]]):
         t = register(t, p, float(i))
     return start(t, 600.0)
@@ -162,3 +163,43 @@ def test_without_ai_a_trix_pool_tournament_shows_who_sits_out_with_the_average_t
     text = plain(render_tournament(trix_pools(ai=False), translator("en"), 600.0).text)
     assert "sitting out, 2½ points each (an average table)" in text
     assert "AI" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_trix_pool_in_review_shows_its_points_and_the_flag_button_and_the_organiser_reads_its_four(
+        lang: str) -> None:
+    from bot.core.tournaments import flag, table_ended
+    from bot.present.render.tournaments import render_audit, render_flag_notice
+
+    t = trix_pools(ai=True, review=10)
+    m = replace(t.matches[0], status=MatchStatus.PLAYING, table_id=9)
+    t = replace(t, matches=(m, *t.matches[1:]))
+    t = table_ended(t, m, set(), 700.0, {0: 100, 1: 100, 2: -50, 3: -150})
+    tr = translator(lang)
+    msg = render_tournament(t, tr, 710.0)
+    text = plain(msg.text)
+    flag_label = {"en": "Flag the result", "ar": tr.gettext("Flag the result")}[lang]
+    assert flag_label in [b.label for row in msg.buttons for b in row]
+    assert ("in review until 00:21 UTC" in text) if lang == "en" else ("٠٠:٢١" in text or "00:21" in text)
+    assert ("3½" in text) and (PEOPLE[0].name in text)
+    who = t.match(1, 0).pool  # type: ignore[union-attr]
+    flagger = next(e.players[0] for e in t.entries if e.number == who[1])
+    t = flag(t, flagger, 720.0, "a card was played twice")
+    m2 = t.match(1, 0)
+    assert m2 is not None
+    text = plain(render_tournament(t, tr, 730.0).text)
+    assert flag_label not in [b.label for row in render_tournament(t, tr, 730.0).buttons for b in row]
+    notice = plain(render_flag_notice(t, m2, ["Deal 1: …"], None, "/tournament decide 1-1", tr).text)
+    names = {p.player_id: p.name for p in t.players}
+    for n in who:  # the four people by number with their Trix scores
+        e = t.entry(n)
+        assert e is not None and names[e.players[0]] in notice
+    assert "a card was played twice" in notice and "/tournament decide 1-1" in notice
+    if lang == "en":
+        assert "flagged by" in text and "flagged pool 1-1 of the tournament" in notice
+        assert "Trix score 100, 3½ points" in notice and "winner" not in notice
+    else:
+        assert "والقرار للمنظّم" in text and "على المجموعة 1-1" in notice
+        assert "رصيد التركس 100، النقاط 3½" in notice
+    audit = plain(render_audit(t, tr).text)
+    assert "a card was played twice" in audit

@@ -87,8 +87,9 @@ def _tournament(reason: object, t: T, command: str) -> str:
                                     "tournament is played in pools, each player alone."),
         "rounds": lambda: t.gettext("A Swiss or a trix tournament plays from 1 to {most} rounds; rounds= is not "
                                     "for a knockout or a round robin.", most=t.number(MAX_SWISS_ROUNDS)),
-        "pools_final": lambda: t.gettext("A trix pool's result is final as soon as its table ends: there is "
-                                         "nothing to decide."),
+        "pool_winner": lambda: t.gettext("A trix pool has no winner to set: uphold its result, replay it, or "
+                                         "disqualify a player by number."),
+        "bad_person": lambda: t.gettext("That player does not play in that pool."),
         "times": lambda: t.gettext("Times are whole minutes: start=0 to 10080, check-in no longer than the time "
                                    "to the start, round=1 or more."),
         "closed": lambda: t.gettext("Registration for this tournament has closed."),

@@ -116,11 +116,12 @@ def _match(tour: Tournament, m: TMatch, t: T) -> dict[str, Any]:
             "review": m.status == MatchStatus.REVIEW}
     if m.pool:  # a Trix pool: its four (or its sit-outs) in seat order, with their points once decided
         ai = {e.number for e in tour.entries if e.ai}
+        out = {e.number for e in tour.entries if e.disqualified}
         best = max((p for n, p in zip(m.pool, m.points, strict=False) if n not in ai), default=None)
         view["seats"] = [{"name": person_name(tour, n, t) + (f" · {points_text(m.points[i], t)}"
                                                              if i < len(m.points) else ""),
-                          "ai": n in ai, "out": False,
-                          "won": m.status == MatchStatus.DONE and m.how == How.PLAYED and n not in ai
+                          "ai": n in ai, "out": n in out,
+                          "won": decided and m.how == How.PLAYED and n not in ai
                           and i < len(m.points) and m.points[i] == best}
                          for i, n in enumerate(m.pool)]
     return view

@@ -228,7 +228,9 @@ def _review_row(tour: Tournament, mine: list[TMatch], t: T, now: float, lines: l
                 buttons: list[list[Button]]) -> None:
     """While a match of the round is in its review window: what that means, and the Flag button."""
     if any(_in_window(m, now) for m in mine):
-        lines.append(t.gettext("A played match's result stands once its review ends. Until then a player "
+        lines.append(t.gettext("A played pool's result stands once its review ends. Until then a player of the "
+                               "pool may press Flag; the organiser then decides.") if pools.is_pools(tour) else
+                     t.gettext("A played match's result stands once its review ends. Until then a player "
                                "of the match may press Flag; the organiser then decides."))
         buttons.append([Button(t.gettext("Flag the result"), codec.encode("o", tour.tournament_id, None, "flag"),
                                style="danger")])
@@ -288,9 +290,15 @@ def _pool_line(tour: Tournament, m: TMatch, t: T, venues: Mapping[tuple[int, int
     if m.status == MatchStatus.DONE and m.how == How.BYE:
         return t.gettext("{label} · {names}: sitting out, {points} points each (an average table)", label=label,
                          names=t.join(names), points=points_text(pools.BYE_HALVES, t))
-    if m.status == MatchStatus.DONE:
+    if m.status in (MatchStatus.DONE, MatchStatus.REVIEW):
         results = [f"{name} {points_text(p, t)}" + (f" ({t.number(sc)})" if m.how == How.PLAYED else "")
                    for name, p, sc in zip(names, m.points, m.scores or (0,) * len(names), strict=False)]
+        if m.status == MatchStatus.REVIEW and m.flagged_by is not None:
+            return t.gettext("{label} · played: {results}; flagged by {name}, the organiser decides", label=label,
+                             results=t.join(results), name=_names(tour).get(m.flagged_by, m.flagged_by))
+        if m.status == MatchStatus.REVIEW:
+            return t.gettext("{label} · played: {results}; in review until {time} UTC", label=label,
+                             results=t.join(results), time=clock_time(m.review_until or 0.0, t))
         if m.how == How.FORFEIT:
             return t.gettext("{label} · not played by the deadline, the players who were ready score: {results}",
                              label=label, results=t.join(results))
@@ -328,6 +336,7 @@ def _pools_running(tour: Tournament, t: T, now: float, lines: list[str], buttons
             _minutes(r.deadline - now)))
         buttons.append([Button(t.gettext("Ready"), codec.encode("o", tour.tournament_id, None, "ready"),
                                style="success")])
+    _review_row(tour, mine, t, now, lines, buttons)
     lines += ["• " + _pool_line(tour, m, t, venues) for m in mine]
     if any(a.action == "venues_off" for a in tour.audit):
         lines.append(_venues_off(t))
@@ -482,8 +491,18 @@ def audit_line(tour: Tournament, a: TAudit, t: T) -> str:
     m, rest = _match_of(tour, a.detail)
     label = match_label(m, t) if m is not None else "?"
     pair = pair_name(tour, int(rest[0]), t) if m is not None and rest and rest[0].isdigit() else "—"
+    out = person_name(tour, int(rest[1]) if len(rest) > 1 and rest[1].isdigit() else None, t)
     pooled = {  # a Trix pool's decisions (bot/core/pools.py): points per person, nobody goes on
+        "result": lambda: t.gettext("pool {match}: played, its points in review", match=label),
         "played": lambda: t.gettext("pool {match}: played, its points recorded", match=label),
+        "replay": lambda: t.gettext("pool {match}: called again", match=label),
+        "flag": lambda: t.gettext("flagged pool {match}: {reason}", match=label, reason=rest[0] if rest and rest[0]
+                                  else t.gettext("no reason given")),
+        "uphold": lambda: t.gettext("upheld the result of pool {match}", match=label),
+        "disqualify": lambda: t.gettext("disqualified {out} in pool {match}: no points for the round, no later "
+                                        "rounds", match=label, out=out),
+        "champion": lambda: t.gettext("the champion: {name}", name=person_name(
+            tour, int(a.detail) if a.detail.isdigit() else None, t)),
         "forfeit": lambda: t.gettext("pool {match}: decided by the forfeit rule", match=label),
         "bye": lambda: t.gettext("pool {match}: a bye for the players sitting out", match=label),
     } if pools.is_pools(tour) else {}
@@ -555,6 +574,8 @@ def render_flag_notice(tour: Tournament, m: TMatch, deals: list[str], replay_url
     number, each deal's result, the replay's link, and how to decide (``command``, the platform's)."""
     names = _names(tour)
     who = names.get(m.flagged_by or "", m.flagged_by or "?")
+    if m.pool:
+        return _pool_flag_notice(tour, m, who, deals, replay_url, command, t)
     lines = [t.gettext("🚩 {name} flagged match {match} of the tournament.", name=who, match=match_label(m, t))]
     if m.flag_reason:
         lines.append(t.gettext("Reason: {reason}", reason=m.flag_reason))
@@ -568,4 +589,24 @@ def render_flag_notice(tour: Tournament, m: TMatch, deals: list[str], replay_url
         lines.append(t.gettext("The replay of every deal: {url}", url=replay_url))
     lines.append(t.gettext("Decide in the group with {command}: uphold, winner (with a pair's number), replay, "
                            "or disqualify (with a pair's number).", command=command))
+    return OutMessage(t.lines(lines))
+
+
+def _pool_flag_notice(tour: Tournament, m: TMatch, who: str, deals: list[str], replay_url: str | None,
+                      command: str, t: T) -> OutMessage:
+    """A flagged Trix pool's notice: its four people by number with their Trix scores and points."""
+    lines = [t.gettext("🚩 {name} flagged pool {match} of the tournament.", name=who, match=match_label(m, t))]
+    if m.flag_reason:
+        lines.append(t.gettext("Reason: {reason}", reason=m.flag_reason))
+    lines.append(t.gettext("Recorded result:"))
+    for n, p, sc in zip(m.pool, m.points, m.scores, strict=False):
+        lines.append(t.ngettext("{number}. {name}: Trix score {score}, {points} point",
+                                "{number}. {name}: Trix score {score}, {points} points", _points_count(p),
+                                number=t.number(n), name=person_name(tour, n, t), score=t.number(sc),
+                                points=points_text(p, t)))
+    lines += deals
+    if replay_url:
+        lines.append(t.gettext("The replay of every deal: {url}", url=replay_url))
+    lines.append(t.gettext("Decide in the group with {command}: uphold, replay, or disqualify (with a player's "
+                           "number: no points for the round, and no later rounds).", command=command))
     return OutMessage(t.lines(lines))

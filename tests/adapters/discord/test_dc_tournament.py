@@ -240,4 +240,8 @@ async def test_a_trix_tournament_in_pools_is_opened_with_game_trix_and_people_re
     assert tour is not None and tour.status == TourneyStatus.RUNNING
     assert [len(people_of(tour, m)[0]) for m in tour.matches if m.round == 1] == [4]  # four people, one pool
     ix = await table.slash(alice, "tournament", action="decide", match="1-1", decision="replay")
-    assert "nothing to decide" in plain(table.text_of(ix)) or "فلا شيء يُقرَّر" in plain(table.text_of(ix))
+    said = plain(table.text_of(ix))  # in the member's language
+    assert "has no result to decide" in said or "لا نتيجة لهذه المباراة يُقرَّر فيها" in said  # called: not played
+    ix = await table.slash(alice, "tournament", action="decide", match="1-1", decision="winner", pair=1)
+    said = plain(table.text_of(ix))
+    assert "A trix pool has no winner to set" in said or "ليس لمجموعة التركس فائز يُعيَّن" in said

@@ -42,7 +42,7 @@ async def test_a_trix_tournament_of_five_in_pools_runs_in_english_to_its_champio
     tg.add_group(GROUP, admins=[run.organiser.user_id])
     await tg.say(run.organiser.user, GROUP, "/lang en")
     await tg.wait_for(lambda: tg.bot_messages(GROUP))
-    await tg.say(run.organiser.user, GROUP, "/tournament new trix rounds=2 start=10 checkin=5 round=5 ai=on")
+    await tg.say(run.organiser.user, GROUP, "/tournament new trix rounds=2 start=10 checkin=5 round=5 review=0 ai=on")
     first = await tg.wait_for(lambda: tg.last_bot_message(
         GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
     run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
