@@ -107,6 +107,8 @@ TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
 #: Seed offsets of the deal sets: "tune" is what the budgets and models were tuned on.
 SEEDS = {"tune": 0, "report": 1_000_000}
 OFFSET = SEEDS["report"]
+#: ISMCTS simulations a decision (--population ismcts): about 0.3 s a Tarneeb 41 card in one process
+ISMCTS_ITERATIONS = 100
 
 
 def player(level: str) -> Any:
@@ -118,6 +120,10 @@ def player(level: str) -> Any:
         return NoisyRulePlayer(0.3)
     if level == "cheater":  # the strong search given the true hands (--game share)
         return CheaterPlayer()
+    if level == "ismcts":  # OpenSpiel's ISMCTSBot (--population ismcts; needs the bench extra)
+        from bench.openspiel_game import ISMCTSPlayer
+
+        return ISMCTSPlayer(iterations=int(os.environ.get("MAJLIS_BENCH_ISMCTS_ITERATIONS", ISMCTS_ITERATIONS)))
     if level == "strong-rule-bids":
         p = StrongPlayer("strong")
         p.bid_games = set()
@@ -147,6 +153,7 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
     """Play one deal from ``cards`` to its ``deal_scored`` event; return that event."""
     g = engine.new_game(game, seed=seed + OFFSET, dealer=0 if game != "trix" else None, deals=[cards])
     rng = random.Random(seed + OFFSET)
+    actions: list[str] = []  # the deal's actions so far (an ISMCTS seat rebuilds its OpenSpiel state from them)
     while True:
         seat = g.to_act
         assert seat is not None
@@ -156,7 +163,11 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
             action = f"contract {contract}"
         else:
             who = (bidders or players)[seat] if phase in ("bid", "trump") else players[seat]
-            action = _decide(who, view, game, phase, rng, seat in timed, g)
+            if getattr(who, "needs_actions", False):
+                action = who.decide_deal(game, cards, seed + OFFSET, actions)
+            else:
+                action = _decide(who, view, game, phase, rng, seat in timed, g)
+        actions.append(action)
         for ev in g.act(seat, action):
             if ev["type"] in ("deal_scored", "deal_thrown_in"):
                 return ev
@@ -979,9 +990,12 @@ def main() -> None:
                     help="trix: set a strong TrixBrain attribute (tuning; e.g. exact_tricks=6)")
     ap.add_argument("--share-in", default="tarneeb,tarneeb41,trix",
                     help="share: these of " + ", ".join(SHARE_GAMES) + " (comma-separated)")
-    ap.add_argument("--population", choices=["strong", "noisy"], default="strong",
+    ap.add_argument("--population", choices=["strong", "noisy", "ismcts"], default="strong",
                     help="population: the three seats that are not measured (noisy: the rule player with 30%%"
-                         " random moves)")
+                         " random moves; ismcts: OpenSpiel's ISMCTSBot, the Tarneeb games only, needs the"
+                         " bench extra)")
+    ap.add_argument("--ismcts-iterations", type=int, default=ISMCTS_ITERATIONS,
+                    help="population ismcts: ISMCTS simulations a decision")
     ap.add_argument("--population-games", default="tarneeb,tarneeb41,trix",
                     help="population: these games (comma-separated)")
     ap.add_argument("--dd-levels", default="easy,strong", help="dd: the levels measured (comma-separated)")
@@ -1026,7 +1040,14 @@ def main() -> None:
             ap.error(f"--share-in: unknown {sorted(unknown)}")
         bench_share(a.deals, games, a.jobs)
     if a.game == "population":
-        os.environ["MAJLIS_BENCH_POP_GAMES"] = a.population_games
+        pop_games = a.population_games
+        if a.population == "ismcts":
+            if "trix" in pop_games.split(","):
+                print("population ismcts: the Tarneeb games only (bench/openspiel_game.py does not adapt Trix)")
+            pop_games = ",".join(x for x in pop_games.split(",") if x != "trix")
+            os.environ["MAJLIS_BENCH_ISMCTS_ITERATIONS"] = str(a.ismcts_iterations)
+            print(f"population ismcts: {a.ismcts_iterations} ISMCTS simulations a decision")
+        os.environ["MAJLIS_BENCH_POP_GAMES"] = pop_games
         bench_population(a.deals, a.level, a.population, a.jobs)
     if a.game == "dd":
         bench_dd(a.deals, a.dd_levels.split(","), a.jobs)
