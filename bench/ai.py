@@ -11,6 +11,7 @@
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
     python bench/ai.py --game share --deals 100 --cpu-only # strong's gain as a share of the cheater's
     python bench/ai.py --game population --population noisy --deals 100 --cpu-only
+    python bench/ai.py --game population --population ismcts --population-games tarneeb41 --deals 16 --cpu-only
     python bench/ai.py --game dd --deals 100 --dd-levels easy,normal,strong,cheater --cpu-only
     python bench/ai.py --game matches --deals 100 --cpu-only   # win rates, one strong seat among easy
     python bench/ai.py --game partner --deals 400 --cpu-only   # each level beside a noisy partner
@@ -48,12 +49,14 @@ given the true hands (:mod:`ai.strong.cheater`). Share (``--game share``, ``--sh
 gain over easy and the cheater's on the same deals and seats (classic card play with the rule
 player's bids, Tarneeb 41, each Trix contract imposed on ``--deals`` / 4 deals, optionally
 ``trix-kingdom`` on ``--deals`` / 20 kingdoms), and their ratio with its standard error (delta
-method on the pairs). Populations (``--game population``, ``--population strong|noisy``): the three
-other seats of that population (``noisy``: the rule player with 30 % random legal moves, its dice
-drawn from the position so both runs meet the same noise), in each chair the level's points minus
-easy's in that chair, every player bidding (classic: the chair's team's points minus the other
-team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the rule player's bids,
-each level's side against easy's, declaring then defending: the declaring side's tricks below
+method on the pairs). Populations (``--game population``, ``--population strong|noisy|ismcts``): the
+three other seats of that population (``noisy``: the rule player with 30 % random legal moves, its
+dice drawn from the position so both runs meet the same noise; ``ismcts``: OpenSpiel's ISMCTSBot,
+``--ismcts-iterations`` simulations a decision, random rollouts, worlds drawn by the strong search's
+deal sampler, in the Tarneeb games only: :mod:`bench.openspiel_game`, the ``bench`` extra), in each
+chair the level's points minus easy's in that chair, every player bidding (classic: the chair's team's
+points minus the other team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the
+rule player's bids, each level's side against easy's, declaring then defending: the declaring side's tricks below
 double-dummy par (the tricks double-dummy at the opening lead) and the share of the level's cards
 with a choice that lose a double-dummy trick. Matches (``--game matches``, ``--deals`` matches,
 ``--match-games``): whole matches with the default options, one seat of ``--level`` among three
