@@ -621,6 +621,7 @@ def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[fl
     chosen = [c for c in CONTRACTS if c in os.environ.get("MAJLIS_BENCH_CONTRACTS", ",".join(CONTRACTS)).split(",")]
     games = os.environ.get("MAJLIS_BENCH_POP_GAMES", "tarneeb,tarneeb41,trix").split(",")
     out: dict[str, list[float]] = {}
+    unscored: dict[str, list[float]] = {}  # per game, 1 for each run thrown in (41) or passed out (classic)
     for chair in range(4):
         def run(game: str, seed: int, contract: str | None = None, chair: int = chair) -> list[int]:
             got = []
@@ -628,6 +629,7 @@ def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[fl
                 players = [who if s == chair else p for s in range(4)]
                 ev = play_deal(game, _deal_cards(seed), players, seed, contract=contract,
                                timed={chair} if who is a else set())
+                unscored.setdefault(game, []).append(float(ev["type"] != "deal_scored"))
                 if ev["type"] != "deal_scored":
                     got.append(0)
                 elif game == "tarneeb":
@@ -646,6 +648,9 @@ def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[fl
             for c in chosen:
                 x, y = run("trix", 3000 + i, c)
                 out.setdefault(f"trix {c}", []).append(float(x - y))
+    for game in ("tarneeb", "tarneeb41"):
+        if game in unscored:
+            out[f"{game} runs not scored"] = unscored[game]
     return out, _times_since(before)
 
 
@@ -659,6 +664,9 @@ def bench_population(deals: int, level: str, pop: str, jobs: int = 1) -> None:
           f" {deals} deals x 4 chairs")
     for label, xs in diffs.items():
         _dump(f"population-{pop}-{label}", level, "easy", xs)
+        if label.endswith("not scored"):  # thrown in (Tarneeb 41) or passed out (classic): 0 for both
+            print(f"  {label:26s} {sum(xs):.0f} of {len(xs)} runs")
+            continue
         print(f"  {label:24s} {_fig(xs, 'points a deal', 2)}")
 
 

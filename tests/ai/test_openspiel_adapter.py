@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+import sys
 
 import pytest
 
@@ -123,3 +125,46 @@ def test_a_resample_through_an_openspiel_sampler_is_a_state_of_the_same_informat
     world = state.resample_from_infostate(2, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.information_state_string(2) == state.information_state_string(2)
     assert world.g.hand(2) == state.g.hand(2)
+
+
+def _population(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], level: str) -> list[str]:
+    """``bench/ai.py --game population --population ismcts`` on one deal of each Tarneeb game, a few
+    simulations a decision (strong with a sample a decision): its figure lines."""
+    from ai.strong import StrongPlayer, dds
+    from tests.ai.test_ai_bench_honest import _bench, _quick
+
+    if not dds.available():
+        pytest.skip("endplay (DDS) not installed")
+    bench = _bench()
+    real = bench.player
+    monkeypatch.setattr(bench, "player", lambda lv: _quick(p) if isinstance(p := real(lv), StrongPlayer) else p)
+    for name in ("MAJLIS_BENCH_POP_GAMES", "MAJLIS_BENCH_ISMCTS_ITERATIONS"):
+        monkeypatch.setenv(name, "")  # (main sets them: put back afterwards)
+    monkeypatch.setattr(sys, "argv", ["ai.py", "--game", "population", "--population", "ismcts", "--level", level,
+                                      "--deals", "1", "--ismcts-iterations", "4"])
+    bench.main()
+    out = capsys.readouterr().out
+    assert "Tarneeb games only" in out  # the default games name Trix, which is left out
+    return [ln for ln in out.splitlines() if "points a deal" in ln or "not scored" in ln]
+
+
+@pytest.mark.slow
+def test_easy_against_itself_among_ismcts_seats_differs_by_nothing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The seeded ISMCTS seats meet the same positions in both runs and answer them the same."""
+    rows = _population(monkeypatch, capsys, "easy")
+    figures = [r for r in rows if "points a deal" in r]
+    assert [r.split("  ")[1].strip() for r in figures] == ["tarneeb (team points)", "tarneeb41 (own points)"]
+    assert all(re.search(r" \+0\.00 ± 0\.00 points a deal \(n=4,", r) for r in figures)
+    assert len(rows) == 4  # and how many runs of each game were not scored
+
+
+@pytest.mark.slow
+def test_the_strong_seat_among_ismcts_seats_gets_a_figure_per_chair(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _population(monkeypatch, capsys, "strong")
+    figures = [r for r in rows if "points a deal" in r]
+    assert len(figures) == 2 and all("(n=4," in r for r in figures)
+    for r in rows:
+        if m := re.search(r"(\d+) of (\d+) runs", r):
+            assert m[2] == "8" and int(m[1]) <= 8  # 4 chairs x (strong, easy)
