@@ -11,6 +11,7 @@
     python bench/ai.py --game lag --seconds 20             # 16 strong decisions in flight in the pool
     python bench/ai.py --game share --deals 100 --cpu-only # strong's gain as a share of the cheater's
     python bench/ai.py --game population --population noisy --deals 100 --cpu-only
+    python bench/ai.py --game population --population ismcts --population-games tarneeb41 --deals 16 --cpu-only
     python bench/ai.py --game dd --deals 100 --dd-levels easy,normal,strong,cheater --cpu-only
     python bench/ai.py --game matches --deals 100 --cpu-only   # win rates, one strong seat among easy
     python bench/ai.py --game partner --deals 400 --cpu-only   # each level beside a noisy partner
@@ -48,12 +49,14 @@ given the true hands (:mod:`ai.strong.cheater`). Share (``--game share``, ``--sh
 gain over easy and the cheater's on the same deals and seats (classic card play with the rule
 player's bids, Tarneeb 41, each Trix contract imposed on ``--deals`` / 4 deals, optionally
 ``trix-kingdom`` on ``--deals`` / 20 kingdoms), and their ratio with its standard error (delta
-method on the pairs). Populations (``--game population``, ``--population strong|noisy``): the three
-other seats of that population (``noisy``: the rule player with 30 % random legal moves, its dice
-drawn from the position so both runs meet the same noise), in each chair the level's points minus
-easy's in that chair, every player bidding (classic: the chair's team's points minus the other
-team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the rule player's bids,
-each level's side against easy's, declaring then defending: the declaring side's tricks below
+method on the pairs). Populations (``--game population``, ``--population strong|noisy|ismcts``): the
+three other seats of that population (``noisy``: the rule player with 30 % random legal moves, its
+dice drawn from the position so both runs meet the same noise; ``ismcts``: OpenSpiel's ISMCTSBot,
+``--ismcts-iterations`` simulations a decision, random rollouts, worlds drawn by the strong search's
+deal sampler, in the Tarneeb games only: :mod:`bench.openspiel_game`, the ``bench`` extra), in each
+chair the level's points minus easy's in that chair, every player bidding (classic: the chair's team's
+points minus the other team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the
+rule player's bids, each level's side against easy's, declaring then defending: the declaring side's tricks below
 double-dummy par (the tricks double-dummy at the opening lead) and the share of the level's cards
 with a choice that lose a double-dummy trick. Matches (``--game matches``, ``--deals`` matches,
 ``--match-games``): whole matches with the default options, one seat of ``--level`` among three
@@ -107,6 +110,8 @@ TIMES: dict[str, list[float]] = {"card": [], "lead": [], "bid": [], "cpu": []}
 #: Seed offsets of the deal sets: "tune" is what the budgets and models were tuned on.
 SEEDS = {"tune": 0, "report": 1_000_000}
 OFFSET = SEEDS["report"]
+#: ISMCTS simulations a decision (--population ismcts): about 0.3 s a Tarneeb 41 card in one process
+ISMCTS_ITERATIONS = 100
 
 
 def player(level: str) -> Any:
@@ -118,6 +123,10 @@ def player(level: str) -> Any:
         return NoisyRulePlayer(0.3)
     if level == "cheater":  # the strong search given the true hands (--game share)
         return CheaterPlayer()
+    if level == "ismcts":  # OpenSpiel's ISMCTSBot (--population ismcts; needs the bench extra)
+        from bench.openspiel_game import ISMCTSPlayer
+
+        return ISMCTSPlayer(iterations=int(os.environ.get("MAJLIS_BENCH_ISMCTS_ITERATIONS", ISMCTS_ITERATIONS)))
     if level == "strong-rule-bids":
         p = StrongPlayer("strong")
         p.bid_games = set()
@@ -147,6 +156,7 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
     """Play one deal from ``cards`` to its ``deal_scored`` event; return that event."""
     g = engine.new_game(game, seed=seed + OFFSET, dealer=0 if game != "trix" else None, deals=[cards])
     rng = random.Random(seed + OFFSET)
+    actions: list[str] = []  # the deal's actions so far (an ISMCTS seat rebuilds its OpenSpiel state from them)
     while True:
         seat = g.to_act
         assert seat is not None
@@ -156,7 +166,11 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
             action = f"contract {contract}"
         else:
             who = (bidders or players)[seat] if phase in ("bid", "trump") else players[seat]
-            action = _decide(who, view, game, phase, rng, seat in timed, g)
+            if getattr(who, "needs_actions", False):
+                action = who.decide_deal(game, cards, seed + OFFSET, actions)
+            else:
+                action = _decide(who, view, game, phase, rng, seat in timed, g)
+        actions.append(action)
         for ev in g.act(seat, action):
             if ev["type"] in ("deal_scored", "deal_thrown_in"):
                 return ev
@@ -607,6 +621,7 @@ def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[fl
     chosen = [c for c in CONTRACTS if c in os.environ.get("MAJLIS_BENCH_CONTRACTS", ",".join(CONTRACTS)).split(",")]
     games = os.environ.get("MAJLIS_BENCH_POP_GAMES", "tarneeb,tarneeb41,trix").split(",")
     out: dict[str, list[float]] = {}
+    unscored: dict[str, list[float]] = {}  # per game, 1 for each run thrown in (41) or passed out (classic)
     for chair in range(4):
         def run(game: str, seed: int, contract: str | None = None, chair: int = chair) -> list[int]:
             got = []
@@ -614,6 +629,7 @@ def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[fl
                 players = [who if s == chair else p for s in range(4)]
                 ev = play_deal(game, _deal_cards(seed), players, seed, contract=contract,
                                timed={chair} if who is a else set())
+                unscored.setdefault(game, []).append(float(ev["type"] != "deal_scored"))
                 if ev["type"] != "deal_scored":
                     got.append(0)
                 elif game == "tarneeb":
@@ -632,6 +648,9 @@ def _population_unit(args: tuple[int, str, str, int]) -> tuple[dict[str, list[fl
             for c in chosen:
                 x, y = run("trix", 3000 + i, c)
                 out.setdefault(f"trix {c}", []).append(float(x - y))
+    for game in ("tarneeb", "tarneeb41"):
+        if game in unscored:
+            out[f"{game} runs not scored"] = unscored[game]
     return out, _times_since(before)
 
 
@@ -645,6 +664,9 @@ def bench_population(deals: int, level: str, pop: str, jobs: int = 1) -> None:
           f" {deals} deals x 4 chairs")
     for label, xs in diffs.items():
         _dump(f"population-{pop}-{label}", level, "easy", xs)
+        if label.endswith("not scored"):  # thrown in (Tarneeb 41) or passed out (classic): 0 for both
+            print(f"  {label:26s} {sum(xs):.0f} of {len(xs)} runs")
+            continue
         print(f"  {label:24s} {_fig(xs, 'points a deal', 2)}")
 
 
@@ -979,9 +1001,12 @@ def main() -> None:
                     help="trix: set a strong TrixBrain attribute (tuning; e.g. exact_tricks=6)")
     ap.add_argument("--share-in", default="tarneeb,tarneeb41,trix",
                     help="share: these of " + ", ".join(SHARE_GAMES) + " (comma-separated)")
-    ap.add_argument("--population", choices=["strong", "noisy"], default="strong",
+    ap.add_argument("--population", choices=["strong", "noisy", "ismcts"], default="strong",
                     help="population: the three seats that are not measured (noisy: the rule player with 30%%"
-                         " random moves)")
+                         " random moves; ismcts: OpenSpiel's ISMCTSBot, the Tarneeb games only, needs the"
+                         " bench extra)")
+    ap.add_argument("--ismcts-iterations", type=int, default=ISMCTS_ITERATIONS,
+                    help="population ismcts: ISMCTS simulations a decision")
     ap.add_argument("--population-games", default="tarneeb,tarneeb41,trix",
                     help="population: these games (comma-separated)")
     ap.add_argument("--dd-levels", default="easy,strong", help="dd: the levels measured (comma-separated)")
@@ -1026,7 +1051,14 @@ def main() -> None:
             ap.error(f"--share-in: unknown {sorted(unknown)}")
         bench_share(a.deals, games, a.jobs)
     if a.game == "population":
-        os.environ["MAJLIS_BENCH_POP_GAMES"] = a.population_games
+        pop_games = a.population_games
+        if a.population == "ismcts":
+            if "trix" in pop_games.split(","):
+                print("population ismcts: the Tarneeb games only (bench/openspiel_game.py does not adapt Trix)")
+            pop_games = ",".join(x for x in pop_games.split(",") if x != "trix")
+            os.environ["MAJLIS_BENCH_ISMCTS_ITERATIONS"] = str(a.ismcts_iterations)
+            print(f"population ismcts: {a.ismcts_iterations} ISMCTS simulations a decision")
+        os.environ["MAJLIS_BENCH_POP_GAMES"] = pop_games
         bench_population(a.deals, a.level, a.population, a.jobs)
     if a.game == "dd":
         bench_dd(a.deals, a.dd_levels.split(","), a.jobs)
