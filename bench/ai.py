@@ -53,7 +53,7 @@ method on the pairs). Populations (``--game population``, ``--population strong|
 three other seats of that population (``noisy``: the rule player with 30 % random legal moves, its
 dice drawn from the position so both runs meet the same noise; ``ismcts``: OpenSpiel's ISMCTSBot,
 ``--ismcts-iterations`` simulations a decision, random rollouts, worlds drawn by the strong search's
-deal sampler, in the Tarneeb games only: :mod:`bench.openspiel_game`, the ``bench`` extra), in each
+deal sampler, in the Tarneeb games only: :mod:`bench._openspiel_game`, the ``bench`` extra), in each
 chair the level's points minus easy's in that chair, every player bidding (classic: the chair's team's
 points minus the other team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the
 rule player's bids, each level's side against easy's, declaring then defending: the declaring side's tricks below
@@ -124,7 +124,7 @@ def player(level: str) -> Any:
     if level == "cheater":  # the strong search given the true hands (--game share)
         return CheaterPlayer()
     if level == "ismcts":  # OpenSpiel's ISMCTSBot (--population ismcts; needs the bench extra)
-        from bench.openspiel_game import ISMCTSPlayer
+        from bench._openspiel_game import ISMCTSPlayer
 
         return ISMCTSPlayer(iterations=int(os.environ.get("MAJLIS_BENCH_ISMCTS_ITERATIONS", ISMCTS_ITERATIONS)))
     if level == "strong-rule-bids":
@@ -1054,7 +1054,7 @@ def main() -> None:
         pop_games = a.population_games
         if a.population == "ismcts":
             if "trix" in pop_games.split(","):
-                print("population ismcts: the Tarneeb games only (bench/openspiel_game.py does not adapt Trix)")
+                print("population ismcts: the Tarneeb games only (bench/_openspiel_game.py does not adapt Trix)")
             pop_games = ",".join(x for x in pop_games.split(",") if x != "trix")
             os.environ["MAJLIS_BENCH_ISMCTS_ITERATIONS"] = str(a.ismcts_iterations)
             print(f"population ismcts: {a.ismcts_iterations} ISMCTS simulations a decision")

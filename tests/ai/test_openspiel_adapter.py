@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter of bench/openspiel_game.py (skipped without open_spiel: the bench extra)."""
+"""The OpenSpiel adapter of bench/_openspiel_game.py (skipped without open_spiel: the bench extra)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pyspiel")
 
 import engine
-from bench import openspiel_game as O
+from bench import _openspiel_game as O
 
 #: Fixed bids that make a deal be played out (Tarneeb 41: a total of 11 or more; classic: a contract)
 BIDS = {"tarneeb41": ["bid 3", "bid 3", "bid 3", "bid 3"], "tarneeb": ["bid 7", "pass", "pass", "pass", "trump S"]}

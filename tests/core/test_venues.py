@@ -29,8 +29,10 @@ from tests.core.test_tournaments import ORGANISER, PEOPLE, SHORT, admin, play_sh
 class Forum:
     """A forum group in memory: each venue is a new topic of the tournament's group, unless ``refuse``."""
 
-    def __init__(self, refuse: Exception | None = None) -> None:
+    def __init__(self, refuse: Exception | None = None, together: int = 0) -> None:
         self.refuse = refuse
+        #: Hold each new topic until this many were asked for (two processes racing for one match).
+        self.together = together
         self.topics: list[str] = []
         self.closed: list[str] = []
         self._ids = itertools.count(7)
@@ -40,6 +42,10 @@ class Forum:
             raise self.refuse
         chat = f"{t.chat_id}/{next(self._ids)}"
         self.topics.append(chat)
+        for _ in range(2000):  # at most 2 s: the other process asks too, before either writes it down
+            if len(self.topics) >= self.together:
+                break
+            await asyncio.sleep(0.001)
         return Venue(chat, f"Round {m.round} · match {m.slot + 1}")
 
     async def close(self, venue: Venue) -> None:
@@ -179,7 +185,7 @@ async def test_two_processes_opening_one_matchs_venue_use_the_first_and_close_th
     await repo.open()
     await other.open()
     try:
-        forum = Forum()
+        forum = Forum(together=2)  # both make a topic before either is stored, whatever the scheduling
         t = Tournament(3, CHAT, "tarneeb41", "knockout", "draw", ORGANISER.player_id, ORGANISER.name,
                        "running", 0.0, 0.0, 0.0, 5)  # type: ignore[arg-type]
         m = TMatch(1, 0, 1, 2, MatchStatus.CALLED)

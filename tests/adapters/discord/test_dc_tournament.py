@@ -22,6 +22,7 @@ from bot.core.tournaments import champion, people_of
 from storage.tournaments import How, MatchStatus, Tournament, TourneyStatus
 from tests.adapters.discord.fake_discord import FakeDiscord, Interaction, Message
 from tests.adapters.discord.harness import Bot, Member, Table, check_delivery
+from tests.adapters.telegram.test_tg_tournament import wait_until
 
 ARABIC = re.compile(r"[\u0600-\u06ff]")
 WORDS = {
@@ -181,6 +182,11 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     assert table.status() == "finished"
     await bot.manager.drain()
     await tours.settle()
+
+    async def finished() -> bool:  # the table's end is recorded by a task of its own (under load: later)
+        return (await run.stored()).status == TourneyStatus.FINISHED
+
+    await wait_until(finished)
     t = await run.stored()
     done = t.match(1, 0)
     assert t.status == TourneyStatus.FINISHED and done is not None and done.how == How.PLAYED
