@@ -40,9 +40,9 @@ async def challenge(h: Handlers, update: Update, context: ContextTypes.DEFAULT_T
     if word == "new":
         flags = [a for a in args[1:] if a.startswith("season=")]
         args = [a for a in args if not a.startswith("season=")]
-        season = flags[-1] in ("season=on", "season=yes", "season=1") if flags else False
-        bad_flag = bool(flags) and flags[-1] not in ("season=on", "season=yes", "season=1", "season=off",
-                                                     "season=no", "season=0")
+        word_on = flags[-1].removeprefix("season=") if flags else "off"
+        season = word_on in texts.ON_WORDS
+        bad_flag = word_on not in texts.ON_WORDS + texts.OFF_WORDS
         game = texts.GAME_ALIASES.get(args[1]) if len(args) > 1 else None
         boards = ascii_int(args[2]) if len(args) > 2 else DEFAULT_BOARDS
         days = ascii_int(args[3]) if len(args) > 3 else DEFAULT_DAYS

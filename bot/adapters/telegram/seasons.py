@@ -31,7 +31,6 @@ from bot.present.render.seasons import (
 if TYPE_CHECKING:
     from bot.adapters.telegram.handlers import Handlers
 
-_ON, _OFF = ("on", "yes", "1", "true"), ("off", "no", "0", "false")
 
 
 async def season(h: Handlers, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -103,8 +102,8 @@ async def _settings(h: Handlers, update: Update, context: ContextTypes.DEFAULT_T
                 length = -1  # refused by the core with the allowed range
         elif key == "min":
             least = ascii_int(value) or -1
-        elif key == "ai" and value in _ON + _OFF:
-            ai = value in _ON
+        elif key == "ai" and value in texts.ON_WORDS + texts.OFF_WORDS:
+            ai = value in texts.ON_WORDS
         else:
             length = -1
     league = await h._command(update, context, ChangeSeason(length, least, ai))

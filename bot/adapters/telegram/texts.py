@@ -107,6 +107,10 @@ def hand_alert(hand: Sequence[str], legal: Sequence[str], t: T, line: str) -> st
     return text[:200]
 
 
+#: The words of a switch in a command (``ai=on``, ``season=off``).
+ON_WORDS, OFF_WORDS = ("on", "yes", "1", "true"), ("off", "no", "0", "false")
+
+
 def parse_options(words: Sequence[str]) -> dict[str, Any]:
     """``["target=31", "x=true"]`` → ``{"target": 31, "x": True}``; words without ``=`` are ignored."""
     out: dict[str, Any] = {}

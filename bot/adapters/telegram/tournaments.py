@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from bot.adapters.telegram.handlers import Handlers
 
 VERBS = ("register", "withdraw", "checkin", "ready", "start", "cancel")
-_ON, _OFF = ("on", "yes", "1", "true"), ("off", "no", "0", "false")
 #: The words of a format (bot/core/tournaments.py FORMATS), with a spelling or two people type.
 FORMAT_WORDS = {"knockout": "knockout", "swiss": "swiss", "roundrobin": "roundrobin", "round-robin": "roundrobin",
                 "league": "roundrobin", "pools": "pools"}
@@ -58,8 +57,8 @@ def parse_new(args: list[str]) -> NewTournament | None:
         elif key in ("start", "checkin", "round", "review"):
             n = ascii_int(value)
             fields[f"{key}_minutes"] = -1 if n is None else n
-        elif key == "ai" and value in _ON + _OFF:
-            fields["ai"] = value in _ON
+        elif key == "ai" and value in texts.ON_WORDS + texts.OFF_WORDS:
+            fields["ai"] = value in texts.ON_WORDS
         elif eq:
             n = ascii_int(value)
             options[key] = n if n is not None else value
