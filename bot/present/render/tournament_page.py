@@ -10,7 +10,6 @@ pairs, results, never a card.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from bot.core import leagues, pools
@@ -22,13 +21,10 @@ from bot.present.render.tournaments import (
     pair_name,
     person_name,
     points_text,
+    registration_line,
     tournament_title,
 )
 from storage.tournaments import How, MatchStatus, TMatch, Tournament, TourneyStatus
-
-
-def _minutes(seconds: float) -> int:
-    return max(0, math.ceil(seconds / 60))
 
 
 def match_state(tour: Tournament, m: TMatch, t: T) -> str:
@@ -74,13 +70,8 @@ def _round_title(tour: Tournament, number: int, t: T) -> str:
 
 def _status(tour: Tournament, t: T, now: float) -> str:
     """One sentence: where the tournament stands."""
-    if tour.status == TourneyStatus.REGISTRATION:
-        return t.ngettext("Registration is open. Check-in opens in {n} minute.",
-                          "Registration is open. Check-in opens in {n} minutes.", _minutes(tour.checkin_at - now))
-    if tour.status == TourneyStatus.CHECKIN:
-        return t.ngettext("Check-in is open: press Check in. The tournament starts in {n} minute.",
-                          "Check-in is open: press Check in. The tournament starts in {n} minutes.",
-                          _minutes(tour.start_at - now))
+    if tour.status in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
+        return registration_line(tour, t, now)
     if tour.status == TourneyStatus.RUNNING:
         r = current_round(tour)
         if r is None:

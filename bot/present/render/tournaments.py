@@ -41,6 +41,16 @@ def clock_time(at: float, t: T) -> str:
     return "".join(t.number(int(c)) if c.isdigit() else c for c in hm)
 
 
+def registration_line(tour: Tournament, t: T, now: float) -> str:
+    """Where registration stands (a tournament in registration or check-in), with the minutes left."""
+    if tour.status == TourneyStatus.REGISTRATION:
+        return t.ngettext("Registration is open. Check-in opens in {n} minute.",
+                          "Registration is open. Check-in opens in {n} minutes.", _minutes(tour.checkin_at - now))
+    return t.ngettext("Check-in is open: press Check in. The tournament starts in {n} minute.",
+                      "Check-in is open: press Check in. The tournament starts in {n} minutes.",
+                      _minutes(tour.start_at - now))
+
+
 def match_label(m: TMatch, t: T) -> str:
     """How a match is named to the organiser: "1-2" (round 1, its second match)."""
     return t.isolate(f"{t.number(m.round)}-{t.number(m.slot + 1)}")
@@ -384,14 +394,7 @@ def render_tournament(tour: Tournament, t: T, now: float, link: Button | None = 
     buttons: list[list[Button]] = []
     status = tour.status
     if status in (TourneyStatus.REGISTRATION, TourneyStatus.CHECKIN):
-        if status == TourneyStatus.REGISTRATION:
-            lines.append(t.ngettext("Registration is open. Check-in opens in {n} minute.",
-                                    "Registration is open. Check-in opens in {n} minutes.",
-                                    _minutes(tour.checkin_at - now)))
-        else:
-            lines.append(t.ngettext("Check-in is open: press Check in. The tournament starts in {n} minute.",
-                                    "Check-in is open: press Check in. The tournament starts in {n} minutes.",
-                                    _minutes(tour.start_at - now)))
+        lines.append(registration_line(tour, t, now))
         names = _names(tour)
         if tour.pairing == "fixed":
             lines.append(t.ngettext("{n} pair registered:", "{n} pairs registered:", len(tour.entries)))
