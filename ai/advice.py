@@ -15,8 +15,11 @@ choice) is the bid simulation's (:mod:`ai.strong.bidsim`): the next best is the 
 best mean score (the side's points minus the other side's, on the simulated deals with the rule
 player's auction and card play), and what it loses is the chosen one's mean minus its own, never
 below 0: the simulation keeps the rule player's bid unless another beats it by a standard error, so
-a candidate slightly above it on average is "about as good". The Trix contract and doubles name the
-search's choice only. With one legal move the hint says so (``only``).
+a candidate slightly above it on average is "about as good". The Trix contract and doubles are
+compared as their search decides (:class:`ai.strong.trix.TrixBrain`): a contract by the seat's points
+over what the contract usually scores, on the sampled deals; a double by what it gains over not
+doubling, less the quarter of the card's value a double must beat (it tells the table where the card
+is). With one legal move the hint says so (``only``).
 
 A **review** replays the last finished deal with every hand known: in the Tarneeb games each card the
 seat played is scored double-dummy (:func:`ai.strong.dds.score_cards`, tricks), in Trix by the
@@ -166,7 +169,7 @@ def hint(view: dict[str, Any], game: str, seed: int, deadline: float | None = No
     if think.cut:
         return None
     trace: dict[str, list[float]] = (player.trix if game == "trix" else player.tarneeb).trace or {}
-    compared = card_play or (game != "trix" and phase in ("bid", "trump"))
+    compared = card_play or phase in (("contract", "double") if game == "trix" else ("bid", "trump"))
     if not compared or action not in trace or len(trace) < 2:
         return Hint(action)  # the rule player's answer (too few samples) or a choice without means
     means = {a: sum(v) / len(v) for a, v in trace.items() if v and a in legal}

@@ -203,10 +203,15 @@ class TrixBrain:
             t = time.monotonic()
             hands = sample_deal(k, rng)
             for a in legal:
-                totals[a] += S.rollout_contract(a.split()[1], hands, me, rng, sc, scores)[me]
+                got = S.rollout_contract(a.split()[1], hands, me, rng, sc, scores)[me]
+                totals[a] += got
+                if self.trace is not None:  # what the choice compares: the points over the contract's usual
+                    self.trace.setdefault(a, []).append(got - baseline(a.split()[1], sc.values, scores))
             n += 1
             think.measured(t)
         if self.choice_table:
+            if self.trace is not None:  # the table's pick is not a comparison of these means
+                self.trace.clear()
             best = trix_choice.pick({a.split()[1]: totals[a] / n for a in legal}, sc, scores)
             if best is not None:
                 return f"contract {best}"
@@ -243,6 +248,11 @@ class TrixBrain:
             for i, card in enumerate(cards):
                 with_d = S.rollout_tricks(contract, hands, [], owner, {**base, card: me}, random.Random(seed), sc)
                 gains[i] += with_d[me] - without
+                if self.trace is not None:  # what the choice compares: the gain less the margin
+                    self.trace.setdefault(options[i], []).append(
+                        with_d[me] - without - self.double_margin * sc.base(contract))
+            if self.trace is not None and done not in options:
+                self.trace.setdefault(done, []).append(0.0)
             n += 1
             think.measured(t)
         i = max(range(len(cards)), key=lambda j: gains[j])

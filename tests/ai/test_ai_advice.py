@@ -89,6 +89,30 @@ def test_a_classic_trump_hint_names_the_next_best_suit() -> None:
     assert first.action.startswith("trump ") and first.runner_up is not None and first.runner_up.startswith("trump ")
 
 
+@pytest.mark.slow
+def test_a_trix_contract_hint_names_the_next_best_contract_and_what_it_loses() -> None:
+    view = _position("trix", 3, lambda v: v.get("phase") == "contract" and len(v["legal"]) > 1)
+    first = _check_compared(advice.hint(view, "trix", seed=4, deadline=_far()), view, "points")
+    assert first.action.startswith("contract ") and first.runner_up is not None
+    assert first.runner_up.startswith("contract ") and first.samples == advice.CHOICE_SAMPLES
+    assert advice.hint(view, "trix", seed=4, deadline=_far()) == first  # the same position and seed
+    en = hint_text(first, translator("en"))
+    assert en.startswith("Hint: choose ") and "less over what it usually scores" in en, en
+    assert "اختر" in hint_text(first, translator("ar"))
+
+
+@pytest.mark.slow
+def test_a_trix_double_hint_compares_doubling_with_not_doubling() -> None:
+    view = _position("trix", 2, lambda v: v.get("phase") == "double"
+                     and any(a.startswith("double ") for a in v["legal"]))
+    first = _check_compared(advice.hint(view, "trix", seed=4, deadline=_far()), view, "points")
+    assert "done" in {first.action, first.runner_up} or (
+        first.action.startswith("double ") and first.runner_up is not None and first.runner_up.startswith("double "))
+    assert advice.hint(view, "trix", seed=4, deadline=_far()) == first
+    text = hint_text(first, translator("en"))
+    assert "doubl" in text.lower() and "{" not in text, text
+
+
 def test_with_one_legal_move_the_hint_says_it_is_the_only_one() -> None:
     view = _position("tarneeb41", 6, lambda v: v.get("phase") == "play" and len(v["legal"]) == 1)
     h = advice.hint(view, "tarneeb41", seed=1, deadline=_far())
@@ -107,7 +131,11 @@ def test_every_hint_text_is_complete_in_both_languages(lang: str) -> None:
              Hint("trump S", "trump H", 2.0, "points", 1), Hint("bid 8", "pass", 0.0, "points", 60),
              Hint("play QS", "play 9S", 0.4, "tricks", 12), Hint("play QS", "play 9S", 1.5, "points", 12),
              Hint("play QS", "play 9S", 0.0, "tricks", 12), Hint("play QS", only=True), Hint("pass", only=True),
-             Hint("bid 9"), Hint("pass"), Hint("trump S")]
+             Hint("bid 9"), Hint("pass"), Hint("trump S"),
+             Hint("contract queens", "contract trix", 3.2, "points", 60),
+             Hint("contract queens", "contract trix", 0.0, "points", 60),
+             Hint("double KH", "done", 4.5, "points", 60), Hint("done", "double QS", 1.0, "points", 60),
+             Hint("double QS", "double QD", 2.0, "points", 1), Hint("contract king")]
     for h in hints:
         text = hint_text(h, t)
         assert text and "{" not in text and "}" not in text, text

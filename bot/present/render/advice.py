@@ -31,6 +31,10 @@ def _choice(code: str, t: T, levels: bool) -> str:
         return t.gettext("passing")
     if code.startswith("trump "):
         return t.gettext("{suit} as trump", suit=label)
+    if code.startswith("double "):
+        return t.gettext("doubling {card}", card=t.isolate(card_label(code.split()[1], t)))
+    if code == "done":
+        return t.gettext("doubling nothing")
     return label
 
 
@@ -58,10 +62,30 @@ def hint_text(hint: Hint, t: T, levels: bool = False) -> str:
             first = t.gettext("Hint: pass.")
         elif hint.action.startswith("trump "):
             first = t.gettext("Hint: name {suit} as trump.", suit=best)
+        elif hint.action.startswith("contract "):
+            first = t.gettext("Hint: choose {contract}.", contract=best)
+        elif hint.action.startswith("double "):
+            first = t.gettext("Hint: double {card}.", card=t.isolate(card_label(hint.action.split()[1], t)))
+        elif hint.action == "done":
+            first = t.gettext("Hint: double nothing.")
         else:
             first = t.gettext("Hint: {action}.", action=best)
         if hint.loss < 0.05:
             then = t.gettext("The next best, {other}, is about as good in the deals I simulated.", other=other)
+        elif hint.runner_up.startswith("contract "):
+            then = t.ngettext(
+                "The next best, {other}, gains you {amount} points less over what it usually scores, "
+                "on average over the {n} deal I simulated.",
+                "The next best, {other}, gains you {amount} points less over what it usually scores, "
+                "on average over the {n} deals I simulated.",
+                hint.samples, other=other, amount=amount(hint.loss, t))
+        elif hint.runner_up.startswith("double ") or hint.runner_up == "done":
+            then = t.ngettext(
+                "The next best, {other}, scores you {amount} points less, on average over the {n} deal "
+                "I simulated.",
+                "The next best, {other}, scores you {amount} points less, on average over the {n} deals "
+                "I simulated.",
+                hint.samples, other=other, amount=amount(hint.loss, t))
         else:
             then = t.ngettext(
                 "The next best, {other}, costs your side {amount} points against the other side, "
