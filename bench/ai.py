@@ -53,7 +53,8 @@ method on the pairs). Populations (``--game population``, ``--population strong|
 three other seats of that population (``noisy``: the rule player with 30 % random legal moves, its
 dice drawn from the position so both runs meet the same noise; ``ismcts``: OpenSpiel's ISMCTSBot,
 ``--ismcts-iterations`` simulations a decision, random rollouts, worlds drawn by the strong search's
-deal sampler, in the Tarneeb games only: :mod:`bench._openspiel_game`, the ``bench`` extra), in each
+deal sampler (in Trix the card play only, the doubles the rule player's): :mod:`bench._openspiel_game`,
+the ``bench`` extra), in each
 chair the level's points minus easy's in that chair, every player bidding (classic: the chair's team's
 points minus the other team's). Double-dummy (``--game dd``, ``--dd-levels``): classic deals with the
 rule player's bids, each level's side against easy's, declaring then defending: the declaring side's tricks below
@@ -154,7 +155,8 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
               bidders: list[Any] | None = None, contract: str | None = None,
               timed: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
     """Play one deal from ``cards`` to its ``deal_scored`` event; return that event."""
-    g = engine.new_game(game, seed=seed + OFFSET, dealer=0 if game != "trix" else None, deals=[cards])
+    dealer = 0 if game != "trix" else None
+    g = engine.new_game(game, seed=seed + OFFSET, dealer=dealer, deals=[cards])
     rng = random.Random(seed + OFFSET)
     actions: list[str] = []  # the deal's actions so far (an ISMCTS seat rebuilds its OpenSpiel state from them)
     while True:
@@ -167,7 +169,7 @@ def play_deal(game: str, cards: list[list[str]], players: list[Any], seed: int, 
         else:
             who = (bidders or players)[seat] if phase in ("bid", "trump") else players[seat]
             if getattr(who, "needs_actions", False):
-                action = who.decide_deal(game, cards, seed + OFFSET, actions)
+                action = who.decide_deal(game, cards, seed + OFFSET, actions, dealer)
             else:
                 action = _decide(who, view, game, phase, rng, seat in timed, g)
         actions.append(action)
@@ -1003,8 +1005,8 @@ def main() -> None:
                     help="share: these of " + ", ".join(SHARE_GAMES) + " (comma-separated)")
     ap.add_argument("--population", choices=["strong", "noisy", "ismcts"], default="strong",
                     help="population: the three seats that are not measured (noisy: the rule player with 30%%"
-                         " random moves; ismcts: OpenSpiel's ISMCTSBot, the Tarneeb games only, needs the"
-                         " bench extra)")
+                         " random moves; ismcts: OpenSpiel's ISMCTSBot (Trix: its card play; the doubles are the"
+                         " rule player's), needs the bench extra)")
     ap.add_argument("--ismcts-iterations", type=int, default=ISMCTS_ITERATIONS,
                     help="population ismcts: ISMCTS simulations a decision")
     ap.add_argument("--population-games", default="tarneeb,tarneeb41,trix",
@@ -1054,8 +1056,8 @@ def main() -> None:
         pop_games = a.population_games
         if a.population == "ismcts":
             if "trix" in pop_games.split(","):
-                print("population ismcts: the Tarneeb games only (bench/_openspiel_game.py does not adapt Trix)")
-            pop_games = ",".join(x for x in pop_games.split(",") if x != "trix")
+                print("population ismcts: in Trix the ISMCTS seats search the card play; their doubles are"
+                      " the rule player's")
             os.environ["MAJLIS_BENCH_ISMCTS_ITERATIONS"] = str(a.ismcts_iterations)
             print(f"population ismcts: {a.ismcts_iterations} ISMCTS simulations a decision")
         os.environ["MAJLIS_BENCH_POP_GAMES"] = pop_games

@@ -128,7 +128,7 @@ def test_a_resample_through_an_openspiel_sampler_is_a_state_of_the_same_informat
 
 
 def _population(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], level: str) -> list[str]:
-    """``bench/ai.py --game population --population ismcts`` on one deal of each Tarneeb game, a few
+    """``bench/ai.py --game population --population ismcts`` on one deal of each game, a few
     simulations a decision (strong with a sample a decision): its figure lines."""
     from ai.strong import StrongPlayer, dds
     from tests.ai.test_ai_bench_honest import _bench, _quick
@@ -144,7 +144,7 @@ def _population(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[s
                                       "--deals", "1", "--ismcts-iterations", "4"])
     bench.main()
     out = capsys.readouterr().out
-    assert "Tarneeb games only" in out  # the default games name Trix, which is left out
+    assert "their doubles are the rule player's" in out  # Trix: ISMCTS plays the cards
     return [ln for ln in out.splitlines() if "points a deal" in ln or "not scored" in ln]
 
 
@@ -154,9 +154,11 @@ def test_easy_against_itself_among_ismcts_seats_differs_by_nothing(
     """The seeded ISMCTS seats meet the same positions in both runs and answer them the same."""
     rows = _population(monkeypatch, capsys, "easy")
     figures = [r for r in rows if "points a deal" in r]
-    assert [r.split("  ")[1].strip() for r in figures] == ["tarneeb (team points)", "tarneeb41 (own points)"]
+    assert [r.split("  ")[1].strip() for r in figures] == [
+        "tarneeb (team points)", "tarneeb41 (own points)",
+        *(f"trix {c}" for c in ("king", "queens", "diamonds", "tricks", "trix"))]
     assert all(re.search(r" \+0\.00 ± 0\.00 points a deal \(n=4,", r) for r in figures)
-    assert len(rows) == 4  # and how many runs of each game were not scored
+    assert len(rows) == 9  # and how many runs of each Tarneeb game were not scored
 
 
 @pytest.mark.slow
@@ -164,7 +166,82 @@ def test_the_strong_seat_among_ismcts_seats_gets_a_figure_per_chair(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     rows = _population(monkeypatch, capsys, "strong")
     figures = [r for r in rows if "points a deal" in r]
-    assert len(figures) == 2 and all("(n=4," in r for r in figures)
+    assert len(figures) == 7 and all("(n=4," in r for r in figures)
     for r in rows:
         if m := re.search(r"(\d+) of (\d+) runs", r):
             assert m[2] == "8" and int(m[1]) <= 8  # 4 chairs x (strong, easy)
+
+
+def _trix_deal(seed: int, contract: str) -> tuple[O.MajlisGame, list[str]]:
+    """A Trix deal of ``contract``, the doubles and the cards by uniformly random legal moves."""
+    game = O.load("trix", seed, -1)
+    g = game.new_engine_game()
+    rng = random.Random(seed)
+    actions: list[str] = []
+    while True:
+        code = f"contract {contract}" if g.phase == "contract" else rng.choice(g.legal())
+        actions.append(code)
+        if any(ev["type"] == "deal_scored" for ev in g.act(g.to_act, code)):
+            return game, actions
+
+
+@pytest.mark.parametrize("contract", ["king", "queens", "trix"])
+def test_the_trix_adapter_follows_the_engine_through_a_random_deal_and_hides_open_doubles(contract: str) -> None:
+    game, actions = _trix_deal(7, contract)
+    g = game.new_engine_game()
+    state = game.new_initial_state()
+    hidden = 0
+    for code in actions:
+        seat = g.to_act
+        assert state.current_player() == seat
+        assert [O.ACTIONS["trix"][a] for a in state.legal_actions()] == sorted(
+            g.legal(), key=O.INDEX["trix"].__getitem__)
+        if g.phase == "double":
+            other = (seat + 1) % 4
+            seen = state.information_state_string(other).split("|")[-1].split(",")
+            mine = [c for c, who in zip(state.actions, state.actors, strict=True) if who == other]
+            hidden += seen.count("?")
+            assert all(c in seen for c in mine)  # its own doubles it knows
+            with pytest.raises(NotImplementedError):
+                state.resample_from_infostate(seat, random.Random(1))
+        state.apply_action(O.INDEX["trix"][code])
+        g.act(seat, code)
+    assert state.is_terminal()
+    if contract == "queens":
+        assert hidden > 0  # the window was open with another seat's move in it
+    assert "?" not in state.information_state_string(0)  # after the window every double is public
+
+
+@pytest.mark.parametrize("contract", ["queens", "trix"])
+def test_a_trix_world_resampled_during_the_card_play_keeps_the_seats_view(contract: str) -> None:
+    game, actions = _trix_deal(9, contract)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    changed = checked = 0
+    for code in actions:
+        if state.g.phase == "play":
+            seat = state.current_player()
+            world = state.resample_from_infostate(seat, rng)
+            assert world.g.view(seat) == state.g.view(seat)
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert O.INDEX["trix"][code] in world.legal_actions()
+            changed += any(world.g.hand(s) != state.g.hand(s) for s in range(4) if s != seat)
+            checked += 1
+        state.apply_action(O.INDEX["trix"][code])
+    assert checked > 20 and changed > checked // 2
+
+
+@pytest.mark.slow
+def test_an_ismcts_trix_deal_ends_with_the_engines_scores_and_the_rule_players_doubles() -> None:
+    game = O.load("trix", 11, -1)
+    g = game.new_engine_game()
+    bot = O.ISMCTSPlayer(iterations=8, seed=3)
+    actions: list[str] = []
+    scored = None
+    while scored is None:
+        code = "contract king" if g.phase == "contract" else bot.decide(game, actions)
+        assert code in g.legal()
+        actions.append(code)
+        scored = next((ev for ev in g.act(g.to_act, code) if ev["type"] == "deal_scored"), None)
+    assert game.state_after(actions).returns() == [float(x) for x in scored["deltas"]["players"]]
+    assert bot.decide(game, actions[:1]) == bot.decide(game, actions[:1])  # a seeded double
