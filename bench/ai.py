@@ -123,6 +123,10 @@ def player(level: str) -> Any:
         return NoisyRulePlayer(0.3)
     if level == "cheater":  # the strong search given the true hands (--game share)
         return CheaterPlayer()
+    if level == "layout-value":  # the rule player, its layout cards by the learned layout value
+        from ai.strong.trix_layout_value import LayoutValuePlayer
+
+        return LayoutValuePlayer()
     if level == "ismcts":  # OpenSpiel's ISMCTSBot (--population ismcts; needs the bench extra)
         from bench._openspiel_game import ISMCTSPlayer
 
@@ -979,7 +983,7 @@ def main() -> None:
                                                       "bids", "lag", "share", "population", "dd", "matches",
                                                       "partner", "all"])
     ap.add_argument("--deals", type=int, default=20)
-    levels = ["easy", "normal", "strong", "strong-rule-bids", "cheater", "noisy"]
+    levels = ["easy", "normal", "strong", "strong-rule-bids", "cheater", "noisy", "layout-value"]
     ap.add_argument("--level", choices=levels, default="strong")
     ap.add_argument("--against", choices=levels, default="easy")
     ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",

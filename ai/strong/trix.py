@@ -32,6 +32,7 @@ from ai.strong import trix_choice
 from ai.strong import trix_exact as E
 from ai.strong import trix_infer as I
 from ai.strong import trix_layout_policy as LP
+from ai.strong import trix_layout_value as LV
 from ai.strong import trix_policy as P
 from ai.strong import trix_sim as S
 from ai.strong.knowledge import Knowledge, from_view, sample_deal
@@ -64,7 +65,8 @@ class TrixBrain:
                  exact_layout_nodes: int = 8000, double_margin: float = 0.25,
                  miss: float | I.Model = I.MODEL, keep: float = I.KEEP, eps: float = 0.03,
                  layout_eps: float = 0.03, choice_table: bool = False, own_policy: bool = False,
-                 own_layout_policy: bool = False, own_layout_exact: int = 0) -> None:
+                 own_layout_policy: bool = False, own_layout_exact: int = 0, layout_value: float = 0.0,
+                 layout_value_above: int = 0) -> None:
         self.card_seconds = card_seconds
         self.choice_seconds = choice_seconds
         self.infer_share = infer_share  # the share of a card's time spent drawing deals by their likelihood
@@ -95,6 +97,12 @@ class TrixBrain:
         # are searched exactly (as the real endgame is played), not played by a policy (0, the
         # default: 6 measured -2.0 +- 1.1 points a layout deal, 240 tune deals)
         self.own_layout_exact = own_layout_exact
+        # more than 0: a layout card's score is (1 - w) x its rollouts' mean + w x the learned
+        # layout value (trix_layout_value, centred over the legal cards), w this weight; at 1 the
+        # model alone decides and no rollout is played. Only with more than ``layout_value_above``
+        # cards in my hand (0: always)
+        self.layout_value = layout_value
+        self.layout_value_above = layout_value_above
         #: Makes each decision's budget (:mod:`ai.advice` counts rounds instead of CPU time)
         self.new_think: Callable[[float, float | None], Think] = Think
         #: When a dict: each card's points on every sampled deal of the last card decision (advice)
@@ -112,6 +120,11 @@ class TrixBrain:
         k = self.knowledge(view)
         contract = str(view.get("contract"))
         cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
+        learned: dict[int, float] | None = None
+        if contract == "trix" and self.layout_value > 0 and k.hand.bit_count() > self.layout_value_above:
+            learned = LV.view_values(view)
+            if self.layout_value >= 1.0:
+                return cands[max(cands, key=lambda c: (learned.get(c, -1e9), -c))]
         totals = dict.fromkeys(cands, 0.0)
         counts = dict.fromkeys(cands, 0)
         think = self.new_think(self.card_seconds, deadline)
@@ -136,7 +149,11 @@ class TrixBrain:
                     self.trace.setdefault(code, []).append(vals[c])
             rounds += 1
             think.measured(t)
-        best = max(cands, key=lambda c: (totals[c] / counts[c], -C.rank_of(c)))
+        means = {c: totals[c] / counts[c] for c in cands}
+        if learned is not None:
+            w = self.layout_value
+            means = {c: (1 - w) * v + w * learned.get(c, 0.0) for c, v in means.items()}
+        best = max(cands, key=lambda c: (means[c], -C.rank_of(c)))
         return cands[best]
 
     def _sampler(self, view: dict[str, Any], k: Knowledge, rng: random.Random,
