@@ -1,8 +1,10 @@
 """Make ``ai/strong/trix_layout_value.json``: the strong Trix player's learned layout value.
 
-    nice -n 10 python bench/trix_layout_value_train.py --deals 12000 --seed 7000000 --jobs 2
+    nice -n 10 python bench/trix_layout_value_train.py --deals 16000 --seed 7000000 --jobs 2
 
-The same arguments write the same file (byte for byte, on one machine). Layout deals from seeds
+(the defaults; about 13 minutes of CPU for the positions and 7 for the fit; ``--data F.npz``
+keeps the positions, 1.9 GB, to fit again without making them). The same arguments write the
+same file (byte for byte, on one machine). Layout deals from seeds
 ``seed, seed+1, ...`` (a range neither deal set of ``bench/ai.py`` uses: those are offsets 0 and
 1,000,000 plus a few thousand) are played by four rule players with a little noise
 (``--gen-eps``, for varied positions), the kingdom's owner (the first to play) drawn at random.
@@ -298,15 +300,15 @@ def _play(hands0: list[int], seat: int, own: int, m: V.Model) -> list[int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=12000, help="training deals")
+    ap.add_argument("--deals", type=int, default=16000, help="training deals")
     ap.add_argument("--seed", type=int, default=7_000_000)
     ap.add_argument("--gen-eps", type=float, default=0.1, help="the noise of the deals the positions come from")
     ap.add_argument("--exact", type=int, default=6, help="the seat's own moves searched exactly from this many cards")
     ap.add_argument("--nodes", type=int, default=8000, help="moves an exact search may follow")
     ap.add_argument("--hidden", default="64,32")
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--batch", type=int, default=128, help="positions a step")
-    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=512, help="positions a step")
+    ap.add_argument("--lr", type=float, default=0.002)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--holdout", type=float, default=0.1, help="the share of training deals held out for checks")
     ap.add_argument("--eval", type=int, default=2000, help="deals to play the model on (x 4 seats)")
@@ -330,7 +332,7 @@ def main() -> None:
                              a.lr, a.l2, a.seed)
     made_by = (f"bench/trix_layout_value_train.py --deals {a.deals} --seed {a.seed} --gen-eps {a.gen_eps}"
                f" --exact {a.exact} --nodes {a.nodes} --hidden {a.hidden} --epochs {a.epochs}"
-               f" --batch {a.batch} --lr {a.lr} --l2 {a.l2} --holdout {a.holdout}")
+               f" --batch {a.batch} --lr {a.lr} --l2 {a.l2} --holdout {a.holdout} --eval {a.eval}")
     notes: dict[str, object] = {"positions": n_g, "cards": len(y)}
     if cut < len(y):
         xh, yh, gh = x[cut:].astype(np.float64), y[cut:], g[cut:] - g[cut]

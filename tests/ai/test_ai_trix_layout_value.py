@@ -89,6 +89,7 @@ def test_the_inputs_see_only_the_seats_own_cards_and_public_facts() -> None:
     assert x.shape == (legal.bit_count(), V.N_IN) and np.array_equal(x, y)
 
 
+@pytest.mark.slow
 def test_the_shipped_model_chooses_better_than_a_random_card_on_true_hand_values() -> None:
     """On positions of deals it was not trained on, the card it values most is worth more (from
     the true hands, the rest played by the rule policy) than a random legal card, on average."""
