@@ -15,7 +15,9 @@ layout). The layout's rollouts may play every seat's policy without noise (``lay
 strong level does); my own later moves in them may follow a learned policy instead
 (``own_layout_policy``, :mod:`ai.strong.trix_layout_policy`) and, from ``own_layout_exact``
 cards on, the exact search; in the trick rollouts too (``own_policy``,
-:mod:`ai.strong.trix_policy`); all three measured no better, so off. Doubles are made when rollouts with and without
+:mod:`ai.strong.trix_policy`); a layout card's score may blend the rollouts' mean with a learned
+value of the card (``layout_value``, :mod:`ai.strong.trix_layout_value`); all four measured no
+better, so off. Doubles are made when rollouts with and without
 the double say it gains enough; the contract is chosen by rollouts of every contract left (or, with
 ``choice_table``, by :mod:`ai.strong.trix_choice`'s worth of the contracts left: not better).
 """
@@ -100,7 +102,8 @@ class TrixBrain:
         # more than 0: a layout card's score is (1 - w) x its rollouts' mean + w x the learned
         # layout value (trix_layout_value, centred over the legal cards), w this weight; at 1 the
         # model alone decides and no rollout is played. Only with more than ``layout_value_above``
-        # cards in my hand (0: always)
+        # cards in my hand (0: always). Measured no better: 0.5 -0.8 +- 2.1, 0.5 above 6 cards
+        # -2.7 +- 2.1, 1 above 6 cards -1.5 +- 2.2 points a layout deal (60 tune deals x 4 seats)
         self.layout_value = layout_value
         self.layout_value_above = layout_value_above
         #: Makes each decision's budget (:mod:`ai.advice` counts rounds instead of CPU time)
