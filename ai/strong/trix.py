@@ -34,7 +34,6 @@ from ai.strong import trix_choice
 from ai.strong import trix_exact as E
 from ai.strong import trix_infer as I
 from ai.strong import trix_layout_policy as LP
-from ai.strong import trix_layout_value as LV
 from ai.strong import trix_policy as P
 from ai.strong import trix_sim as S
 from ai.strong.knowledge import Knowledge, from_view, sample_deal
@@ -125,7 +124,9 @@ class TrixBrain:
         cands: dict[int, str] = {C.parse(a[5:]): a for a in plays}
         learned: dict[int, float] | None = None
         if contract == "trix" and self.layout_value > 0 and k.hand.bit_count() > self.layout_value_above:
-            learned = LV.view_values(view)
+            from ai.strong import trix_layout_value  # (numpy and the weights only when switched on)
+
+            learned = trix_layout_value.view_values(view)
             if self.layout_value >= 1.0:
                 return cands[max(cands, key=lambda c: (learned.get(c, -1e9), -c))]
         totals = dict.fromkeys(cands, 0.0)
