@@ -5,6 +5,7 @@
     python bench/ai.py --game tarneeb41 --deals 40
     python bench/ai.py --game trix --deals 8               # --jobs 2: two processes
     python bench/ai.py --game trix --deals 80 --contracts trix --trix-param exact_layout=8   # tuning
+    python bench/ai.py --game trix --deals 8000 --contracts trix --level layout-value   # the learned layout value alone
     python bench/ai.py --game trix-kingdom --deals 320 --jobs 2 --cpu-only   # 16 kingdoms, the owner chooses
     python bench/ai.py --game trix-choice --deals 2000 --jobs 2 --cpu-only   # the owner's contract choice alone
     python bench/ai.py --game bids --deals 200             # Tarneeb bidding alone, in points
@@ -18,8 +19,9 @@
 
 Deal sets: ``--seeds report`` (the default) is held out: nothing was tuned on it; ``--seeds tune``
 is the set the budgets and models were tuned on (the seeds this script always used before).
-Levels: ``easy`` is the rule player, ``normal`` and ``strong`` the search; ``--level`` plays
-against ``--against``.
+Levels: ``easy`` is the rule player, ``normal`` and ``strong`` the search, ``layout-value`` the
+rule player with its Trix layout cards chosen by the learned layout value alone
+(:mod:`ai.strong.trix_layout_value`); ``--level`` plays against ``--against``.
 
 Classic Tarneeb: every deal is played twice with the teams swapped; the rule player bids in both
 runs (so the contract is the same) and only the card play differs: the figure is the level's
@@ -124,6 +126,10 @@ def player(level: str) -> Any:
         return NoisyRulePlayer(0.3)
     if level == "cheater":  # the strong search given the true hands (--game share)
         return CheaterPlayer()
+    if level == "layout-value":  # the rule player, its layout cards by the learned layout value
+        from ai.strong.trix_layout_value import LayoutValuePlayer
+
+        return LayoutValuePlayer()
     if level == "ismcts":  # OpenSpiel's ISMCTSBot (--population ismcts; needs the bench extra)
         from bench._openspiel_game import ISMCTSPlayer
 
@@ -981,7 +987,7 @@ def main() -> None:
                                                       "bids", "lag", "share", "population", "dd", "matches",
                                                       "partner", "all"])
     ap.add_argument("--deals", type=int, default=20)
-    levels = ["easy", "normal", "strong", "strong-rule-bids", "cheater", "noisy"]
+    levels = ["easy", "normal", "strong", "strong-rule-bids", "cheater", "noisy", "layout-value"]
     ap.add_argument("--level", choices=levels, default="strong")
     ap.add_argument("--against", choices=levels, default="easy")
     ap.add_argument("--seeds", choices=sorted(SEEDS), default="report",
