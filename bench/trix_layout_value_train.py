@@ -32,6 +32,7 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -57,14 +58,20 @@ def deal(seed: int) -> tuple[list[int], int]:
     return [sum(1 << c for c in deck[i::4]) for i in range(4)], rng.randrange(4)
 
 
-def positions(seed: int, eps: float) -> list[Position]:
-    """The positions of a rule-player deal (noise ``eps``) where the seat to move has a choice."""
-    hands, seat = deal(seed)
-    rng = random.Random(seed ^ 0x5EED)
+#: A seat's choice in :func:`walk`: (seat, hands, legal cards, rows, finished, excluded) -> a card
+Chooser = Callable[[int, list[int], int, S.Rows, list[int], list[int]], int]
+
+
+def walk(hands0: list[int], seat: int, choose: Chooser,
+         record: Callable[[Position], None] | None = None) -> list[int]:
+    """Play a layout deal from ``hands0`` with ``seat`` first, each card by ``choose``, and return
+    every seat's points; ``record`` sees each position where the seat to move has a choice (with
+    the passes seen so far: a seat that passes holds none of the cards open then)."""
+    hands = list(hands0)
     rows = list(S.EMPTY_ROWS)
     finished: list[int] = []
     excluded = [0, 0, 0, 0]
-    out: list[Position] = []
+    out = [0, 0, 0, 0]
     for _ in range(400):
         if len(finished) >= 3:
             break
@@ -73,14 +80,27 @@ def positions(seed: int, eps: float) -> list[Position]:
             if not legal:
                 excluded[seat] |= L.open_cards(rows)  # a pass: what was open is not in that hand
             else:
-                if legal & (legal - 1):
-                    out.append((list(hands), list(rows), seat, list(finished), list(excluded)))
-                c = S.choose_layout_card(hands[seat], legal, rows, rng, eps)
+                if record is not None and legal & (legal - 1):
+                    record((list(hands), list(rows), seat, list(finished), list(excluded)))
+                c = choose(seat, hands, legal, rows, finished, excluded)
                 hands[seat] &= ~(1 << c)
                 S.place(rows, c)
                 if not hands[seat]:
+                    out[seat] += SCORES[len(finished)]
                     finished.append(seat)
         seat = (seat + 1) % 4
+    last = next(s for s in range(4) if s not in finished)
+    out[last] += SCORES[3]
+    return out
+
+
+def positions(seed: int, eps: float) -> list[Position]:
+    """The positions of a rule-player deal (noise ``eps``) where the seat to move has a choice."""
+    hands, seat = deal(seed)
+    rng = random.Random(seed ^ 0x5EED)
+    out: list[Position] = []
+    walk(hands, seat, lambda s, h, legal, rows, fin, exc: S.choose_layout_card(h[s], legal, rows, rng, eps),
+         out.append)
     return out
 
 
@@ -270,32 +290,13 @@ def play_eval(seeds: range, m: V.Model) -> tuple[float, float, float]:
 
 
 def _play(hands0: list[int], seat: int, own: int, m: V.Model) -> list[int]:
-    hands = list(hands0)
-    rows = list(S.EMPTY_ROWS)
-    finished: list[int] = []
-    excluded = [0, 0, 0, 0]
-    out = [0, 0, 0, 0]
-    for _ in range(400):
-        if len(finished) >= 3:
-            break
-        if hands[seat]:
-            legal = S.layout_legal(hands[seat], rows)
-            if not legal:
-                excluded[seat] |= L.open_cards(rows)
-            else:
-                if seat == own:
-                    c = V.choose(hands[seat], legal, rows, seat, sizes_of(hands), finished, excluded, SCORES, m)
-                else:
-                    c = S.choose_layout_card(hands[seat], legal, rows, I.QUIET_RNG, 0.0)
-                hands[seat] &= ~(1 << c)
-                S.place(rows, c)
-                if not hands[seat]:
-                    out[seat] += SCORES[len(finished)]
-                    finished.append(seat)
-        seat = (seat + 1) % 4
-    last = next(s for s in range(4) if s not in finished)
-    out[last] += SCORES[3]
-    return out
+    """A layout deal with seat ``own`` on the model and the others on the rule policy, no noise."""
+    def choose(s: int, hands: list[int], legal: int, rows: S.Rows, finished: list[int], excluded: list[int]) -> int:
+        if s == own:
+            return V.choose(hands[s], legal, rows, s, sizes_of(hands), finished, excluded, SCORES, m)
+        return S.choose_layout_card(hands[s], legal, rows, I.QUIET_RNG, 0.0)
+
+    return walk(hands0, seat, choose)
 
 
 def main() -> None:

@@ -16,45 +16,15 @@ from ai.strong import trix_layout_value as V
 from ai.strong import trix_sim as S
 from ai.strong.trix import TrixBrain
 from engine import cards as C
-from engine.trix import layout as L
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _deal(seed: int) -> list[int]:
-    rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    return [sum(1 << c for c in deck[i::4]) for i in range(4)]
-
-
 def _positions(n_deals: int) -> list[tuple[list[int], S.Rows, int, list[int], list[int]]]:
-    """Positions with a choice from rule-player layout deals, with the passes seen so far."""
-    out = []
-    for seed in range(n_deals):
-        hands = _deal(seed)
-        rows = list(S.EMPTY_ROWS)
-        finished: list[int] = []
-        excluded = [0, 0, 0, 0]
-        seat = seed % 4
-        rng = random.Random(seed)
-        for _ in range(400):
-            if len(finished) >= 3:
-                break
-            if hands[seat]:
-                legal = S.layout_legal(hands[seat], rows)
-                if not legal:
-                    excluded[seat] |= L.open_cards(rows)
-                else:
-                    if legal & (legal - 1):
-                        out.append((list(hands), list(rows), seat, list(finished), list(excluded)))
-                    c = S.choose_layout_card(hands[seat], legal, rows, rng, 0.2)
-                    hands[seat] &= ~(1 << c)
-                    S.place(rows, c)
-                    if not hands[seat]:
-                        finished.append(seat)
-            seat = (seat + 1) % 4
-    return out
+    """Positions with a choice from rule-player layout deals (20 % noise), with the passes seen so far."""
+    import bench.trix_layout_value_train as T
+
+    return [pos for seed in range(n_deals) for pos in T.positions(seed, 0.2)]
 
 
 def test_the_model_values_exactly_the_legal_cards_and_chooses_one_of_them() -> None:
