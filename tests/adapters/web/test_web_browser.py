@@ -52,8 +52,15 @@ async def shot(page: Any, name: str) -> None:
 
 async def next_deal(page: Any) -> None:
     """Close a deal's result panel with Next deal, if one is up (it covers the table)."""
-    if await page.evaluate("document.body.dataset.panel === 'deal' || document.body.dataset.panel === 'thrown'"):
-        await page.locator("#nextdeal").click()
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    up = "document.body.dataset.panel === 'deal' || document.body.dataset.panel === 'thrown'"
+    if await page.evaluate(up):
+        try:
+            await page.locator("#nextdeal").click(timeout=5_000)
+        except PlaywrightTimeout:
+            if await page.evaluate(up):  # (it may close itself meanwhile: the table moved on)
+                raise
         await wait_js(page, "document.getElementById('panel').hidden", 5_000)
 
 
