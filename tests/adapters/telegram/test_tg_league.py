@@ -45,19 +45,12 @@ async def test_a_round_robin_of_three_pairs_runs_in_arabic_to_the_top_of_its_sta
     run.organiser, run.players = people[0], people[1:]
     run.words = {**run.words, **WORDS}
     w = run.words
-    tg.add_group(GROUP, admins=[run.organiser.user_id])
-    await tg.say(run.organiser.user, GROUP, "/lang ar")
-    await tg.wait_for(lambda: tg.bot_messages(GROUP))
+    await run.in_group()
     await tg.say(run.organiser.user, GROUP, f"/tournament new tarneeb41 knockout rounds=3 fixed {SHORT}")
     refusal = await tg.wait_for(lambda: tg.last_bot_message(GROUP, lambda m: w["rounds"] in plain(m.text)))
     assert refusal.buttons == []  # rounds= is for a Swiss only: nothing made
     assert await bed.manager.repo.chat_tournament(CHAT) is None
-    await tg.say(run.organiser.user, GROUP,
-                 f"/tournament new tarneeb41 roundrobin fixed start=10 checkin=5 round=5 review=0 {SHORT}")
-    first = await tg.wait_for(lambda: tg.last_bot_message(
-        GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
-    run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
-    run.message_id = first.message_id
+    first = await run.opens(f"/tournament new tarneeb41 roundrobin fixed start=10 checkin=5 round=5 review=0 {SHORT}")
     assert w["title"] in plain(first.text)
     t = await run.stored()
     assert (t.format, t.pairing, t.options["target"]) == ("roundrobin", "fixed", 1)

@@ -64,6 +64,27 @@ class Run:
         self.tid = 0
         self.message_id = 0
 
+    async def in_group(self) -> None:
+        """The group, with the organiser as its admin, speaking the run's language."""
+        self.bed.tg.add_group(GROUP, admins=[self.organiser.user_id])
+        await self.lang_set()
+
+    async def lang_set(self) -> None:
+        """The organiser sets the group's language to the run's."""
+        await self.bed.tg.say(self.organiser.user, GROUP, f"/lang {self.lang}")
+        await self.bed.tg.wait_for(lambda: self.bed.tg.bot_messages(GROUP))
+
+    async def opens(self, command: str) -> FakeMessage:
+        """The organiser sends ``command`` (a ``/tournament new ...``) in the group: the tournament's
+        message, once it is posted (the tournament and the message are noted)."""
+        tg = self.bed.tg
+        await tg.say(self.organiser.user, GROUP, command)
+        first = await tg.wait_for(lambda: tg.last_bot_message(
+            GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
+        self.tid = int(first.buttons[0]["callback_data"].split(":")[2])
+        self.message_id = first.message_id
+        return first
+
     def by_id(self, player_id: str) -> Player:
         return next(p for p in self.players if f"tg:{p.user_id}" == player_id)
 
@@ -120,14 +141,8 @@ async def test_a_pair_knockout_runs_through_its_message_from_registration_to_the
     tg, clock = bed.tg, bed.clock
     run = Run(bed, lang)
     w = run.words
-    tg.add_group(GROUP, admins=[run.organiser.user_id])
-    await tg.say(run.organiser.user, GROUP, f"/lang {lang}")
-    await tg.wait_for(lambda: tg.bot_messages(GROUP))
-    await tg.say(run.organiser.user, GROUP,
-                 f"/tournament new tarneeb41 {pairing} start=10 checkin=5 round=5 review=0 {SHORT}")
-    first = await tg.wait_for(lambda: tg.last_bot_message(
-        GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
-    run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
+    await run.in_group()
+    first = await run.opens(f"/tournament new tarneeb41 {pairing} start=10 checkin=5 round=5 review=0 {SHORT}")
     assert w["title"] in plain(first.text)
     await tg.say(run.players[0].user, GROUP, "/tournament")  # posted anew below the talk: the first one goes
     again = await tg.wait_for(lambda: tg.last_bot_message(

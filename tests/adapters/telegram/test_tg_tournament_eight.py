@@ -57,15 +57,8 @@ async def test_an_eight_slot_knockout_with_a_no_show_an_ai_fill_in_a_flag_and_fo
     run = Run(bed, lang)
     people = bed.people(NAMES[lang], lang, first_id=701)
     run.organiser, run.players = people[0], people[1:]
-    tg.add_group(GROUP, admins=[run.organiser.user_id])
-    await tg.say(run.organiser.user, GROUP, f"/lang {lang}")
-    await tg.wait_for(lambda: tg.bot_messages(GROUP))
-    await tg.say(run.organiser.user, GROUP,
-                 f"/tournament new tarneeb41 {pairing} start=20 checkin=10 round=5 review=10 ai=on {SHORT}")
-    first = await tg.wait_for(lambda: tg.last_bot_message(
-        GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
-    run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
-    run.message_id = first.message_id
+    await run.in_group()
+    await run.opens(f"/tournament new tarneeb41 {pairing} start=20 checkin=10 round=5 review=10 ai=on {SHORT}")
 
     # sixteen register by buttons (fixed pairs: an opener, then their partner's "Partner <name>")
     if pairing == "draw":

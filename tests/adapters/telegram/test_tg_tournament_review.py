@@ -48,14 +48,8 @@ async def test_a_flag_in_the_review_window_waits_for_the_organiser_who_sets_the_
     run = Run(bed, lang)
     people = bed.people(NAMES[lang], lang, first_id=601)
     run.organiser, run.players = people[0], people[1:]
-    tg.add_group(GROUP, admins=[run.organiser.user_id])
-    await tg.say(run.organiser.user, GROUP, f"/lang {lang}")
-    await tg.wait_for(lambda: tg.bot_messages(GROUP))
-    await tg.say(run.organiser.user, GROUP, f"/tournament new tarneeb41 draw start=10 checkin=5 round=5 {SHORT}")
-    first = await tg.wait_for(lambda: tg.last_bot_message(
-        GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
-    run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
-    run.message_id = first.message_id
+    await run.in_group()
+    await run.opens(f"/tournament new tarneeb41 draw start=10 checkin=5 round=5 {SHORT}")
     assert (await run.stored()).review_minutes == 10  # the default window
     for p in run.players:
         await run.accepted(p, w["register"])

@@ -28,8 +28,7 @@ async def started(bed: Bed, lang: str, quiet: int | None = None, caller: int | N
     tg = bed.tg
     run = Run(bed, lang)
     w = run.words
-    await tg.say(run.organiser.user, GROUP, f"/lang {lang}")
-    await tg.wait_for(lambda: tg.bot_messages(GROUP))
+    await run.lang_set()
     if quiet is not None:
         who = run.players[quiet]
         await tg.say(who.user, GROUP, "/notify matches off")
@@ -40,11 +39,7 @@ async def started(bed: Bed, lang: str, quiet: int | None = None, caller: int | N
         await tg.say(run.players[caller].user, GROUP, "/notify tables on")
         await tg.wait_for(lambda: any("نداء الطاولات في هذه المجموعة: مفعّل" in m.text or "Table calls in this chat: on"
                                       in m.text for m in tg.bot_messages(GROUP)))
-    await tg.say(run.organiser.user, GROUP, f"/tournament new tarneeb41 draw start=30 checkin=10 review=0 {SHORT}")
-    first = await tg.wait_for(lambda: tg.last_bot_message(
-        GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
-    run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
-    run.message_id = first.message_id
+    await run.opens(f"/tournament new tarneeb41 draw start=30 checkin=10 review=0 {SHORT}")
     for p in run.players[:8]:
         await run.accepted(p, w["register"])
     await run.accepted(run.organiser, w["start"])

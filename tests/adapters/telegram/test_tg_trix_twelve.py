@@ -53,14 +53,8 @@ async def test_twelve_people_play_a_trix_tournament_with_a_no_show_forfeits_a_fl
     run = Run(bed, lang)
     people = bed.people(NAMES[lang], lang, first_id=801)
     run.organiser, run.players = people[0], people[1:]
-    tg.add_group(GROUP, admins=[run.organiser.user_id])
-    await tg.say(run.organiser.user, GROUP, f"/lang {lang}")
-    await tg.wait_for(lambda: tg.bot_messages(GROUP))
-    await tg.say(run.organiser.user, GROUP, "/tournament new trix rounds=2 start=10 checkin=5 round=5 review=10")
-    first = await tg.wait_for(lambda: tg.last_bot_message(
-        GROUP, lambda m: any(str(b.get("callback_data", "")).startswith("mj1:o:") for b in m.buttons)))
-    run.tid = int(first.buttons[0]["callback_data"].split(":")[2])
-    run.message_id = first.message_id
+    await run.in_group()
+    first = await run.opens("/tournament new trix rounds=2 start=10 checkin=5 round=5 review=10")
     assert w["title"] in plain(first.text)
     t = await run.stored()
     assert (t.game, t.format, t.review_minutes, t.ai_allowed) == ("trix", "pools:2", 10, False)
