@@ -20,7 +20,14 @@ os.environ.setdefault("PTB_TIMEDELTA", "1")
 from tests.adapters.processes import start_run, stop_run
 from tests.adapters.telegram.fake_server import TOKEN, FakeTelegram
 from tests.adapters.web.telegram_data import init_data
-from tests.adapters.web.test_web_telegram import WEB_URL, free_port, tg  # noqa: F401 (the fixture)
+from tests.adapters.web.test_web_telegram import (  # noqa: F401 (tg: the fixture)
+    WEB_URL,
+    first_move,
+    free_port,
+    may_act,
+    state_where,
+    tg,
+)
 
 pytestmark = pytest.mark.timeout(120)
 GROUP = -100779
@@ -63,19 +70,10 @@ async def test_a_challenge_board_dealt_in_private_opens_in_the_mini_app_at_the_p
                 assert r.status == 403 and (await r.json())["error"] == "not_seated"
             async with s.ws_connect(f"ws://127.0.0.1:{port}/ws?k={token}", origin=WEB_URL) as ws:
                 assert json.loads((await ws.receive(timeout=10)).data)["type"] == "hello"
-
-                async def state_where(pred: Any) -> dict[str, Any]:
-                    while True:
-                        data = json.loads((await ws.receive(timeout=15)).data)
-                        if data["type"] == "state" and pred(data["state"]):
-                            return dict(data["state"])
-
-                st = await state_where(lambda st: bool(st["actions"]) or any(c["playable"] for c in st["hand"]))
+                st = await state_where(ws, may_act)
                 assert st["me"] == 0 and len(st["hand"]) == 13  # the board's seat 0: the person's own
-                first = st["actions"][0]["code"] if st["actions"] else \
-                    "play " + next(c["code"] for c in st["hand"] if c["playable"])
-                await ws.send_json({"type": "act", "version": st["version"], "action": first})
-                await state_where(lambda x: x["version"] > st["version"])
+                await ws.send_json({"type": "act", "version": st["version"], "action": first_move(st)})
+                await state_where(ws, lambda x: x["version"] > st["version"])
     finally:
         code, err = await stop_run(proc, signal.SIGTERM)
     assert code == 0, err.decode()[-3000:]

@@ -33,6 +33,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+async def state_where(ws: aiohttp.ClientWebSocketResponse, pred: Any) -> dict[str, Any]:
+    """The next table state on the page's socket for which ``pred`` holds (other messages read past)."""
+    while True:
+        data = json.loads((await ws.receive(timeout=15)).data)
+        if data["type"] == "state" and pred(data["state"]):
+            return dict(data["state"])
+
+
+def may_act(st: dict[str, Any]) -> bool:
+    """The page's seat may move in this state (a bid, a choice or a playable card)."""
+    return bool(st["actions"]) or any(c["playable"] for c in st["hand"])
+
+
+def first_move(st: dict[str, Any]) -> str:
+    """A legal move of the page's seat in ``st``: its first action, or its first playable card."""
+    return str(st["actions"][0]["code"]) if st["actions"] else \
+        "play " + next(c["code"] for c in st["hand"] if c["playable"])
+
+
 @pytest.fixture
 async def tg() -> AsyncIterator[FakeTelegram]:
     fake = FakeTelegram()
@@ -81,25 +100,16 @@ async def test_telegram_hand_opens_the_mini_app_and_moves_cross_both_ways(tg: Fa
                 assert r.status == 403
             async with s.ws_connect(f"ws://127.0.0.1:{port}/ws?k={token}", origin=WEB_URL) as ws:
                 assert json.loads((await ws.receive(timeout=10)).data)["type"] == "hello"
-
-                async def state_where(pred: Any) -> dict[str, Any]:
-                    while True:
-                        data = json.loads((await ws.receive(timeout=15)).data)
-                        if data["type"] == "state" and pred(data["state"]):
-                            return dict(data["state"])
-
-                st = await state_where(lambda st: bool(st["actions"]) or any(c["playable"] for c in st["hand"]))
+                st = await state_where(ws, may_act)
                 assert st["me"] == 0 and len(st["hand"]) == 13
                 # a move from the page reaches the Telegram hand
                 before = len(tg.calls)
-                first = st["actions"][0]["code"] if st["actions"] else \
-                    "play " + next(c["code"] for c in st["hand"] if c["playable"])
-                await ws.send_json({"type": "act", "version": st["version"], "action": first})
-                st2 = await state_where(lambda x: x["version"] > st["version"])
+                await ws.send_json({"type": "act", "version": st["version"], "action": first_move(st)})
+                st2 = await state_where(ws, lambda x: x["version"] > st["version"])
                 await tg.wait_for(lambda: any(c in ("editMessageText", "sendMessage") for c in tg.calls[before:]),
                                   timeout=10)
                 # and a press in Telegram reaches the page
-                mine = await state_where(lambda x: bool(x["actions"]) or any(c["playable"] for c in x["hand"]))
+                mine = await state_where(ws, may_act)
                 dm = await tg.wait_for(lambda: tg.last_bot_message(
                     ali.user_id, lambda m: any(str(b.get("callback_data", "")).startswith(
                         f"mj1:a:1:{mine['version']}:") for b in m.buttons)), timeout=15)
@@ -107,7 +117,7 @@ async def test_telegram_hand_opens_the_mini_app_and_moves_cross_both_ways(tg: Fa
                             if str(b.get("callback_data", "")).startswith(f"mj1:a:1:{mine['version']}:"))
                 started = asyncio.get_running_loop().time()
                 await tg.press(ali, dm, data)
-                moved = await state_where(lambda x: x["version"] > mine["version"])
+                moved = await state_where(ws, lambda x: x["version"] > mine["version"])
                 assert asyncio.get_running_loop().time() - started < 5.0
                 assert moved["version"] > st2["version"] - 1
     finally:
