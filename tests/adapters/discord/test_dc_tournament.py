@@ -73,6 +73,23 @@ class Run:
     def message(self) -> Message:
         return self.fake.messages[self.message_id]
 
+    async def opened(self) -> tuple[Tournament, Message]:
+        """The channel's tournament just opened, and its message once posted (both noted)."""
+        assert self.bot.manager is not None
+        tour = await self.bot.manager.repo.chat_tournament(f"dc:{self.fake.channel_id}")
+        assert tour is not None
+        self.tid = tour.tournament_id
+        msg: Message = await self.fake.wait_until(lambda: next(
+            (m for m in self.fake.channel_messages(self.fake.channel_id) if f"{self.o}register" in m.custom_ids()),
+            None))
+        self.message_id = msg.id
+        return tour, msg
+
+    @property
+    def o(self) -> str:
+        """The custom ids' prefix of the tournament's buttons."""
+        return f"mj1:o:{self.tid}:-:"
+
     async def press(self, member: Member, custom_id: str) -> Interaction:
         """``member`` presses ``custom_id`` once the tournament's message shows it (its edits are paced); it is
         accepted (no refusal told) and changes the tournament."""
@@ -120,14 +137,11 @@ async def test_a_pair_knockout_is_opened_run_and_won_in_a_channel(fake: FakeDisc
     # Alice opens it; three register by the button, Dan by the command; check-in opens on the clock
     ix = await table.slash(alice, "tournament", action="new", game="tarneeb41", start=10, checkin=5,
                            round=5, target=1, review=0)
-    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
-    assert tour is not None and tour.options == {"target": 1} and tour.round_minutes == 5, table.text_of(ix)
+    tour, first = await run.opened()
+    assert tour.options == {"target": 1} and tour.round_minutes == 5, table.text_of(ix)
     if w["done"]:
         assert w["done"] in table.text_of(ix)
-    run.tid = tour.tournament_id
-    o = f"mj1:o:{run.tid}:-:"
-    first: Message = await fake.wait_until(lambda: next(
-        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
+    o = run.o
     assert w["title"] in plain(first.content)
     await table.slash(bob, "tournament")  # posted anew below the talk: the first one goes
     again: Message = await fake.wait_until(lambda: next(
@@ -217,11 +231,8 @@ async def test_a_swiss_is_opened_with_its_rounds_and_rounds_for_a_knockout_are_r
     assert await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}") is None
     await table.slash(alice, "tournament", action="new", game="tarneeb41", format="swiss", rounds=2,
                       pairing="fixed")
-    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
-    assert tour is not None and (tour.format, tour.pairing) == ("swiss:2", "fixed")
-    o = f"mj1:o:{tour.tournament_id}:-:"
-    shown: Message = await fake.wait_until(lambda: next(
-        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
+    tour, shown = await Run(fake, bot, table).opened()
+    assert (tour.format, tour.pairing) == ("swiss:2", "fixed")
     assert "النظام السويسري للأزواج، أزواج ثابتة" in plain(shown.content)  # the channel speaks Arabic by default
 
 
@@ -233,11 +244,8 @@ async def test_a_trix_tournament_in_pools_is_opened_with_game_trix_and_people_re
     assert bot.manager is not None
     alice = members[0]
     await table.slash(alice, "tournament", action="new", game="trix", format="pools", rounds=2, ai=True)
-    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
-    assert tour is not None and (tour.game, tour.format, tour.ai_allowed) == ("trix", "pools:2", True)
-    o = f"mj1:o:{tour.tournament_id}:-:"
-    shown: Message = await fake.wait_until(lambda: next(
-        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
+    tour, shown = await Run(fake, bot, table).opened()
+    assert (tour.game, tour.format, tour.ai_allowed) == ("trix", "pools:2", True)
     assert "مجموعات من أربعة، كل لاعب لنفسه" in plain(shown.content)  # the channel speaks Arabic by default
     for m in members[1:]:  # alone: no pair to name
         await table.slash(m, "tournament", action="register")

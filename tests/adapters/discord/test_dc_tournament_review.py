@@ -40,13 +40,9 @@ async def test_a_flagged_final_is_ordered_replayed_by_the_organiser(fake: FakeDi
     await table.slash(alice, "lang", language="en")
     await table.slash(alice, "tournament", action="new", game="tarneeb41", start=10, checkin=5, round=5, target=1,
                       review=15)
-    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
-    assert tour is not None and tour.review_minutes == 15
-    run.tid = tour.tournament_id
-    o = f"mj1:o:{run.tid}:-:"
-    msg = await fake.wait_until(lambda: next(
-        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
-    run.message_id = msg.id
+    tour, _ = await run.opened()
+    assert tour.review_minutes == 15
+    o = run.o
     for m in people:
         await run.press(m, f"{o}register")
     await run.press(alice, f"{o}start")

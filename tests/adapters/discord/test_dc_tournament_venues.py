@@ -45,13 +45,8 @@ async def opened(fake: FakeDiscord, bot: Bot, people: list[Member], table: Table
     await table.slash(people[0], "lang", language="en")
     await table.slash(people[0], "tournament", action="new", game="tarneeb41", start=30, checkin=10, review=0,
                       target=1, **options)
-    tour = await bot.manager.repo.chat_tournament(f"dc:{fake.channel_id}")
-    assert tour is not None
-    run.tid = tour.tournament_id
-    o = f"mj1:o:{run.tid}:-:"
-    msg = await fake.wait_until(lambda: next(
-        (m for m in fake.channel_messages(fake.channel_id) if f"{o}register" in m.custom_ids()), None))
-    run.message_id = msg.id
+    await run.opened()
+    o = run.o
     for m in people:
         await run.press(m, f"{o}register")
     await run.press(people[0], f"{o}start")  # before check-in opened: everyone registered plays
