@@ -104,6 +104,13 @@ async def _play_all(h: Harness, person: Person, choose: Callable[[list[str], ran
     raise AssertionError("the boards did not end")
 
 
+async def _serving(repo: SQLiteRepository, clock: FakeClock) -> tuple[Harness, Service]:
+    """A manager on ``repo`` (AI moves at once, no pause between deals), started, and its service."""
+    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
+    await h.manager.start()
+    return h, Service(h.manager)
+
+
 async def _logs(repo: SQLiteRepository, challenge_id: int, player: str) -> list[list[tuple[int, str]]]:
     boards = [b for b in await repo.challenge_boards(challenge_id) if b.player_id == player]
     return [[(a.seat, a.action) for a in await repo.actions(b.table_id)] for b in sorted(boards, key=lambda b: b.board)]
@@ -114,9 +121,7 @@ async def test_six_people_play_the_same_eight_deals_at_different_times_against_t
     clock = FakeClock(1_000_000.0)
     repo = SQLiteRepository(tmp_path / "majlis.db")
     await repo.open()
-    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
-    await h.manager.start()
-    service = Service(h.manager)
+    h, service = await _serving(repo, clock)
     with pytest.raises(TableError) as e:
         await service.dispatch(StartChallenge("tarneeb41", 8, 3), Actor(PEOPLE[1], CHAT))
     assert e.value.code == Refusal.ADMINS_ONLY
@@ -141,9 +146,7 @@ async def test_six_people_play_the_same_eight_deals_at_different_times_against_t
         if person == PEOPLE[3]:  # Lina: the process stops in the middle of a deal, then goes on
             await _play_all(h, person, policies[i], random.Random(i), stop_after=20)
             await h.manager.close()
-            h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
-            await h.manager.start()
-            service = Service(h.manager)
+            h, service = await _serving(repo, clock)
         await _play_all(h, person, policies[i], random.Random(i))
         view = await service.dispatch(ShowChallenge(), Actor(person, CHAT))
         assert view.played == 8 and view.mine is not None and len(view.mine) == 8
@@ -250,9 +253,7 @@ async def test_three_people_play_the_same_five_trix_deals_and_the_same_plays_mee
     clock = FakeClock(1_000_000.0)
     repo = SQLiteRepository(tmp_path / "majlis.db")
     await repo.open()
-    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
-    await h.manager.start()
-    service = Service(h.manager)
+    h, service = await _serving(repo, clock)
     challenge = await service.dispatch(StartChallenge("trix", 5, 2), Actor(ADMIN, CHAT, yes))
     assert challenge.game == "trix"
     for i, (person, policy) in enumerate(zip(PEOPLE[:3], [_first, _random, _first], strict=True)):
@@ -285,9 +286,7 @@ async def test_a_challenge_started_with_season_on_counts_in_the_season_once_it_c
     clock = FakeClock(1_000_000.0)
     repo = SQLiteRepository(tmp_path / "majlis.db")
     await repo.open()
-    h = make_manager(repo, clock, ai=ai_player, deal_pause=0.0)
-    await h.manager.start()
-    service = Service(h.manager)
+    h, service = await _serving(repo, clock)
     with pytest.raises(TableError) as e:  # not a yes or no
         await service.dispatch(StartChallenge("tarneeb41", 2, 1, "on"), Actor(ADMIN, CHAT, yes))  # type: ignore[arg-type]
     assert e.value.code == Refusal.BAD_ACTION
