@@ -35,7 +35,7 @@ from bot.core.tournaments import (
 from storage.sqlite import SQLiteRepository
 from storage.tournaments import How, MatchStatus, TMatch, Tournament, TourneyStatus
 from tests.core.test_manager_helpers import CHAT, Harness, make_manager, person_to_act, turn
-from tests.core.test_tournaments import ORGANISER, admin
+from tests.core.test_tournaments import ORGANISER, admin, refused
 
 TWELVE = [Person(f"tg:{i}", name) for i, name in enumerate(
     ["Sara", "Omar", "Lina", "Hadi", "Maya", "Karim", "Rana", "Ziad", "Nour", "Tariq", "Dana", "Fadi"], start=11)]
@@ -268,12 +268,6 @@ def played_at(t: Tournament, m: TMatch, scores: list[int], table_id: int, now: f
     x = t.match(m.round, m.slot)
     assert x is not None
     return table_ended(t, x, set(), now, dict(enumerate(scores)))
-
-
-def refused(reason: str, fn: object, *args: object) -> None:
-    with pytest.raises(TableError) as e:
-        fn(*args)  # type: ignore[operator]
-    assert e.value.params["reason"] == reason
 
 
 def test_a_played_pools_points_stay_in_review_and_become_final_once_when_its_window_ends() -> None:
