@@ -62,7 +62,8 @@ def _rule(view: dict[str, Any], seed: int) -> str:
 
 
 async def test_the_pool_runs_the_strong_ai_in_worker_processes_and_answers_legal_moves() -> None:
-    pool = AIPool(2)
+    pool = AIPool(2, cap=30.0)  # three decisions for two workers: a cap no loaded machine reaches, so
+    # none waits past it for a slot (the cap's own tests use stubbed slow searches)
     try:
         await pool.start()
         games = [engine.new_game(game, seed=5) for game in ("tarneeb", "tarneeb41", "trix")]
